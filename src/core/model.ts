@@ -1,0 +1,173 @@
+// The analysis model: what the core derives from CaptureRecords and what the panel, the CLI and
+// the exporters read. Plain data (JSON-serialisable), so a snapshot can cross any boundary.
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export type FindingCode =
+  | 'replay-gap'
+  | 'live-gap'
+  | 'replay-duplicate'
+  | 'replay-reordered'
+  | 'replay-cross-stream'
+  | 'replay-unverifiable'
+  | 'stale-resume-cursor'
+  | 'resume-rejected'
+  | 'needless-resume'
+  | 'lossy-result-accepted'
+  | 'unverified-result-accepted'
+  | 'result-missing'
+  | 'progress-regressed'
+  | 'session-expired'
+  | 'truncated-event'
+  | 'capture-gap';
+
+export interface Finding {
+  code: FindingCode;
+  severity: Severity;
+  /** Session key (see Session.key). */
+  sessionKey: string;
+  /** Mcp-Session-Id, or null for sessionless traffic. */
+  sessionId: string | null;
+  streamId?: string;
+  /** Other streams involved (the cut stream of a reconnect, the stream whose events leaked). */
+  relatedStreamIds?: string[];
+  /** JSON-RPC id of the request concerned, as JSON text (1 and "1" differ: `1` vs `"1"`). */
+  requestId?: string;
+  /** Event ids concerned: delivered ids, or the missing ones for gaps. */
+  eventIds: string[];
+  /** For gaps: the missing ids described as ranges, e.g. "12–13". */
+  missing?: string;
+  /** Index of the event the finding is anchored at (into Stream.events), for "show in timeline". */
+  eventIndex?: number;
+  /** Plain-words explanation. */
+  message: string;
+}
+
+export type IdSchemeKind = 'contiguous' | 'sparse' | 'opaque' | 'none';
+
+export interface IdScheme {
+  kind: IdSchemeKind;
+  /** Whether counters are shared by all streams of the session or per stream (prefix). */
+  scope?: 'session' | 'stream';
+  /** Plain words: why this scheme was inferred, with examples. */
+  evidence: string;
+  /** Set when the user overrode inference for this origin. */
+  override?: string;
+}
+
+export interface SseEvent {
+  /** Index within the stream. */
+  index: number;
+  /** The id field of this event (undefined when the event carried none). */
+  id?: string;
+  /** The last-event-id cursor after this event (what a client would resume from). */
+  cursor?: string;
+  event: string;
+  data: string;
+  retry?: number;
+  /** Time the chunk completing this event was read by the page. */
+  t: number;
+  /** Raw SSE text of the event block as received. */
+  raw: string;
+  /** Decoded JSON-RPC messages (batches give several). */
+  messages: JsonRpcSummary[];
+  /** data was present but not JSON. */
+  jsonError?: string;
+  /** Finding codes anchored at this event. */
+  findings: FindingCode[];
+  /** Set for an event whose id was received before in the session. */
+  duplicate?: boolean;
+}
+
+export interface JsonRpcSummary {
+  kind: 'request' | 'notification' | 'result' | 'error' | 'invalid';
+  /** JSON text of the id (`1` or `"1"`). */
+  id?: string;
+  method?: string;
+  progressToken?: string;
+  progress?: number;
+  total?: number;
+}
+
+export type StreamKind = 'post' | 'get' | 'resume' | 'eventsource' | 'xhr' | 'other';
+export type StreamState = 'open' | 'complete' | 'aborted' | 'error' | 'unread' | 'unknown';
+
+export interface Stream {
+  id: string;
+  sessionKey: string;
+  kind: StreamKind;
+  method: string;
+  url: string;
+  status?: number;
+  contentType?: string;
+  requestHeaders: [string, string][];
+  responseHeaders: [string, string][];
+  /** JSON-RPC ids of requests carried in the POST body. */
+  requestIds: string[];
+  /** Last-Event-ID sent, if any. */
+  lastEventIdSent?: string;
+  /** The stream this one resumes (found by the Last-Event-ID). */
+  resumes?: string;
+  /** Streams that resumed this one. */
+  resumedBy: string[];
+  start: number;
+  end?: number;
+  state: StreamState;
+  endReason?: string;
+  events: SseEvent[];
+  comments: number;
+  bytes: number;
+  /** Analysis of this stream is incomplete because the inspector lost records. */
+  captureIncomplete?: boolean;
+  transport: string;
+}
+
+export type Verdict = 'complete' | 'complete-unverified' | 'lossy' | 'incomplete' | 'pending';
+
+export interface RequestInfo {
+  /** JSON text of the id. */
+  id: string;
+  method: string;
+  params?: unknown;
+  progressToken?: string;
+  /** Stream that carried the request (the POST). */
+  streamId: string;
+  /** Stream where the terminal response arrived. */
+  responseStreamId?: string;
+  response?: 'result' | 'error';
+  verdict: Verdict;
+  /** Notifications linked to this request: [streamId, eventIndex]. */
+  notifications: [string, number][];
+  cumulativeCount: number;
+  findings: FindingCode[];
+  start: number;
+  end?: number;
+}
+
+export interface Session {
+  /** Mcp-Session-Id, or `endpoint:<url>` for sessionless traffic. */
+  key: string;
+  sessionId: string | null;
+  endpoint: string;
+  origin: string;
+  protocolVersion?: string;
+  idScheme: IdScheme;
+  gaplessDeclared: boolean;
+  lossless: boolean;
+  /** Why lossless is false, in plain words. */
+  losslessReasons: string[];
+  streamIds: string[];
+  requestIds: string[];
+  worst?: Severity;
+}
+
+export interface AnalysisSnapshot {
+  version: 1;
+  sessions: Session[];
+  streams: Record<string, Stream>;
+  requests: Record<string, RequestInfo[]>; // by session key
+  findings: Finding[];
+  /** Navigations and the inspector's own capture gaps, for drawing boundaries. */
+  markers: { t: number; kind: 'navigation' | 'capture-gap'; text: string }[];
+  recordCount: number;
+}
