@@ -1,0 +1,203 @@
+// HAR 1.2 export. Chrome's own HAR export keeps no SSE events; this one puts the event-stream body
+// in response.content.text and, per entry, a custom `_sseEvents` array (id, event, data, time in
+// seconds since the epoch, like Chrome's `_webSocketMessages`). `_msi` carries what a re-import
+// needs to rebuild the capture exactly (connection, transport, how the body ended, chunk timing).
+
+import type { CaptureRecord, Header } from '../core/record';
+import { headerValue } from '../core/record';
+import { groupConns, type Conn } from './conns';
+import { parseSseChunks } from './sse';
+
+export interface HarOptions {
+  creatorVersion?: string;
+  /** Title of the page entry. */
+  pageTitle?: string;
+}
+
+export interface HarSseEvent {
+  id?: string;
+  event: string;
+  data: string;
+  /** Seconds since the epoch. */
+  time: number;
+}
+
+interface HarNameValue {
+  name: string;
+  value: string;
+}
+
+export interface HarEntry {
+  pageref?: string;
+  startedDateTime: string;
+  time: number;
+  request: {
+    method: string;
+    url: string;
+    httpVersion: string;
+    cookies: never[];
+    headers: HarNameValue[];
+    queryString: HarNameValue[];
+    postData?: { mimeType: string; text: string };
+    headersSize: number;
+    bodySize: number;
+  };
+  response: {
+    status: number;
+    statusText: string;
+    httpVersion: string;
+    cookies: never[];
+    headers: HarNameValue[];
+    content: { size: number; mimeType: string; text?: string };
+    redirectURL: string;
+    headersSize: number;
+    bodySize: number;
+    _error?: string;
+  };
+  cache: Record<string, never>;
+  timings: { blocked: number; dns: number; connect: number; send: number; wait: number; receive: number; ssl: number };
+  _resourceType: string;
+  _sseEvents?: HarSseEvent[];
+  _msi: {
+    src: string;
+    conn: string;
+    transport: string;
+    reconnectOf?: string;
+    bodyNote?: string;
+    end?: { how: string; reason?: string; t: number };
+    responseT?: number;
+    responseUrl?: string;
+    redirected?: boolean;
+    type?: string;
+    capture?: string;
+    /** Chunk boundaries in response.content.text: UTF-16 length, bytes, read time (ms epoch). */
+    chunks?: { t: number; bytes: number; length: number; droppedBytes?: number }[];
+    esEvents?: { t: number; type: string; data: string; lastEventId: string }[];
+  };
+}
+
+export interface Har {
+  log: {
+    version: '1.2';
+    creator: { name: string; version: string };
+    pages: { startedDateTime: string; id: string; title: string; pageTimings: Record<string, number> }[];
+    entries: HarEntry[];
+    /** Records that belong to no connection: navigations, capture gaps, notices. */
+    _msiRecords: CaptureRecord[];
+  };
+}
+
+const nv = (h: readonly Header[]): HarNameValue[] => h.map(([name, value]) => ({ name, value }));
+
+function queryString(url: string): HarNameValue[] {
+  try {
+    return [...new URL(url).searchParams].map(([name, value]) => ({ name, value }));
+  } catch {
+    return [];
+  }
+}
+
+const iso = (t: number) => new Date(Number.isFinite(t) ? t : 0).toISOString();
+const enc = new TextEncoder();
+
+function entry(c: Conn, pageref: string | undefined): HarEntry | undefined {
+  const req = c.request;
+  if (!req) return undefined;
+  const res = c.response;
+  const text = c.chunks.map((ch) => ch.text).join('');
+  let lastT = Math.max(req.t, res?.t ?? 0, c.end?.t ?? 0);
+  for (const ch of c.chunks) if (ch.t > lastT) lastT = ch.t;
+  for (const ev of c.esEvents) if (ev.t > lastT) lastT = ev.t;
+  const mime = (res && headerValue(res.headers, 'content-type')) ?? (c.esEvents.length ? 'text/event-stream' : 'x-unknown');
+  let sse: HarSseEvent[] | undefined;
+  let bodyText: string | undefined = c.chunks.length ? text : undefined;
+  if (c.esEvents.length) {
+    sse = c.esEvents.map((e) => ({ ...(e.lastEventId ? { id: e.lastEventId } : {}), event: e.type, data: e.data, time: e.t / 1000 }));
+    bodyText ??= c.esEvents
+      .map((e) => `${e.type !== 'message' ? `event: ${e.type}\n` : ''}${e.lastEventId ? `id: ${e.lastEventId}\n` : ''}${e.data.split('\n').map((d) => `data: ${d}`).join('\n')}\n\n`)
+      .join('');
+  } else if (res?.capture === 'sse' || /text\/event-stream/i.test(mime)) {
+    sse = parseSseChunks(c.chunks).events.map((e) => ({ ...(e.id !== undefined ? { id: e.id } : {}), event: e.event, data: e.data, time: e.time / 1000 }));
+  }
+  const bytes = c.chunks.reduce((n, ch) => n + ch.bytes, 0);
+  const wait = res ? Math.max(0, res.t - req.t) : -1;
+  const e: HarEntry = {
+    ...(pageref ? { pageref } : {}),
+    startedDateTime: iso(req.t),
+    time: Math.max(0, lastT - req.t),
+    request: {
+      method: req.method,
+      url: req.url,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: nv(req.headers),
+      queryString: queryString(req.url),
+      ...(req.body !== null ? { postData: { mimeType: headerValue(req.headers, 'content-type') ?? 'application/json', text: req.body } } : {}),
+      headersSize: -1,
+      bodySize: req.body !== null ? enc.encode(req.body).length : 0,
+    },
+    response: {
+      status: res?.status ?? 0,
+      statusText: res?.statusText ?? '',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: res ? nv(res.headers) : [],
+      content: { size: bodyText !== undefined ? enc.encode(bodyText).length : 0, mimeType: mime, ...(bodyText !== undefined ? { text: bodyText } : {}) },
+      redirectURL: (res && headerValue(res.headers, 'location')) ?? '',
+      headersSize: -1,
+      bodySize: c.chunks.length ? bytes : -1,
+      ...(c.end && c.end.how !== 'complete' ? { _error: `${c.end.how}${c.end.reason ? `: ${c.end.reason}` : ''}` } : {}),
+    },
+    cache: {},
+    timings: {
+      blocked: -1,
+      dns: -1,
+      connect: -1,
+      send: 0,
+      wait,
+      receive: res ? Math.max(0, lastT - res.t) : 0,
+      ssl: -1,
+    },
+    _resourceType: req.transport === 'eventsource' ? 'eventsource' : req.transport === 'xhr' ? 'xhr' : 'fetch',
+    ...(sse ? { _sseEvents: sse } : {}),
+    _msi: {
+      src: c.src,
+      conn: c.conn,
+      transport: req.transport,
+      ...(req.reconnectOf ? { reconnectOf: req.reconnectOf } : {}),
+      ...(req.bodyNote ? { bodyNote: req.bodyNote } : {}),
+      ...(c.end ? { end: { how: c.end.how, ...(c.end.reason !== undefined ? { reason: c.end.reason } : {}), t: c.end.t } } : {}),
+      ...(res ? { responseT: res.t, responseUrl: res.url, redirected: res.redirected, type: res.type, capture: res.capture } : {}),
+      ...(c.chunks.length
+        ? { chunks: c.chunks.map((ch) => ({ t: ch.t, bytes: ch.bytes, length: ch.text.length, ...(ch.droppedBytes ? { droppedBytes: ch.droppedBytes } : {}) })) }
+        : {}),
+      ...(c.esEvents.length ? { esEvents: c.esEvents.map((e) => ({ t: e.t, type: e.type, data: e.data, lastEventId: e.lastEventId })) } : {}),
+    },
+  };
+  return e;
+}
+
+export function toHar(records: readonly CaptureRecord[], opts: HarOptions = {}): Har {
+  const conns = groupConns(records);
+  const first = records.reduce((m, r) => Math.min(m, r.t), Infinity);
+  const pages = records.length
+    ? [{ startedDateTime: iso(first), id: 'page_1', title: opts.pageTitle ?? 'MCP Stream Inspector capture', pageTimings: {} }]
+    : [];
+  const entries = conns
+    .map((c) => entry(c, pages.length ? 'page_1' : undefined))
+    .filter((e): e is HarEntry => !!e)
+    .sort((a, b) => a.startedDateTime.localeCompare(b.startedDateTime));
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: 'MCP Stream Inspector', version: opts.creatorVersion ?? '0.1.0' },
+      pages,
+      entries,
+      _msiRecords: records.filter((r) => !('conn' in r)),
+    },
+  };
+}
+
+export function exportHar(records: readonly CaptureRecord[], opts: HarOptions = {}): string {
+  return JSON.stringify(toHar(records, opts), null, 1);
+}

@@ -1,0 +1,79 @@
+// A Markdown report to paste into a bug. Every piece of page/server data goes through mdText(),
+// which escapes Markdown syntax, HTML and table pipes and makes control/bidi characters visible;
+// only our own fixed vocabulary (finding codes, verdicts) is written in code spans.
+
+import type { AnalysisSnapshot, Session } from '../core/model';
+import { ADVICE_LOSSY, lossDetail, sortFindings, VERDICT_TEXT } from './advice';
+import { mdText } from './escape';
+
+export interface MarkdownOptions {
+  createdAt?: string;
+  source?: string;
+  /** Max findings listed per session (the rest are counted). */
+  maxFindings?: number;
+}
+
+const SEV_ICON = { error: '⛔ error', warning: '⚠ warning', info: 'ℹ info' } as const;
+const code = (c: string) => `\`${c.replace(/`/g, '')}\``;
+
+function sessionTitle(s: Session): string {
+  return s.sessionId ? `Session ${mdText(s.sessionId, 80)}` : `No session (endpoint ${mdText(s.endpoint, 200)})`;
+}
+
+export function exportMarkdown(snap: AnalysisSnapshot, opts: MarkdownOptions = {}): string {
+  const max = opts.maxFindings ?? 200;
+  const out: string[] = [];
+  const errors = snap.findings.filter((f) => f.severity === 'error').length;
+  const warnings = snap.findings.filter((f) => f.severity === 'warning').length;
+  out.push('# MCP Stream Inspector report', '');
+  out.push(`- Generated: ${mdText(opts.createdAt ?? new Date().toISOString())}`);
+  if (opts.source) out.push(`- Source: ${mdText(opts.source, 300)}`);
+  out.push(`- ${snap.sessions.length} session(s), ${snap.recordCount} capture records, ${snap.findings.length} finding(s): ${errors} error(s), ${warnings} warning(s)`);
+  const gaps = snap.markers.filter((m) => m.kind === 'capture-gap');
+  if (gaps.length) out.push(`- ⛔ The inspector itself lost records (${code('capture-gap')}): ${gaps.map((g) => mdText(g.text, 200)).join('; ')}`);
+  const worst = sortFindings(snap.findings)[0];
+  if (worst) out.push('', `**Worst finding:** ${SEV_ICON[worst.severity]} ${code(worst.code)} — ${mdText(worst.message)}`);
+  out.push('');
+
+  for (const s of snap.sessions) {
+    out.push(`## ${sessionTitle(s)}`, '');
+    out.push(`- Endpoint: ${mdText(s.endpoint, 300)}`);
+    if (s.protocolVersion) out.push(`- Protocol revision: ${mdText(s.protocolVersion, 40)}`);
+    out.push(`- Event ids: ${mdText(s.idScheme.kind)}${s.idScheme.scope ? ` (${mdText(s.idScheme.scope)} scope)` : ''} — ${mdText(s.idScheme.evidence, 300)}`);
+    out.push(`- Lossless: ${s.lossless ? 'yes' : `**NO** — ${s.losslessReasons.map((r) => mdText(r, 300)).join('; ') || 'no reason given'}`}`);
+    out.push(`- Gapless retention declared by the server: ${s.gaplessDeclared ? 'yes' : 'no'}`);
+    out.push(`- ${s.streamIds.length} stream(s), ${s.requestIds.length} request(s)`, '');
+
+    const reqs = snap.requests[s.key] ?? [];
+    if (reqs.length) {
+      out.push('| Request id | Method | Verdict | Notifications | Findings |', '|---|---|---|---|---|');
+      for (const r of reqs) {
+        out.push(`| ${mdText(r.id, 60)} | ${mdText(r.method, 80)} | ${code(r.verdict)} | ${r.notifications.length} | ${r.findings.map(code).join(', ')} |`);
+      }
+      out.push('');
+    }
+    for (const r of reqs.filter((x) => x.verdict === 'lossy')) {
+      const d = lossDetail(snap, s.key, r);
+      out.push(`### ⛔ Request ${mdText(r.id, 60)} (${mdText(r.method, 80)}) — result accepted over a lossy stream`, '');
+      out.push(`- Verdict ${code('lossy')}: ${VERDICT_TEXT.lossy}.`);
+      if (d.missing) out.push(`- Missing event ids: ${mdText(d.missing, 300)}${d.missingCount !== undefined ? ` (${d.missingCount} event(s))` : ''}`);
+      out.push(`- Cumulative notifications accumulated: ${d.accumulated}${d.implied !== undefined ? `; the ids imply up to ${d.implied}` : ''}`);
+      out.push(`- What to do: ${ADVICE_LOSSY}`, '');
+    }
+    const fs = sortFindings(snap.findings.filter((f) => f.sessionKey === s.key));
+    if (fs.length) {
+      out.push('### Findings', '');
+      for (const f of fs.slice(0, max)) {
+        const where: string[] = [];
+        if (f.requestId) where.push(`request ${mdText(f.requestId, 60)}`);
+        if (f.streamId) where.push(`stream ${mdText(f.streamId, 80)}`);
+        if (f.missing) where.push(`missing ids ${mdText(f.missing, 200)}`);
+        else if (f.eventIds.length) where.push(`event ids ${mdText(f.eventIds.slice(0, 20).join(', '), 300)}${f.eventIds.length > 20 ? ' …' : ''}`);
+        out.push(`- ${SEV_ICON[f.severity]} ${code(f.code)}${where.length ? ` (${where.join(', ')})` : ''}: ${mdText(f.message)}`);
+      }
+      if (fs.length > max) out.push(`- … and ${fs.length - max} more`);
+      out.push('');
+    } else out.push('No findings.', '');
+  }
+  return out.join('\n');
+}
