@@ -1,0 +1,109 @@
+// The background's routing, over minimal port/tab interfaces so it can be unit-tested.
+//
+// It holds only live ports (panels by tab, relays by tab). A service-worker stop closes every port:
+// panels reconnect with their cursors, which re-attaches the tab's relays, which backfill from
+// those cursors. Nothing here survives a restart, and nothing needs to.
+
+import {
+  envelope,
+  isPanelHello,
+  isRecordsBatch,
+  isRelayHello,
+  type Attach,
+  type Detach,
+  type RecordsBatch,
+  type RelayHelloReply,
+} from '../shared/messages';
+
+export interface PortLike {
+  postMessage(msg: unknown): void;
+  disconnect(): void;
+}
+
+export interface RouterEnv {
+  /** Broadcast to every frame of a tab (chrome.tabs.sendMessage without frameId). */
+  sendToTab(tabId: number, msg: unknown): void;
+}
+
+export interface Router {
+  panelConnected(port: PortLike): {
+    onMessage(msg: unknown): void;
+    onDisconnect(): void;
+  };
+  relayConnected(port: PortLike, tabId: number, frameId: number): {
+    onMessage(msg: unknown): void;
+    onDisconnect(): void;
+  };
+  /** chrome.runtime.onMessage from a content script; returns the reply (or undefined). */
+  onRuntimeMessage(msg: unknown, tabId: number | undefined): RelayHelloReply | undefined;
+  panelsOf(tabId: number): number;
+}
+
+export function createRouter(env: RouterEnv): Router {
+  const panels = new Map<number, Set<PortLike>>();
+  const relays = new Map<number, Set<PortLike>>();
+
+  const add = (m: Map<number, Set<PortLike>>, k: number, p: PortLike) => {
+    let s = m.get(k);
+    if (!s) m.set(k, (s = new Set()));
+    s.add(p);
+  };
+  const remove = (m: Map<number, Set<PortLike>>, k: number, p: PortLike) => {
+    const s = m.get(k);
+    if (!s) return;
+    s.delete(p);
+    if (s.size === 0) m.delete(k);
+  };
+  const safePost = (p: PortLike, msg: unknown) => {
+    try {
+      p.postMessage(msg);
+    } catch {
+      /* port already closed; its onDisconnect cleans up */
+    }
+  };
+
+  return {
+    panelConnected(port) {
+      let tabId: number | null = null;
+      return {
+        onMessage(msg) {
+          if (!isPanelHello(msg)) return;
+          if (tabId !== null && tabId !== msg.tabId) remove(panels, tabId, port);
+          tabId = msg.tabId;
+          add(panels, tabId, port);
+          env.sendToTab(tabId, envelope<Attach>({ type: 'attach', cursors: msg.cursors }));
+        },
+        onDisconnect() {
+          if (tabId === null) return;
+          remove(panels, tabId, port);
+          if (!panels.has(tabId)) {
+            for (const r of relays.get(tabId) ?? []) safePost(r, envelope<Detach>({ type: 'detach' }));
+          }
+        },
+      };
+    },
+    relayConnected(port, tabId, frameId) {
+      add(relays, tabId, port);
+      return {
+        onMessage(msg) {
+          if (!isRecordsBatch(msg)) return;
+          const out: RecordsBatch = { ...msg, frameId };
+          const ps = panels.get(tabId);
+          if (!ps) {
+            safePost(port, envelope<Detach>({ type: 'detach' }));
+            return;
+          }
+          for (const p of ps) safePost(p, out);
+        },
+        onDisconnect() {
+          remove(relays, tabId, port);
+        },
+      };
+    },
+    onRuntimeMessage(msg, tabId) {
+      if (!isRelayHello(msg) || tabId === undefined) return undefined;
+      return envelope<RelayHelloReply>({ type: 'relay-hello-reply', attach: panels.has(tabId) });
+    },
+    panelsOf: (tabId) => panels.get(tabId)?.size ?? 0,
+  };
+}

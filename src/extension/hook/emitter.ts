@@ -1,0 +1,108 @@
+// Hands records to the relay over a private MessagePort, in batches.
+//
+// Handshake: the hook creates a MessageChannel and posts one end on `window` at document_start,
+// before any page script exists. The relay (ISOLATED world, injected in the same step) listens in
+// the capture phase, takes the first well-formed hello whose source is this window, and stops its
+// propagation, so page listeners never see it. From then on records travel only over the port;
+// the hook never posts on `window` again and nothing flows back into the page.
+//
+// Batching: records are collected and posted at most every FLUSH_MS (or at MAX_BATCH records), so
+// thousands of events per second cost tens of postMessages. `pagehide` flushes synchronously.
+
+import type { HookRecord } from '../../core/record';
+import { CHANNEL, PROTOCOL_VERSION, type HookBatch, type HookHello } from '../shared/messages';
+import { call, N } from './natives';
+
+const FLUSH_MS = 16;
+const MAX_BATCH = 512;
+
+export interface Emitter {
+  emit(rec: HookRecord): void;
+  flush(): void;
+}
+
+export function createEmitter(): Emitter {
+  const channel = new N.MessageChannel();
+  const port = channel.port1;
+  const hello: HookHello = { ch: CHANNEL, v: PROTOCOL_VERSION, type: 'hook-hello' };
+  N.windowPost(hello, '*', [channel.port2]);
+
+  let batch: HookRecord[] = [];
+  let scheduled = false;
+
+  function flush() {
+    scheduled = false;
+    if (batch.length === 0) return;
+    const msg: HookBatch = { ch: CHANNEL, v: PROTOCOL_VERSION, type: 'hook-batch', records: batch };
+    batch = [];
+    try {
+      call(N.portPost, port, msg);
+    } catch {
+      // A record that cannot be cloned is dropped with its batch; records are plain data, so
+      // this only happens if the page corrupted a prototype. Nothing is thrown into the page.
+    }
+  }
+
+  return {
+    emit(rec) {
+      batch.push(rec);
+      if (batch.length >= MAX_BATCH) flush();
+      else if (!scheduled) {
+        scheduled = true;
+        N.setTimeout(flush, FLUSH_MS);
+      }
+    },
+    flush,
+  };
+}
+
+/** Per-connection ordering: nothing of a connection is emitted before its request record. */
+export interface Conn {
+  readonly id: string;
+  started: boolean;
+  ended: boolean;
+  emit(rec: HookRecord): void;
+  start(rec: HookRecord): void;
+  end(how: import('../../core/record').EndHow, reason?: string): void;
+}
+
+let connCounter = 0;
+const openConns = new Set<Conn>();
+
+export function createConn(emitter: Emitter): Conn {
+  const id = 'c' + (++connCounter).toString(36);
+  let pending: HookRecord[] | null = [];
+  const conn: Conn = {
+    id,
+    started: false,
+    ended: false,
+    emit(rec) {
+      if (pending) pending.push(rec);
+      else emitter.emit(rec);
+    },
+    start(rec) {
+      if (conn.started) return;
+      conn.started = true;
+      openConns.add(conn);
+      emitter.emit(rec);
+      const p = pending!;
+      pending = null;
+      for (const r of p) emitter.emit(r);
+    },
+    end(how, reason) {
+      if (conn.ended) return;
+      conn.ended = true;
+      openConns.delete(conn);
+      const rec: HookRecord = reason === undefined
+        ? { kind: 'end', conn: id, t: N.timeOrigin + N.perfNow(), how }
+        : { kind: 'end', conn: id, t: N.timeOrigin + N.perfNow(), how, reason };
+      conn.emit(rec);
+    },
+  };
+  return conn;
+}
+
+/** Connections still open when the document goes away. */
+export function openConnections(): Iterable<Conn> {
+  return openConns;
+}

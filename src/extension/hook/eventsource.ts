@@ -1,0 +1,125 @@
+// Native EventSource: the browser parses the stream, so the hook records the events it dispatches
+// (`es-event`), for 'message' and for every named type the page listens to. A connection attempt is
+// one `conn`; an 'error' while readyState is CONNECTING means the browser will reconnect, which
+// starts a new conn with `reconnectOf` = the first attempt and the Last-Event-ID the browser sends.
+// EventSource becomes a Proxy of the native constructor (instances stay native instances).
+
+import type { HookRecord } from '../../core/record';
+import { createConn, type Conn, type Emitter } from './emitter';
+import { call, disguise, N, now, patchMethod } from './natives';
+
+interface EsState {
+  first: string;
+  conn: Conn;
+  types: Set<string>;
+  url: string;
+  /** The last event id the page saw (what the browser sends as Last-Event-ID on reconnect). */
+  lastId: string;
+}
+
+const esStates = new WeakMap<EventSource, EsState>();
+
+export function installEventSourceHook(emitter: Emitter): void {
+  const NativeES = window.EventSource;
+  if (!NativeES) return;
+  const proto = NativeES.prototype;
+  const nativeClose = proto.close;
+  const nativeAdd = N.addEventListener;
+  const readyStateGet = Object.getOwnPropertyDescriptor(proto, 'readyState')!.get!;
+  const urlGet = Object.getOwnPropertyDescriptor(proto, 'url')!.get!;
+
+  function startAttempt(es: EventSource, st: EsState | null, lastEventId: string): Conn {
+    const conn = createConn(emitter);
+    const url = st?.url ?? call<string>(urlGet, es);
+    const headers: [string, string][] = [['Accept', 'text/event-stream']];
+    if (lastEventId) headers.push(['Last-Event-ID', lastEventId]);
+    const rec: HookRecord = { kind: 'request', conn: conn.id, t: now(), transport: 'eventsource', method: 'GET', url, headers, body: null, bodyNote: 'none' };
+    if (st) rec.reconnectOf = st.first;
+    conn.start(rec);
+    return conn;
+  }
+
+  function listen(es: EventSource, st: EsState, type: string) {
+    if (st.types.has(type)) return;
+    st.types.add(type);
+    call(nativeAdd, es, type, (ev: Event) => {
+      const cur = esStates.get(es);
+      if (!cur || !(ev instanceof MessageEvent)) return;
+      cur.lastId = ev.lastEventId;
+      try {
+        cur.conn.emit({
+          kind: 'es-event',
+          conn: cur.conn.id,
+          t: now(),
+          type: ev.type,
+          data: typeof ev.data === 'string' ? ev.data : String(ev.data),
+          lastEventId: ev.lastEventId,
+        });
+      } catch {
+        /* never break dispatch */
+      }
+    });
+  }
+
+  function instrument(es: EventSource) {
+    const conn = startAttempt(es, null, '');
+    const st: EsState = { first: conn.id, conn, types: new Set(), url: call<string>(urlGet, es), lastId: '' };
+    esStates.set(es, st);
+    listen(es, st, 'message');
+    call(nativeAdd, es, 'open', () => {
+      st.conn.emit({
+        kind: 'response', conn: st.conn.id, t: now(), status: 200, statusText: '', headers: [],
+        url: st.url, redirected: false, type: 'eventsource', capture: 'sse',
+      });
+    });
+    call(nativeAdd, es, 'error', () => {
+      const state = call<number>(readyStateGet, es);
+      if (state === 0) {
+        // CONNECTING: the browser reconnects after its retry delay, with Last-Event-ID.
+        st.conn.end('network-error', 'connection lost; browser reconnects');
+        st.conn = startAttempt(es, st, st.lastId);
+      } else if (state === 2) {
+        st.conn.end('network-error', 'connection failed; browser gave up');
+      }
+    });
+  }
+
+  const proxy = new Proxy(NativeES, {
+    construct(target, args, newTarget) {
+      const es = Reflect.construct(target, args, newTarget) as EventSource;
+      try {
+        instrument(es);
+      } catch {
+        /* capture is best effort; the page's EventSource works regardless */
+      }
+      return es;
+    },
+  });
+  disguise(proxy, NativeES);
+  Object.defineProperty(proto, 'constructor', { ...Object.getOwnPropertyDescriptor(proto, 'constructor'), value: proxy });
+  Object.defineProperty(window, 'EventSource', { ...Object.getOwnPropertyDescriptor(window, 'EventSource'), value: proxy });
+
+  patchMethod(proto, 'close', {
+    close(this: EventSource) {
+      const st = esStates.get(this);
+      if (st && call<number>(readyStateGet, this) !== 2) st.conn.end('closed', 'EventSource.close() by the page');
+      return call(nativeClose, this);
+    },
+  }.close);
+
+  // Named event types: when the page listens to one on an EventSource, listen to it too.
+  patchMethod(EventTarget.prototype, 'addEventListener', {
+    // Two declared parameters: the native addEventListener has length 2.
+    addEventListener(this: unknown, type: string, _listener: unknown) {
+      const st = esStates.get(this as EventSource);
+      if (st) {
+        try {
+          listen(this as EventSource, st, String(type));
+        } catch {
+          /* ignore */
+        }
+      }
+      return Reflect.apply(nativeAdd, this, arguments);
+    },
+  }.addEventListener);
+}

@@ -1,0 +1,305 @@
+// The fetch hook.
+//
+// `window.fetch` becomes a Proxy of the native function (name, length, properties stay native;
+// toString is masked). Arguments go to the native fetch untouched; the returned promise settles
+// with the *original* Response (url, redirected, type kept) or rejects with the original error.
+//
+// For captured responses (text/event-stream; JSON answers to JSON-RPC POSTs) the instance's body
+// is answered, through a WeakMap-keyed patch of Response.prototype (no own properties on the
+// instance), by a pull-driven byte stream with highWaterMark 0 over the real body: the real body is
+// read only when the page reads, so the server sees exactly the page's pace (backpressure) and a
+// chunk is recorded at the moment the page's read resolved. text()/json()/... consume that stream;
+// clone() tees natively (as Chrome would) and both branches record into one connection, each chunk
+// once, when the first branch read it. Other responses are not touched at all.
+
+import { isEventStreamType, isJsonType, type Header, type HookRecord } from '../../core/record';
+import { createConn, type Conn, type Emitter } from './emitter';
+import { call, disguise, G, N, now, patchGetter, patchMethod } from './natives';
+import { describeRequest, type RequestInfo } from './request-info';
+
+const MAX_CHUNK_TEXT = 8 * 1024 * 1024;
+
+interface ConnState {
+  conn: Conn;
+  decoder: TextDecoder;
+  recorded: number;
+  branches: number;
+  /** Response objects of this connection (original + clones) not yet garbage-collected. */
+  alive: number;
+  signal: AbortSignal | null;
+}
+interface BodyState {
+  cs: ConnState;
+  res: Response;
+  wrapped: ReadableStream<Uint8Array>;
+  reader: ReadableStreamDefaultReader<Uint8Array> | null;
+  disturbed: boolean;
+  index: number;
+  contentType: string | null;
+}
+
+const states = new WeakMap<Response, BodyState>();
+
+function headerList(h: Headers): Header[] {
+  const out: Header[] = [];
+  call(N.headersForEach, h, (v: string, k: string) => out.push([k, v]));
+  return out;
+}
+
+function errText(e: unknown): string {
+  if (e instanceof Error || e instanceof DOMException) return `${e.name}: ${e.message}`;
+  return String(e);
+}
+
+function abortReason(signal: AbortSignal | null): string | null {
+  if (!signal || !signal.aborted) return null;
+  return errText(signal.reason);
+}
+
+function recordChunk(st: BodyState, chunk: Uint8Array) {
+  const cs = st.cs;
+  const i = st.index++;
+  if (i < cs.recorded) return; // another clone branch read this chunk first
+  cs.recorded++;
+  let text = cs.decoder.decode(chunk, { stream: true });
+  const rec: HookRecord = { kind: 'chunk', conn: cs.conn.id, t: now(), text, bytes: chunk.byteLength };
+  if (text.length > MAX_CHUNK_TEXT) {
+    rec.text = text.slice(0, MAX_CHUNK_TEXT);
+    rec.droppedBytes = chunk.byteLength - MAX_CHUNK_TEXT; // approximate for non-ASCII
+  }
+  text = '';
+  cs.conn.emit(rec);
+}
+
+function finish(cs: ConnState, how: 'complete' | 'network-error' | 'page-aborted' | 'page-cancelled' | 'unread', reason?: string) {
+  if (cs.conn.ended) return;
+  if (how === 'complete') {
+    const tail = cs.decoder.decode();
+    if (tail) cs.conn.emit({ kind: 'chunk', conn: cs.conn.id, t: now(), text: tail, bytes: 0 });
+  }
+  cs.conn.end(how, reason);
+}
+
+const unreadRegistry = new FinalizationRegistry<ConnState>((cs) => {
+  if (--cs.alive <= 0) finish(cs, 'unread', 'response garbage-collected before its body was fully read');
+});
+
+function makeState(res: Response, cs: ConnState, contentType: string | null): BodyState {
+  const st = {} as BodyState;
+  st.cs = cs;
+  st.res = res;
+  st.reader = null;
+  st.disturbed = false;
+  st.index = 0;
+  st.contentType = contentType;
+  st.wrapped = new N.ReadableStream<Uint8Array>(
+    {
+      type: 'bytes',
+      async pull(c) {
+        const controller = c as unknown as ReadableByteStreamController;
+        st.disturbed = true;
+        if (!st.reader) st.reader = call(N.streamGetReader, call(G.resBody, res));
+        for (;;) {
+          let r: ReadableStreamReadResult<Uint8Array>;
+          try {
+            r = await call<Promise<ReadableStreamReadResult<Uint8Array>>>(N.readerRead, st.reader);
+          } catch (e) {
+            const aborted = abortReason(cs.signal);
+            if (aborted !== null) finish(cs, 'page-aborted', aborted);
+            else finish(cs, 'network-error', errText(e));
+            controller.error(e);
+            return;
+          }
+          if (r.done) {
+            finish(cs, 'complete');
+            controller.close();
+            controller.byobRequest?.respond(0);
+            return;
+          }
+          if (r.value.byteLength === 0) continue;
+          try {
+            recordChunk(st, r.value);
+          } catch {
+            // recording must never break the page's read
+          }
+          controller.enqueue(r.value as Uint8Array<ArrayBuffer>);
+          return;
+        }
+      },
+      cancel(reason) {
+        st.disturbed = true;
+        if (--cs.branches <= 0) finish(cs, 'page-cancelled', reason === undefined ? undefined : errText(reason));
+        if (st.reader) return call<Promise<void>>(N.readerCancel, st.reader, reason);
+        return call<Promise<void>>(N.streamCancel, call(G.resBody, res), reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  states.set(res, st);
+  unreadRegistry.register(res, cs);
+  return st;
+}
+
+/** A Response in the state the page's body would be in, to obtain Chrome's own error for it. */
+function unusable(st: BodyState): Response {
+  const r = new N.Response('x');
+  const body = call<ReadableStream>(G.resBody, r);
+  if (st.wrapped.locked) call(N.streamGetReader, body);
+  else call(N.streamCancel, body);
+  return r;
+}
+
+function installResponsePatches() {
+  const P = N.Response.prototype;
+  const native = {
+    text: P.text,
+    json: P.json,
+    arrayBuffer: P.arrayBuffer,
+    blob: P.blob,
+    formData: P.formData,
+    bytes: (P as { bytes?: () => Promise<Uint8Array> }).bytes,
+    clone: P.clone,
+  };
+  patchGetter(
+    P,
+    'body',
+    Object.getOwnPropertyDescriptor(
+      {
+        get body() {
+          const st = states.get(this as unknown as Response);
+          return st ? st.wrapped : call(G.resBody, this);
+        },
+      },
+      'body',
+    )!.get!,
+  );
+  patchGetter(
+    P,
+    'bodyUsed',
+    Object.getOwnPropertyDescriptor(
+      {
+        get bodyUsed() {
+          const st = states.get(this as unknown as Response);
+          return st ? st.disturbed : call(G.resBodyUsed, this);
+        },
+      },
+      'bodyUsed',
+    )!.get!,
+  );
+  const consumer = (name: 'text' | 'json' | 'arrayBuffer' | 'blob' | 'formData' | 'bytes') => {
+    const nativeFn = native[name];
+    if (!nativeFn) return;
+    const fn = {
+      [name](this: Response) {
+        const st = states.get(this);
+        if (!st) return call(nativeFn, this);
+        if (st.wrapped.locked || st.disturbed) return call(nativeFn, unusable(st));
+        st.disturbed = true;
+        const headers: Header[] = st.contentType ? [['content-type', st.contentType]] : [];
+        return call(nativeFn, new N.Response(st.wrapped, { headers }));
+      },
+    }[name]!;
+    patchMethod(P, name, fn);
+  };
+  for (const n of ['text', 'json', 'arrayBuffer', 'blob', 'formData', 'bytes'] as const) consumer(n);
+  patchMethod(P, 'clone', {
+    clone(this: Response) {
+      const st = states.get(this);
+      if (!st) return call(native.clone, this);
+      if (st.wrapped.locked || st.disturbed) return call(native.clone, unusable(st));
+      // The real body is untouched here (no read happened), so the native clone tees it exactly
+      // as Chrome would without the hook; each branch gets its own pull-driven wrapper.
+      const c = call<Response>(native.clone, this);
+      st.cs.branches++;
+      st.cs.alive++;
+      makeState(c, st.cs, st.contentType);
+      return c;
+    },
+  }.clone);
+}
+
+function onResponse(res: Response, info: RequestInfo, conn: Conn, emitter: Emitter): Response {
+  const headers = call<Headers>(G.resHeaders, res);
+  const ct = call<string | null>(N.headersGet, headers, 'content-type');
+  const capture = isEventStreamType(ct) ? 'sse' : info.jsonRpcPost && isJsonType(ct) ? 'json' : 'none';
+  if (capture === 'none' && !info.mcpish) return res;
+  startConn(conn, info, emitter);
+  conn.emit({
+    kind: 'response',
+    conn: conn.id,
+    t: now(),
+    status: call(G.resStatus, res),
+    statusText: call(G.resStatusText, res),
+    headers: headerList(headers),
+    url: call(G.resUrl, res),
+    redirected: call(G.resRedirected, res),
+    type: call(G.resType, res),
+    capture,
+  });
+  if (capture === 'none') return res;
+  if (call(G.resBody, res) === null) {
+    conn.end('complete');
+    return res;
+  }
+  const cs: ConnState = { conn, decoder: new N.TextDecoder(), recorded: 0, branches: 1, alive: 1, signal: info.signal };
+  makeState(res, cs, ct);
+  return res;
+}
+
+function startConn(conn: Conn, info: RequestInfo, _emitter: Emitter) {
+  const base = { kind: 'request' as const, conn: conn.id, transport: 'fetch' as const, method: info.method, url: info.url, headers: info.headers };
+  const t = now();
+  const start = (body: string | null) => {
+    const rec: HookRecord = { ...base, t, body };
+    if (info.bodyNote && body === null) rec.bodyNote = info.bodyNote;
+    else if (info.bodyNote === 'truncated') rec.bodyNote = 'truncated';
+    conn.start(rec);
+  };
+  if (info.bodyAsync) call(N.promiseThen, info.bodyAsync, (b: string | null) => start(b));
+  else start(info.body);
+}
+
+export function installFetchHook(emitter: Emitter): void {
+  installResponsePatches();
+  const nativeFetch = N.fetch;
+  const proxy = new Proxy(nativeFetch, {
+    apply(target, thisArg, args: unknown[]) {
+      let info: RequestInfo | null = null;
+      try {
+        info = describeRequest(args[0], args[1] as RequestInit | undefined);
+      } catch {
+        info = null; // the native fetch will report whatever is wrong with the arguments
+      }
+      const p = Reflect.apply(target, thisArg, args) as Promise<Response>;
+      if (!info) return p;
+      const i = info;
+      const conn = createConn(emitter);
+      return call<Promise<Response>>(
+        N.promiseThen,
+        p,
+        (res: Response) => {
+          try {
+            return onResponse(res, i, conn, emitter);
+          } catch {
+            return res;
+          }
+        },
+        (err: unknown) => {
+          try {
+            if (i.mcpish || i.jsonRpcPost) {
+              startConn(conn, i, emitter);
+              const aborted = abortReason(i.signal);
+              if (aborted !== null) conn.end('page-aborted', aborted);
+              else conn.end('network-error', errText(err));
+            }
+          } catch {
+            // never change the page's error
+          }
+          throw err;
+        },
+      );
+    },
+  });
+  disguise(proxy, nativeFetch);
+  Object.defineProperty(window, 'fetch', { ...Object.getOwnPropertyDescriptor(window, 'fetch'), value: proxy });
+}

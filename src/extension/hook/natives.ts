@@ -1,0 +1,94 @@
+// Native functions captured when the hook installs (document_start, before any page script), so
+// that later page patches of globals do not change what the hook does, and the helper that makes
+// the hook's replacements look native to `Function.prototype.toString`.
+
+export const N = {
+  fetch: window.fetch,
+  Response: window.Response,
+  Headers: window.Headers,
+  ReadableStream: window.ReadableStream,
+  TextDecoder: window.TextDecoder,
+  MessageChannel: window.MessageChannel,
+  setTimeout: window.setTimeout.bind(window),
+  perfNow: performance.now.bind(performance),
+  timeOrigin: performance.timeOrigin,
+  promiseThen: Promise.prototype.then,
+  fnToString: Function.prototype.toString,
+  portPost: MessagePort.prototype.postMessage,
+  windowPost: window.postMessage.bind(window),
+  addEventListener: EventTarget.prototype.addEventListener,
+  headersGet: Headers.prototype.get,
+  headersForEach: Headers.prototype.forEach,
+  streamGetReader: ReadableStream.prototype.getReader,
+  streamCancel: ReadableStream.prototype.cancel,
+  readerRead: ReadableStreamDefaultReader.prototype.read,
+  readerCancel: ReadableStreamDefaultReader.prototype.cancel,
+  requestClone: Request.prototype.clone,
+  requestText: Request.prototype.text,
+  blobText: Blob.prototype.text,
+} as const;
+
+function getter<T>(proto: object, name: string): (this: T) => unknown {
+  return Object.getOwnPropertyDescriptor(proto, name)!.get! as (this: T) => unknown;
+}
+export const G = {
+  resBody: getter<Response>(Response.prototype, 'body'),
+  resBodyUsed: getter<Response>(Response.prototype, 'bodyUsed'),
+  resHeaders: getter<Response>(Response.prototype, 'headers'),
+  resStatus: getter<Response>(Response.prototype, 'status'),
+  resStatusText: getter<Response>(Response.prototype, 'statusText'),
+  resUrl: getter<Response>(Response.prototype, 'url'),
+  resRedirected: getter<Response>(Response.prototype, 'redirected'),
+  resType: getter<Response>(Response.prototype, 'type'),
+  reqUrl: getter<Request>(Request.prototype, 'url'),
+  reqMethod: getter<Request>(Request.prototype, 'method'),
+  reqHeaders: getter<Request>(Request.prototype, 'headers'),
+  reqBody: getter<Request>(Request.prototype, 'body'),
+  reqBodyUsed: getter<Request>(Request.prototype, 'bodyUsed'),
+  reqSignal: getter<Request>(Request.prototype, 'signal'),
+};
+
+export function call<R>(fn: unknown, thisArg: unknown, ...args: unknown[]): R {
+  return Reflect.apply(fn as (...a: unknown[]) => unknown, thisArg, args) as R;
+}
+
+export const now = (): number => N.timeOrigin + N.perfNow();
+
+// replacement -> the native it stands for
+const disguised = new WeakMap<object, object>();
+
+/** Make `replacement` print like `original` in Function.prototype.toString. */
+export function disguise<T extends object>(replacement: T, original: object): T {
+  disguised.set(replacement, original);
+  return replacement;
+}
+
+/** Install the toString patch (itself disguised as the native toString). */
+export function installToStringMask(): void {
+  const nativeToString = N.fnToString;
+  const patched = {
+    toString(this: unknown): string {
+      const target = (typeof this === 'function' || typeof this === 'object') && this !== null ? disguised.get(this) : undefined;
+      return Reflect.apply(nativeToString, target ?? this, []) as string;
+    },
+  }.toString;
+  disguise(patched, nativeToString);
+  Object.defineProperty(Function.prototype, 'toString', {
+    ...Object.getOwnPropertyDescriptor(Function.prototype, 'toString'),
+    value: patched,
+  });
+}
+
+/** Replace a method on a prototype, keeping the descriptor's flags and a native look. */
+export function patchMethod(proto: object, name: string, replacement: (...a: never[]) => unknown): void {
+  const d = Object.getOwnPropertyDescriptor(proto, name)!;
+  disguise(replacement, d.value as object);
+  Object.defineProperty(proto, name, { ...d, value: replacement });
+}
+
+/** Replace a getter on a prototype, keeping the descriptor's flags and a native look. */
+export function patchGetter(proto: object, name: string, get: () => unknown): void {
+  const d = Object.getOwnPropertyDescriptor(proto, name)!;
+  disguise(get, d.get!);
+  Object.defineProperty(proto, name, { ...d, get });
+}

@@ -1,0 +1,153 @@
+// What the hook learns about a fetch request from its arguments, without consuming or delaying the
+// page's body: method, URL, every header, and the body as text when it is cheap to get.
+
+import type { Header } from '../../core/record';
+import { call, G, N } from './natives';
+
+export interface RequestInfo {
+  method: string;
+  url: string;
+  headers: Header[];
+  /** Body text if known synchronously; `bodyAsync` otherwise. */
+  body: string | null;
+  bodyNote?: 'none' | 'stream' | 'binary' | 'truncated' | 'unreadable';
+  bodyAsync?: Promise<string | null>;
+  signal: AbortSignal | null;
+  /** The request looks like MCP / JSON-RPC traffic (recorded even when the response is not captured). */
+  mcpish: boolean;
+  /** POST whose body is (or, for async bodies, declares itself as) JSON. */
+  jsonRpcPost: boolean;
+}
+
+const MAX_BODY = 1024 * 1024;
+const decoder = new N.TextDecoder();
+
+function headersOf(h: unknown): Header[] {
+  const out: Header[] = [];
+  if (h == null) return out;
+  if (h instanceof N.Headers) {
+    call(N.headersForEach, h, (v: string, k: string) => out.push([k, v]));
+  } else if (Array.isArray(h) || (typeof h === 'object' && Symbol.iterator in (h as object))) {
+    for (const pair of h as Iterable<unknown>) {
+      const p = Array.from(pair as Iterable<unknown>);
+      if (p.length === 2) out.push([String(p[0]), String(p[1])]);
+    }
+  } else if (typeof h === 'object') {
+    for (const k of Object.keys(h as object)) out.push([k, String((h as Record<string, unknown>)[k])]);
+  }
+  return out;
+}
+
+function merge(base: Header[], override: Header[]): Header[] {
+  if (override.length === 0) return base;
+  const names = new Set(override.map(([k]) => k.toLowerCase()));
+  return [...base.filter(([k]) => !names.has(k.toLowerCase())), ...override];
+}
+
+function has(headers: Header[], name: string, test: (v: string) => boolean): boolean {
+  for (const [k, v] of headers) if (k.toLowerCase() === name && test(v.toLowerCase())) return true;
+  return false;
+}
+
+export function looksJsonRpc(text: string | null): boolean {
+  if (!text) return false;
+  const s = text.trimStart();
+  return (s[0] === '{' || s[0] === '[') && s.includes('"jsonrpc"');
+}
+
+function cap(text: string): { body: string; truncated: boolean } {
+  return text.length > MAX_BODY ? { body: text.slice(0, MAX_BODY), truncated: true } : { body: text, truncated: false };
+}
+
+function bodyOf(body: unknown, info: RequestInfo): void {
+  if (body == null) {
+    info.body = null;
+    info.bodyNote = 'none';
+  } else if (typeof body === 'string') {
+    const c = cap(body);
+    info.body = c.body;
+    if (c.truncated) info.bodyNote = 'truncated';
+  } else if (body instanceof URLSearchParams) {
+    info.body = body.toString();
+  } else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
+    try {
+      const c = cap(decoder.decode(body as ArrayBuffer));
+      info.body = c.body;
+      if (c.truncated) info.bodyNote = 'truncated';
+    } catch {
+      info.bodyNote = 'binary';
+    }
+  } else if (body instanceof Blob) {
+    // Blobs are immutable: reading one does not touch what the page sends.
+    info.body = null;
+    info.bodyAsync = call<Promise<string>>(N.blobText, body).then(
+      (t) => cap(t).body,
+      () => null,
+    );
+  } else if (body instanceof ReadableStream) {
+    info.body = null;
+    info.bodyNote = 'stream';
+  } else {
+    info.body = null;
+    info.bodyNote = 'binary'; // FormData and others: multipart, not JSON-RPC
+  }
+}
+
+/**
+ * Describe a fetch call. For a Request with a body (and no init.body) the body is read from a
+ * clone made *before* the page's fetch runs: Chromium clones a body built from a string/Blob by
+ * sharing its blob data, so reading the clone neither consumes nor delays the page's upload.
+ * Only done for POSTs that declare JSON or accept event streams (a ReadableStream body would be
+ * teed, which costs memory for streaming uploads; see docs/capture.md).
+ */
+export function describeRequest(input: unknown, init: RequestInit | undefined): RequestInfo {
+  const isReq = input instanceof Request;
+  let method = 'GET';
+  let url: string;
+  let headers: Header[] = [];
+  let signal: AbortSignal | null = null;
+  if (isReq) {
+    url = call<string>(G.reqUrl, input);
+    method = call<string>(G.reqMethod, input);
+    headers = headersOf(call(G.reqHeaders, input));
+    signal = call<AbortSignal>(G.reqSignal, input);
+  } else {
+    url = new URL(input instanceof URL ? input.href : String(input), document.baseURI).href;
+  }
+  if (init) {
+    if (init.method !== undefined) {
+      method = String(init.method);
+      const up = method.toUpperCase();
+      if (['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH'].includes(up)) method = up;
+    }
+    if (init.headers !== undefined) headers = isReq ? merge(headers, headersOf(init.headers)) : headersOf(init.headers);
+    if (init.signal !== undefined) signal = init.signal ?? null;
+  }
+  const info: RequestInfo = { method, url, headers, body: null, signal, mcpish: false, jsonRpcPost: false };
+  const declaresJson = has(headers, 'content-type', (v) => v.includes('json'));
+  const acceptsSse = has(headers, 'accept', (v) => v.includes('text/event-stream'));
+  if (init && init.body !== undefined) bodyOf(init.body, info);
+  else if (isReq && call(G.reqBody, input) !== null) {
+    if (method === 'POST' && (declaresJson || acceptsSse) && !call(G.reqBodyUsed, input)) {
+      try {
+        const copy = call<Request>(N.requestClone, input);
+        info.bodyAsync = call<Promise<string>>(N.requestText, copy).then(
+          (t) => cap(t).body,
+          () => null,
+        );
+      } catch {
+        info.bodyNote = 'unreadable';
+      }
+    } else info.bodyNote = 'unreadable';
+  } else info.bodyNote = 'none';
+
+  const isJsonRpc = looksJsonRpc(info.body);
+  info.jsonRpcPost = method === 'POST' && (isJsonRpc || (info.body === null && declaresJson));
+  info.mcpish =
+    isJsonRpc ||
+    acceptsSse ||
+    has(headers, 'mcp-session-id', () => true) ||
+    has(headers, 'mcp-protocol-version', () => true) ||
+    has(headers, 'last-event-id', () => true);
+  return info;
+}

@@ -1,0 +1,31 @@
+// DevTools panel entry: one live store per panel, fed by the background port (with backfill on
+// every reconnect) and by chrome.devtools.network for requests the hook could not see.
+
+import { createRoot } from 'react-dom/client';
+import type { CaptureRecord } from '../core/record';
+import { createPanelConnection } from './live/connection';
+import { MinimalPanel } from './live/MinimalPanel';
+import { startNetworkFallback, type HarLikeEntry } from './live/network';
+import { createLiveStore } from './live/store';
+
+const store = createLiveStore();
+const tabId = chrome.devtools.inspectedWindow.tabId;
+const connection = createPanelConnection({ tabId, store });
+startNetworkFallback(store, (cb) =>
+  chrome.devtools.network.onRequestFinished.addListener((e) => cb(e as unknown as HarLikeEntry)),
+);
+
+/** Read-only hooks for the end-to-end tests (and for curious users in the panel's console). */
+const api = {
+  records: (): CaptureRecord[] => store.getSnapshot().records.slice(),
+  cursors: () => store.cursors(),
+  preserveLog: () => store.getSnapshot().preserveLog,
+  setPreserveLog: (on: boolean) => store.setPreserveLog(on),
+  duplicates: () => store.getSnapshot().duplicates,
+  connects: () => connection.connects(),
+  connected: () => connection.connected(),
+  tabId,
+};
+Object.defineProperty(globalThis, '__MSI_PANEL__', { value: Object.freeze(api) });
+
+createRoot(document.getElementById('root')!).render(<MinimalPanel store={store} />);
