@@ -41,6 +41,11 @@ export interface Finding {
   eventIndex?: number;
   /** Plain-words explanation. */
   message: string;
+  /**
+   * Live capture only: the finding may still change (e.g. a gap that another open stream of the
+   * session could still fill). Never set after `finish()`.
+   */
+  pending?: boolean;
 }
 
 export type IdSchemeKind = 'contiguous' | 'sparse' | 'opaque' | 'none';
@@ -77,6 +82,12 @@ export interface SseEvent {
   findings: FindingCode[];
   /** Set for an event whose id was received before in the session. */
   duplicate?: boolean;
+  /** The stream ended inside this event (no closing blank line): a client never dispatches it. */
+  truncated?: boolean;
+  /** A block with an id but no data line (only moves the cursor). */
+  idOnly?: boolean;
+  /** Not an SSE event: the JSON body of a plain JSON response, shown as one event. */
+  synthetic?: 'json-body';
 }
 
 export interface JsonRpcSummary {
@@ -120,6 +131,30 @@ export interface Stream {
   /** Analysis of this stream is incomplete because the inspector lost records. */
   captureIncomplete?: boolean;
   transport: string;
+  /** First stream of the reconnect chain this stream belongs to (itself when not a resume). */
+  chainRoot?: string;
+  /** The last-event-id cursor at the end of what was received on this connection. */
+  lastCursor?: string;
+  /** Last `retry:` value the server sent on this stream. */
+  retry?: number;
+}
+
+/** One reconnect chain: a stream that was cut and the streams that resumed it, in order. */
+export interface ReconnectChain {
+  rootStreamId: string;
+  /** JSON-RPC ids (JSON text) of the requests the chain carries (empty for a GET stream). */
+  requestIds: string[];
+  segments: {
+    streamId: string;
+    /** Last-Event-ID the client sent to open this segment (undefined for the first). */
+    resumedFrom?: string;
+    /** First and last event id received on the segment. */
+    firstId?: string;
+    lastId?: string;
+    events: number;
+    state: StreamState;
+    status?: number;
+  }[];
 }
 
 export type Verdict = 'complete' | 'complete-unverified' | 'lossy' | 'incomplete' | 'pending';
@@ -159,10 +194,18 @@ export interface Session {
   streamIds: string[];
   requestIds: string[];
   worst?: Severity;
+  /** Reconnect chains (only chains with at least one resume). */
+  chains?: ReconnectChain[];
+  /** Where protocolVersion came from. */
+  protocolVersionSource?: 'initialize-result' | 'header' | 'initialize-request';
 }
 
 export interface AnalysisSnapshot {
   version: 1;
+  /** Increases with every change; equal revisions mean the same snapshot object. */
+  revision?: number;
+  /** `finish()` was called: open streams are pending, not errors. */
+  finished?: boolean;
   sessions: Session[];
   streams: Record<string, Stream>;
   requests: Record<string, RequestInfo[]>; // by session key

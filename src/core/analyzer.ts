@@ -1,0 +1,1226 @@
+// The incremental analyzer: CaptureRecords in (one at a time, in capture order), an
+// AnalysisSnapshot out. Work per record is amortized O(1) per event; everything that depends on
+// the whole session (the id scheme, whether a gap was filled by another stream, verdicts) is
+// derived at snapshot time from compact per-session state, only for sessions that changed.
+//
+// Decision points (documented in docs/findings.md):
+// - Gap candidates are noted when a connection's ids jump (live) or a resume starts past the
+//   cursor (replay). A candidate becomes a finding at snapshot time if the session's scheme is a
+//   contiguous counter and some of its ids were delivered by no stream of the session. Before
+//   `finish()`, while another stream of the session is still open, such a finding is `pending`.
+// - Everything else (duplicates, cursor checks, progress, truncation, rejections) is decided when
+//   the record that shows it arrives, in capture order, so any batching gives the same result.
+import type { CaptureRecord, ChunkRecord, EndRecord, EsEventRecord, Header, RequestRecord, ResponseRecord, CaptureGapRecord } from './record';
+import { headerValue, isEventStreamType, isJsonType } from './record';
+import type {
+  AnalysisSnapshot,
+  Finding,
+  FindingCode,
+  JsonRpcSummary,
+  ReconnectChain,
+  RequestInfo,
+  Session,
+  SseEvent,
+  Stream,
+  StreamKind,
+  StreamState,
+  Verdict,
+} from './model';
+import { createSseConnectionParser, type SseBlock, type SseConnectionParser } from './sse';
+import { decodeJsonRpc, getPath, type DecodedMessage } from './jsonrpc';
+import {
+  countRanges,
+  describeRanges,
+  expandRanges,
+  inferScheme,
+  makeIdParser,
+  newIdStats,
+  recordId,
+  recordStep,
+  type IdSchemeOverride,
+  type IdStats,
+  type ParsedId,
+} from './ids';
+import { SEVERITY, worstOf } from './findings';
+import { lookupCapability, resolveOptions, type AnalyzerOptions, type ResolvedOptions } from './options';
+
+export interface Analyzer {
+  /** Consume one record (records of one source must come in seq order). */
+  push(record: CaptureRecord): void;
+  pushAll(records: Iterable<CaptureRecord>): void;
+  /** End of capture: streams still open stay "pending"; nothing more will come. */
+  finish(): void;
+  /** The current analysis; the same object is returned until something changes. */
+  snapshot(): AnalysisSnapshot;
+  /** Increases with every change. */
+  readonly revision: number;
+  readonly finished: boolean;
+}
+
+type Capture = 'sse' | 'json' | 'none' | 'unknown';
+
+interface OrdFinding {
+  ord: number;
+  f: Finding;
+}
+
+interface ReqState {
+  id: string;
+  method: string;
+  params?: unknown;
+  progressToken?: string;
+  stream: StreamS;
+  ord: number;
+  start: number;
+  end?: number;
+  response?: 'result' | 'error';
+  responseStream?: StreamS;
+  responseOrd?: number;
+  notifications: [string, number][];
+  cumulative: number;
+  lastProgress?: number;
+}
+
+interface Candidate {
+  kind: 'live' | 'replay' | 'reorder' | 'cross-prefix';
+  stream: StreamS;
+  eventIndex: number;
+  ord: number;
+  prefix: string;
+  width: number;
+  from: number;
+  to: number;
+  id: string;
+  prevId?: string;
+}
+
+interface StreamS {
+  id: string;
+  kind: StreamKind;
+  method: string;
+  url: string;
+  transport: string;
+  requestHeaders: Header[];
+  responseHeaders: Header[];
+  status?: number;
+  contentType?: string;
+  requestIds: string[];
+  lastEventIdSent?: string;
+  resumes?: StreamS;
+  resumedBy: string[];
+  start: number;
+  end?: number;
+  state: StreamState;
+  endReason?: string;
+  events: SseEvent[];
+  comments: number;
+  bytes: number;
+  captureIncomplete: boolean;
+  retry?: number;
+
+  ord: number;
+  endOrd?: number;
+  session?: SessionState;
+  sessionHeader?: string;
+  deferSession: boolean;
+  bodyMessages: DecodedMessage[];
+  capture: Capture;
+  parser?: SseConnectionParser;
+  json: string[];
+  root: StreamS;
+  segments: StreamS[];
+  requests: ReqState[];
+  isResume: boolean;
+  resumeBase?: ParsedId | null;
+  sawId: boolean;
+  lastParsed?: ParsedId;
+  cursor?: string;
+  chainCursor?: string;
+  esLastId?: string;
+  messages: number;
+  resyncOrds: number[];
+  crossOrds: number[];
+  dirty: boolean;
+  hadOverlay?: boolean;
+  cached?: Stream;
+}
+
+interface SessionState {
+  key: string;
+  sessionId: string | null;
+  endpoint: string;
+  origin: string;
+  protocolVersion?: string;
+  pvRank: number;
+  gaplessDeclared: boolean;
+  streams: StreamS[];
+  requests: ReqState[];
+  requestById: Map<string, ReqState>;
+  progress: Map<string, ReqState>;
+  idIndex: Map<string, { s: StreamS; index: number }>;
+  stats: IdStats;
+  override?: IdSchemeOverride;
+  parse: (id: string) => ParsedId | null;
+  candidates: Candidate[];
+  findings: OrdFinding[];
+  resumes: StreamS[];
+  resyncOrds: number[];
+  captureGap: boolean;
+  dirty: boolean;
+  cached?: { session: Session; requests: RequestInfo[]; findings: OrdFinding[] };
+}
+
+interface ConnState {
+  req?: RequestRecord;
+  stream?: StreamS;
+  ignored?: boolean;
+}
+
+const NO_SESSION = '';
+
+function safeUrl(url: string): { origin: string; endpoint: string } {
+  try {
+    const u = new URL(url);
+    return { origin: u.origin, endpoint: u.origin + u.pathname };
+  } catch {
+    return { origin: url, endpoint: url };
+  }
+}
+
+function looksJsonRpc(body: string | null): DecodedMessage[] | null {
+  if (!body) return null;
+  const t = body.trimStart();
+  if (!(t.startsWith('{') || t.startsWith('['))) return null;
+  const d = decodeJsonRpc(body);
+  if (d.error) return null;
+  const ok = d.messages.some((m) => m.msg && (m.msg.jsonrpc === '2.0' || m.summary.kind !== 'invalid'));
+  return ok ? d.messages : null;
+}
+
+export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
+  const opts: ResolvedOptions = resolveOptions(options);
+  const resync = new Set(opts.resyncEvents);
+  const idempotent = new Set(opts.idempotentNotifications);
+  const cumulativeForced = new Set(opts.cumulativeNotifications);
+  const isCumulative = (method: string) => cumulativeForced.has(method) || !idempotent.has(method);
+
+  const conns = new Map<string, ConnState>();
+  const sessions = new Map<string, SessionState>();
+  const streamsById = new Map<string, StreamS>();
+  const streamOrder: StreamS[] = [];
+  const globalFindings: OrdFinding[] = [];
+  const markers: AnalysisSnapshot['markers'] = [];
+  const gapConns = new Set<string>();
+  let ord = 0;
+  let revision = 0;
+  let recordCount = 0;
+  let finished = false;
+  let cached: AnalysisSnapshot | undefined;
+  let cachedRevision = -1;
+
+  const connKey = (src: string, conn: string) => src + '\u0000' + conn;
+
+  function overrideFor(origin: string): IdSchemeOverride | undefined {
+    return opts.idSchemeOverrides.find((o) => o.origin === origin || o.origin === '*');
+  }
+
+  function getSession(sessionId: string | null, url: string): SessionState {
+    const { origin, endpoint } = safeUrl(url);
+    const key = sessionId !== null ? sessionId : 'endpoint:' + endpoint;
+    let s = sessions.get(key);
+    if (!s) {
+      const override = overrideFor(origin);
+      s = {
+        key,
+        sessionId,
+        endpoint,
+        origin,
+        pvRank: 0,
+        gaplessDeclared: false,
+        streams: [],
+        requests: [],
+        requestById: new Map(),
+        progress: new Map(),
+        idIndex: new Map(),
+        stats: newIdStats(),
+        override,
+        parse: makeIdParser(override),
+        candidates: [],
+        findings: [],
+        resumes: [],
+        resyncOrds: [],
+        captureGap: false,
+        dirty: true,
+      };
+      sessions.set(key, s);
+    }
+    return s;
+  }
+
+  function setPv(s: SessionState, v: unknown, rank: number) {
+    if (typeof v !== 'string' || !v) return;
+    if (rank >= s.pvRank) {
+      s.protocolVersion = v;
+      s.pvRank = rank;
+    }
+  }
+
+  function addFinding(s: SessionState | undefined, at: number, code: FindingCode, f: Omit<Finding, 'code' | 'severity' | 'sessionKey' | 'sessionId'>) {
+    const finding: Finding = {
+      code,
+      severity: SEVERITY[code],
+      sessionKey: s ? s.key : NO_SESSION,
+      sessionId: s ? s.sessionId : null,
+      ...f,
+    };
+    (s ? s.findings : globalFindings).push({ ord: at, f: finding });
+    if (s) s.dirty = true;
+  }
+
+  // ---------------------------------------------------------------- streams and sessions
+
+  function newStream(src: string, conn: string, req: RequestRecord | undefined, t: number): StreamS {
+    const id = `${src}:${conn}`;
+    const method = req?.method.toUpperCase() ?? 'GET';
+    const headers = req?.headers ?? [];
+    const lastEventId = headerValue(headers, 'last-event-id');
+    const transport = req?.transport ?? 'unknown';
+    let kind: StreamKind;
+    if (transport === 'eventsource') kind = 'eventsource';
+    else if (!req) kind = 'other';
+    else if (method === 'POST') kind = 'post';
+    else if (method === 'GET') kind = lastEventId !== undefined ? 'resume' : 'get';
+    else kind = 'other';
+    const st: StreamS = {
+      id,
+      kind,
+      method,
+      url: req?.url ?? '',
+      transport,
+      requestHeaders: headers,
+      responseHeaders: [],
+      requestIds: [],
+      resumedBy: [],
+      start: t,
+      state: 'open',
+      events: [],
+      comments: 0,
+      bytes: 0,
+      captureIncomplete: gapConns.has(connKey(src, conn)) || !req,
+      ord: ++ord,
+      deferSession: false,
+      bodyMessages: [],
+      capture: 'unknown',
+      json: [],
+      root: undefined as unknown as StreamS,
+      segments: [],
+      requests: [],
+      isResume: false,
+      sawId: false,
+      messages: 0,
+      resyncOrds: [],
+      crossOrds: [],
+      dirty: true,
+    };
+    st.root = st;
+    st.segments = [st];
+    if (lastEventId !== undefined) st.lastEventIdSent = lastEventId;
+    streamsById.set(id, st);
+    streamOrder.push(st);
+    return st;
+  }
+
+  function attachSession(st: StreamS, s: SessionState) {
+    st.session = s;
+    s.streams.push(st);
+    s.dirty = true;
+    const pv = headerValue(st.requestHeaders, 'mcp-protocol-version');
+    if (pv) setPv(s, pv, 2);
+    // Requests carried by the body.
+    for (const m of st.bodyMessages) {
+      const sm = m.summary;
+      if (sm.kind !== 'request' || sm.id === undefined || !sm.method) continue;
+      const r: ReqState = {
+        id: sm.id,
+        method: sm.method,
+        stream: st,
+        ord: st.ord,
+        start: st.start,
+        notifications: [],
+        cumulative: 0,
+      };
+      if (m.msg && m.msg.params !== undefined) r.params = m.msg.params;
+      if (sm.progressToken !== undefined) {
+        r.progressToken = sm.progressToken;
+        s.progress.set(sm.progressToken, r);
+      }
+      s.requests.push(r);
+      s.requestById.set(r.id, r);
+      st.requests.push(r);
+      st.requestIds.push(r.id);
+      if (sm.method === 'initialize') setPv(s, getPath(m.msg, ['params', 'protocolVersion']), 1);
+    }
+  }
+
+  function linkResume(st: StreamS, s: SessionState, cursor: string | undefined, prevConn?: StreamS) {
+    st.isResume = true;
+    let target: StreamS | undefined = prevConn;
+    if (!target && cursor !== undefined) {
+      const hit = s.idIndex.get(cursor);
+      if (hit) target = hit.s;
+      else {
+        const p = s.parse(cursor);
+        const g = p && p.prefix !== '' ? s.stats.groups.get(p.prefix) : undefined;
+        if (g) {
+          for (const sid of g.streams) {
+            const cand = streamsById.get(sid);
+            if (cand) {
+              target = cand;
+              break;
+            }
+          }
+        }
+      }
+    }
+    st.resumeBase = cursor !== undefined ? s.parse(cursor) : null;
+    s.resumes.push(st);
+    s.dirty = true;
+    if (!target) return;
+    const root = target.root;
+    st.resumes = target;
+    target.resumedBy.push(st.id);
+    target.dirty = true;
+    st.root = root;
+    root.segments.push(st);
+    st.requestIds = root.requestIds;
+    if (cursor !== undefined && root.chainCursor !== undefined && cursor !== root.chainCursor) {
+      addFinding(s, st.ord, 'stale-resume-cursor', {
+        streamId: st.id,
+        relatedStreamIds: [target.id],
+        eventIds: [cursor, root.chainCursor],
+        ...(root.requests[0] ? { requestId: root.requests[0].id } : {}),
+        message: `The client resumed with Last-Event-ID ${cursor}, but the last id it had received on this stream was ${root.chainCursor}: events between them are replayed again or skipped.`,
+      });
+    }
+    const expecting = root.requests.filter((r) => r.method !== undefined);
+    if (expecting.length > 0 && expecting.every((r) => r.response !== undefined)) {
+      addFinding(s, st.ord, 'needless-resume', {
+        streamId: st.id,
+        relatedStreamIds: [target.id],
+        requestId: expecting[0]!.id,
+        eventIds: cursor !== undefined ? [cursor] : [],
+        message: `The client resumed stream ${target.id} although request ${expecting.map((r) => r.id).join(', ')} had already received its ${expecting[0]!.response}.`,
+      });
+    }
+  }
+
+  // ---------------------------------------------------------------- records
+
+  function onRequest(r: RequestRecord) {
+    const key = connKey(r.src, r.conn);
+    const c: ConnState = { req: r };
+    conns.set(key, c);
+    const headers = r.headers;
+    const sid = headerValue(headers, 'mcp-session-id');
+    const body = looksJsonRpc(r.body);
+    const relevant =
+      r.transport === 'eventsource' ||
+      sid !== undefined ||
+      headerValue(headers, 'mcp-protocol-version') !== undefined ||
+      headerValue(headers, 'last-event-id') !== undefined ||
+      body !== null ||
+      (headerValue(headers, 'accept') ?? '').toLowerCase().includes('text/event-stream') ||
+      r.reconnectOf !== undefined;
+    if (!relevant) return; // decided at the response
+    startStream(c, r, body ?? []);
+  }
+
+  function startStream(c: ConnState, r: RequestRecord, body: DecodedMessage[]) {
+    const st = newStream(r.src, r.conn, r, r.t);
+    c.stream = st;
+    st.bodyMessages = body;
+    const sid = headerValue(r.headers, 'mcp-session-id');
+    if (sid !== undefined) st.sessionHeader = sid;
+    const isInit = body.some((m) => m.summary.method === 'initialize' && m.summary.kind === 'request');
+    if (sid === undefined && isInit) {
+      st.deferSession = true;
+      return;
+    }
+    const s = getSession(sid ?? null, r.url);
+    attachSession(st, s);
+    if (r.reconnectOf !== undefined) {
+      const prev = conns.get(connKey(r.src, r.reconnectOf))?.stream;
+      // EventSource reconnect by the browser: it sends the previous cursor itself.
+      const cursor = prev?.root.chainCursor;
+      if (cursor !== undefined) st.lastEventIdSent = cursor;
+      st.kind = 'eventsource';
+      linkResume(st, s, cursor, prev?.session === s ? prev : undefined);
+    } else if (st.lastEventIdSent !== undefined && st.method === 'GET') {
+      linkResume(st, s, st.lastEventIdSent === '' ? undefined : st.lastEventIdSent);
+    }
+  }
+
+  function onResponse(r: ResponseRecord) {
+    const key = connKey(r.src, r.conn);
+    let c = conns.get(key);
+    const ct = headerValue(r.headers, 'content-type');
+    const sid = headerValue(r.headers, 'mcp-session-id');
+    if (!c) {
+      // Request record lost: keep the stream if it looks like MCP.
+      if (!isEventStreamType(ct) && sid === undefined) return;
+      c = {};
+      conns.set(key, c);
+      const st = newStream(r.src, r.conn, undefined, r.t);
+      st.url = r.url;
+      c.stream = st;
+      attachSession(st, getSession(sid ?? null, r.url));
+    }
+    if (!c.stream) {
+      if (!c.req || (!isEventStreamType(ct) && sid === undefined)) {
+        c.ignored = true;
+        return;
+      }
+      startStream(c, c.req, []);
+    }
+    const st = c.stream!;
+    st.status = r.status;
+    if (ct !== undefined) st.contentType = ct;
+    st.responseHeaders = r.headers;
+    st.capture = r.capture === 'sse' || isEventStreamType(ct) ? 'sse' : r.capture === 'json' || isJsonType(ct) ? 'json' : r.capture;
+    if (st.capture === 'sse') st.parser = createSseConnectionParser();
+    st.dirty = true;
+    if (st.deferSession) {
+      st.deferSession = false;
+      attachSession(st, getSession(sid ?? null, st.url || r.url));
+    }
+    const s = st.session!;
+    s.dirty = true;
+    if (r.status === 404 && st.sessionHeader !== undefined) {
+      addFinding(s, ++ord, 'session-expired', {
+        streamId: st.id,
+        eventIds: [],
+        ...(st.requests[0] ? { requestId: st.requests[0].id } : {}),
+        message: `The server answered 404 to session id ${st.sessionHeader}: the session is gone and the client must initialize a new one.`,
+      });
+    }
+    if (st.isResume && r.status >= 400) {
+      addFinding(s, ++ord, 'resume-rejected', {
+        streamId: st.id,
+        ...(st.resumes ? { relatedStreamIds: [st.resumes.id] } : {}),
+        ...(st.root.requests[0] ? { requestId: st.root.requests[0].id } : {}),
+        eventIds: st.lastEventIdSent !== undefined ? [st.lastEventIdSent] : [],
+        message: `The resume with Last-Event-ID ${st.lastEventIdSent ?? '(none)'} was refused with HTTP ${r.status}: nothing after that id was replayed.`,
+      });
+    }
+  }
+
+  function onChunk(r: ChunkRecord) {
+    const st = conns.get(connKey(r.src, r.conn))?.stream;
+    if (!st || st.state !== 'open') return;
+    st.bytes += r.bytes;
+    st.dirty = true;
+    if (r.droppedBytes) st.captureIncomplete = true;
+    if (st.capture === 'sse' && st.parser) {
+      for (const b of st.parser.feed(r.text)) onBlock(st, b, r.t);
+      st.comments = st.parser.comments;
+      if (st.parser.retry !== undefined) st.retry = st.parser.retry;
+    } else if (st.capture === 'json' || st.capture === 'unknown') {
+      st.json.push(r.text);
+    }
+    if (st.session) st.session.dirty = true;
+  }
+
+  function onEsEvent(r: EsEventRecord) {
+    const st = conns.get(connKey(r.src, r.conn))?.stream;
+    if (!st || st.state !== 'open') return;
+    st.dirty = true;
+    const changed = r.lastEventId !== (st.esLastId ?? '');
+    st.esLastId = r.lastEventId;
+    const raw = (changed ? `id: ${r.lastEventId}\n` : '') + (r.type !== 'message' ? `event: ${r.type}\n` : '') + r.data.split('\n').map((l) => `data: ${l}`).join('\n') + '\n\n';
+    const block: SseBlock = { comments: 0, raw, data: r.data };
+    if (changed) block.id = r.lastEventId;
+    if (r.type !== 'message') block.event = r.type;
+    onBlock(st, block, r.t);
+  }
+
+  function onEnd(r: EndRecord) {
+    const st = conns.get(connKey(r.src, r.conn))?.stream;
+    if (!st || st.state !== 'open') return;
+    if (st.deferSession) {
+      st.deferSession = false;
+      attachSession(st, getSession(null, st.url));
+    }
+    if (st.parser) {
+      for (const b of st.parser.end()) onBlock(st, b, r.t);
+      st.comments = st.parser.comments;
+    } else if (st.json.length > 0) {
+      onJsonBody(st, r.t);
+    }
+    st.end = r.t;
+    st.endOrd = ++ord;
+    st.state =
+      r.how === 'complete' ? 'complete' : r.how === 'network-error' ? 'error' : r.how === 'unread' ? 'unread' : r.how === 'unknown' ? 'unknown' : 'aborted';
+    if (r.reason !== undefined) st.endReason = r.reason;
+    else if (r.how !== 'complete') st.endReason = r.how;
+    st.dirty = true;
+    const s = st.session!;
+    s.dirty = true;
+    // An empty resume that closed while its request was still pending.
+    if (st.isResume && (st.status === undefined || st.status < 400) && st.events.length === 0) {
+      const pending = st.root.requests.filter((q) => q.response === undefined);
+      if (pending.length > 0) {
+        addFinding(s, st.endOrd, 'resume-rejected', {
+          streamId: st.id,
+          ...(st.resumes ? { relatedStreamIds: [st.resumes.id] } : {}),
+          requestId: pending[0]!.id,
+          eventIds: st.lastEventIdSent !== undefined ? [st.lastEventIdSent] : [],
+          message: `The resume with Last-Event-ID ${st.lastEventIdSent ?? '(none)'} got an empty stream that closed while request ${pending[0]!.id} (${pending[0]!.method}) was still waiting for its result: the server replayed nothing.`,
+        });
+      }
+    }
+  }
+
+  function onJsonBody(st: StreamS, t: number) {
+    const text = st.json.join('');
+    st.json = [];
+    if (!text.trim()) return;
+    const d = decodeJsonRpc(text);
+    const ev: SseEvent = {
+      index: st.events.length,
+      event: 'message',
+      data: text,
+      t,
+      raw: text,
+      messages: d.messages.map((m) => m.summary),
+      findings: [],
+      synthetic: 'json-body',
+    };
+    if (d.error) ev.jsonError = d.error;
+    st.events.push(ev);
+    const at = ++ord;
+    for (const m of d.messages) onMessage(st, ev, m, at);
+  }
+
+  function onCaptureGap(r: CaptureGapRecord) {
+    const streams: StreamS[] = [];
+    for (const c of r.conns) {
+      const k = connKey(r.src, c);
+      gapConns.add(k);
+      const st = conns.get(k)?.stream;
+      if (st) {
+        st.captureIncomplete = true;
+        st.dirty = true;
+        streams.push(st);
+      }
+    }
+    const s = streams.find((x) => x.session)?.session;
+    for (const x of streams) if (x.session) x.session.captureGap = true;
+    const range = r.fromSeq !== undefined ? ` (records ${r.fromSeq}–${r.toSeq ?? r.fromSeq} of ${r.src})` : '';
+    const f: Omit<Finding, 'code' | 'severity' | 'sessionKey' | 'sessionId'> = {
+      eventIds: [],
+      message: `The inspector itself lost ${r.lost} record(s)${range}, reason ${r.reason}${streams.length ? `; streams ${streams.map((x) => x.id).join(', ')} are incomplete` : ''}: what is missing there is not the server's fault.`,
+    };
+    if (streams[0]) f.streamId = streams[0].id;
+    if (streams.length > 1) f.relatedStreamIds = streams.slice(1).map((x) => x.id);
+    addFinding(s, ++ord, 'capture-gap', f);
+    markers.push({ t: r.t, kind: 'capture-gap', text: `${r.lost} record(s) lost (${r.reason})` });
+  }
+
+  // ---------------------------------------------------------------- events
+
+  function onBlock(st: StreamS, b: SseBlock, t: number) {
+    const s = st.session!;
+    const at = ++ord;
+    const ev: SseEvent = {
+      index: st.events.length,
+      event: b.event ?? 'message',
+      data: b.data ?? '',
+      t,
+      raw: b.raw,
+      messages: [],
+      findings: [],
+    };
+    if (b.id !== undefined && b.id !== '') ev.id = b.id;
+    if (b.retry !== undefined) ev.retry = b.retry;
+    if (b.data === undefined) ev.idOnly = true;
+    st.events.push(ev);
+    s.dirty = true;
+
+    if (b.truncated) {
+      ev.truncated = true;
+      if (st.cursor !== undefined) ev.cursor = st.cursor;
+      ev.findings.push('truncated-event');
+      if (b.data) {
+        const d = decodeJsonRpc(b.data);
+        ev.messages = d.messages.map((m) => m.summary);
+      }
+      const what = ev.messages.length ? ` carrying ${ev.messages.map(describeMsg).join(', ')}` : '';
+      addFinding(s, at, 'truncated-event', {
+        streamId: st.id,
+        eventIds: ev.id !== undefined ? [ev.id] : [],
+        eventIndex: ev.index,
+        ...(st.root.requests[0] ? { requestId: st.root.requests[0].id } : {}),
+        message: `The stream ended inside an event${ev.id !== undefined ? ` (id ${ev.id})` : ''}${what} with no closing blank line: clients drop such an event silently.`,
+      });
+      return;
+    }
+
+    if (b.id !== undefined) {
+      st.cursor = b.id === '' ? undefined : b.id;
+      st.root.chainCursor = st.cursor;
+      if (b.id !== '') onId(st, s, ev, b.id, at);
+    }
+    if (st.cursor !== undefined) ev.cursor = st.cursor;
+
+    if (ev.event !== 'message') {
+      if (resync.has(ev.event)) {
+        if (st.root.requests.length > 0) st.root.resyncOrds.push(at);
+        else s.resyncOrds.push(at);
+      }
+      return;
+    }
+    if (!b.data) return; // priming event / id-only block: idempotent
+    const d = decodeJsonRpc(b.data);
+    if (d.error) ev.jsonError = d.error;
+    ev.messages = d.messages.map((m) => m.summary);
+    for (const m of d.messages) onMessage(st, ev, m, at);
+  }
+
+  function onId(st: StreamS, s: SessionState, ev: SseEvent, id: string, at: number) {
+    const prev = s.idIndex.get(id);
+    if (prev) {
+      ev.duplicate = true;
+      ev.findings.push('replay-duplicate');
+      const req = st.root.requests[0];
+      addFinding(s, at, 'replay-duplicate', {
+        streamId: st.id,
+        relatedStreamIds: prev.s.id !== st.id ? [prev.s.id] : [],
+        eventIds: [id],
+        eventIndex: ev.index,
+        ...(req ? { requestId: req.id } : {}),
+        message: `Event id ${id} arrived again (first on stream ${prev.s.id}${prev.s === st ? '' : ''}): a client that does not de-duplicate applies it twice.`,
+      });
+      if (st.isResume && prev.s.root !== st.root) {
+        ev.findings.push('replay-cross-stream');
+        st.root.crossOrds.push(at);
+        addFinding(s, at, 'replay-cross-stream', {
+          streamId: st.id,
+          relatedStreamIds: [prev.s.id],
+          eventIds: [id],
+          eventIndex: ev.index,
+          ...(req ? { requestId: req.id } : {}),
+          message: `The resumed stream delivered event ${id}, which belongs to another stream (${prev.s.id}): the server replayed events that were never part of the stream being resumed.`,
+        });
+      }
+      return;
+    }
+    s.idIndex.set(id, { s: st, index: ev.index });
+    const p = s.parse(id);
+    recordId(s.stats, id, p, st.id);
+    if (!p) {
+      st.sawId = true;
+      return;
+    }
+    const cand = (kind: Candidate['kind'], from: number, to: number, prevId?: string) => {
+      const c: Candidate = { kind, stream: st, eventIndex: ev.index, ord: at, prefix: p.prefix, width: p.width, from, to, id };
+      if (prevId !== undefined) c.prevId = prevId;
+      s.candidates.push(c);
+    };
+    if (st.isResume && !st.sawId) {
+      const base = st.resumeBase;
+      if (base) {
+        if (base.prefix === p.prefix) {
+          if (p.counter > base.counter + 1) cand('replay', base.counter + 1, p.counter - 1, st.lastEventIdSent);
+          else if (p.counter <= base.counter) cand('reorder', p.counter, p.counter, st.lastEventIdSent);
+        } else cand('cross-prefix', 0, 0, st.lastEventIdSent);
+      }
+    } else if (st.lastParsed) {
+      const lp = st.lastParsed;
+      if (lp.prefix === p.prefix) {
+        const delta = p.counter - lp.counter;
+        recordStep(s.stats, delta);
+        const prevText = lp.prefix + String(lp.counter).padStart(lp.width, '0');
+        if (delta > 1) cand(st.isResume ? 'replay' : 'live', lp.counter + 1, p.counter - 1, prevText);
+        else if (delta <= 0) cand('reorder', p.counter, p.counter, prevText);
+      } else if (st.isResume) cand('cross-prefix', 0, 0, undefined);
+    }
+    st.sawId = true;
+    if (!st.lastParsed || st.lastParsed.prefix !== p.prefix || p.counter > st.lastParsed.counter) st.lastParsed = p;
+  }
+
+  function onMessage(st: StreamS, ev: SseEvent, m: DecodedMessage, at: number) {
+    const s = st.session!;
+    const sm = m.summary;
+    st.messages++;
+    if ((sm.kind === 'result' || sm.kind === 'error') && sm.id !== undefined) {
+      const req = s.requestById.get(sm.id);
+      if (!req) return;
+      if (req.response !== undefined) {
+        if (!ev.duplicate) {
+          ev.duplicate = true;
+          ev.findings.push('replay-duplicate');
+          addFinding(s, at, 'replay-duplicate', {
+            streamId: st.id,
+            relatedStreamIds: req.responseStream && req.responseStream !== st ? [req.responseStream.id] : [],
+            requestId: req.id,
+            eventIds: ev.id !== undefined ? [ev.id] : [],
+            eventIndex: ev.index,
+            message: `The response to request ${req.id} (${req.method}) arrived a second time.`,
+          });
+        }
+        return;
+      }
+      req.response = sm.kind;
+      req.responseStream = st;
+      req.responseOrd = at;
+      req.end = ev.t;
+      if (st.isResume && st.resumes && req.stream.root !== st.root && !ev.duplicate) {
+        ev.findings.push('replay-cross-stream');
+        st.root.crossOrds.push(at);
+        req.stream.root.crossOrds.push(at);
+        addFinding(s, at, 'replay-cross-stream', {
+          streamId: st.id,
+          relatedStreamIds: [st.root.id, req.stream.id],
+          requestId: req.id,
+          eventIds: ev.id !== undefined ? [ev.id] : [],
+          eventIndex: ev.index,
+          message: `The stream resuming ${st.root.id} delivered the response to request ${req.id} (${req.method}), which was sent on another stream (${req.stream.id}).`,
+        });
+      }
+      if (req.method === 'initialize' && sm.kind === 'result') {
+        setPv(s, getPath(m.msg, ['result', 'protocolVersion']), 3);
+        const decl = lookupCapability(getPath(m.msg, ['result', 'capabilities']), opts.gaplessCapabilityPath);
+        if (decl !== undefined && decl !== null && decl !== false) s.gaplessDeclared = true;
+      }
+      return;
+    }
+    if (sm.kind !== 'notification' || !sm.method) return;
+    let req: ReqState | undefined;
+    if (sm.method === 'notifications/progress' && sm.progressToken !== undefined) {
+      req = s.progress.get(sm.progressToken);
+      if (req && !ev.duplicate && sm.progress !== undefined) {
+        if (req.lastProgress !== undefined && sm.progress <= req.lastProgress) {
+          const code: FindingCode = st.isResume && sm.progress < req.lastProgress ? 'replay-reordered' : 'progress-regressed';
+          ev.findings.push(code);
+          addFinding(s, at, code, {
+            streamId: st.id,
+            requestId: req.id,
+            eventIds: ev.id !== undefined ? [ev.id] : [],
+            eventIndex: ev.index,
+            message:
+              code === 'replay-reordered'
+                ? `Progress of request ${req.id} went from ${req.lastProgress} back to ${sm.progress} on the resumed stream: the replay delivered events out of order.`
+                : `Progress of request ${req.id} went from ${req.lastProgress} to ${sm.progress}: progress must increase with each notification.`,
+          });
+        }
+        if (req.lastProgress === undefined || sm.progress > req.lastProgress) req.lastProgress = sm.progress;
+      }
+      if (req && st.isResume && st.resumes && req.stream.root !== st.root && !ev.duplicate) {
+        ev.findings.push('replay-cross-stream');
+        st.root.crossOrds.push(at);
+        addFinding(s, at, 'replay-cross-stream', {
+          streamId: st.id,
+          relatedStreamIds: [st.root.id, req.stream.id],
+          requestId: req.id,
+          eventIds: ev.id !== undefined ? [ev.id] : [],
+          eventIndex: ev.index,
+          message: `The stream resuming ${st.root.id} delivered progress for request ${req.id}, which was sent on another stream (${req.stream.id}).`,
+        });
+      }
+    }
+    if (!req) req = st.root.requests.find((q) => q.response === undefined) ?? st.root.requests[0];
+    if (!req) return;
+    req.notifications.push([st.id, ev.index]);
+    if (isCumulative(sm.method) && !ev.duplicate && req.response === undefined) req.cumulative++;
+  }
+
+  function describeMsg(m: JsonRpcSummary): string {
+    if (m.kind === 'result' || m.kind === 'error') return `the ${m.kind} of request ${m.id}`;
+    if (m.method) return m.method;
+    return 'data';
+  }
+
+  // ---------------------------------------------------------------- push
+
+  function push(r: CaptureRecord) {
+    recordCount++;
+    revision++;
+    if (typeof r !== 'object' || r === null) return;
+    switch (r.kind) {
+      case 'request':
+        onRequest(r);
+        break;
+      case 'response':
+        onResponse(r);
+        break;
+      case 'chunk':
+        onChunk(r);
+        break;
+      case 'es-event':
+        onEsEvent(r);
+        break;
+      case 'end':
+        onEnd(r);
+        break;
+      case 'capture-gap':
+        onCaptureGap(r);
+        break;
+      case 'navigation':
+        markers.push({ t: r.t, kind: 'navigation', text: r.url });
+        break;
+      default:
+        break;
+    }
+  }
+
+  // ---------------------------------------------------------------- snapshot
+
+  function streamModel(st: StreamS, overlay: Map<number, FindingCode[]> | undefined): Stream {
+    if (!st.dirty && st.cached && !overlay) return st.cached;
+    let events = st.events.slice();
+    if (overlay) {
+      events = events.map((ev, i) => {
+        const add = overlay.get(i);
+        if (!add) return ev;
+        const codes = ev.findings.slice();
+        for (const c of add) if (!codes.includes(c)) codes.push(c);
+        return { ...ev, findings: codes };
+      });
+    }
+    const m: Stream = {
+      id: st.id,
+      sessionKey: st.session?.key ?? NO_SESSION,
+      kind: st.kind,
+      method: st.method,
+      url: st.url,
+      requestHeaders: st.requestHeaders.map(([k, v]) => [k, v] as [string, string]),
+      responseHeaders: st.responseHeaders.map(([k, v]) => [k, v] as [string, string]),
+      requestIds: st.requestIds.slice(),
+      resumedBy: st.resumedBy.slice(),
+      start: st.start,
+      state: st.state,
+      events,
+      comments: st.comments,
+      bytes: st.bytes,
+      transport: st.transport,
+      chainRoot: st.root.id,
+    };
+    if (st.status !== undefined) m.status = st.status;
+    if (st.contentType !== undefined) m.contentType = st.contentType;
+    if (st.lastEventIdSent !== undefined) m.lastEventIdSent = st.lastEventIdSent;
+    if (st.resumes) m.resumes = st.resumes.id;
+    if (st.end !== undefined) m.end = st.end;
+    if (st.endReason !== undefined) m.endReason = st.endReason;
+    if (st.captureIncomplete) m.captureIncomplete = true;
+    if (st.cursor !== undefined) m.lastCursor = st.cursor;
+    if (st.retry !== undefined) m.retry = st.retry;
+    st.cached = m;
+    st.dirty = false;
+    return m;
+  }
+
+  function chainOpen(root: StreamS): boolean {
+    return root.segments.some((x) => x.state === 'open');
+  }
+
+  interface Derived {
+    session: Session;
+    requests: RequestInfo[];
+    findings: OrdFinding[];
+    overlays: Map<StreamS, Map<number, FindingCode[]>>;
+  }
+
+  function deriveSession(s: SessionState): Derived {
+    const scheme = inferScheme(s.stats, s.override);
+    const contiguous = scheme.kind === 'contiguous';
+    const ordered = contiguous || scheme.kind === 'sparse';
+    const findings: OrdFinding[] = s.findings.slice();
+    const overlays = new Map<StreamS, Map<number, FindingCode[]>>();
+    const overlay = (st: StreamS, idx: number, code: FindingCode) => {
+      let m = overlays.get(st);
+      if (!m) overlays.set(st, (m = new Map()));
+      const l = m.get(idx);
+      if (l) l.push(code);
+      else m.set(idx, [code]);
+    };
+    const anyOpen = !finished && s.streams.some((x) => x.state === 'open');
+    const gapOrds = new Map<StreamS, number[]>(); // chain root -> ords of confirmed gaps
+    let gapCount = 0;
+    const gapTexts: string[] = [];
+    const add = (at: number, code: FindingCode, f: Omit<Finding, 'code' | 'severity' | 'sessionKey' | 'sessionId'>) => {
+      findings.push({ ord: at, f: { code, severity: SEVERITY[code], sessionKey: s.key, sessionId: s.sessionId, ...f } });
+    };
+
+    for (const c of s.candidates) {
+      const st = c.stream;
+      const req = st.root.requests[0];
+      if ((c.kind === 'live' || c.kind === 'replay') && contiguous) {
+        const g = s.stats.groups.get(c.prefix);
+        if (!g) continue;
+        const missing = g.set.missingIn(c.from, c.to);
+        if (missing.length === 0) continue;
+        const n = countRanges(missing);
+        const text = describeRanges(missing, c.prefix, c.width);
+        const code: FindingCode = c.kind === 'replay' ? 'replay-gap' : 'live-gap';
+        gapCount++;
+        gapTexts.push(text);
+        const l = gapOrds.get(st.root);
+        if (l) l.push(c.ord);
+        else gapOrds.set(st.root, [c.ord]);
+        overlay(st, c.eventIndex, code);
+        const f: Omit<Finding, 'code' | 'severity' | 'sessionKey' | 'sessionId'> = {
+          streamId: st.id,
+          eventIds: expandRanges(missing, c.prefix, c.width),
+          missing: text,
+          eventIndex: c.eventIndex,
+          ...(req ? { requestId: req.id } : {}),
+          message:
+            c.kind === 'replay'
+              ? `${n === 1 ? 'Id' : 'Ids'} ${text} never delivered: the client resumed from ${c.prevId ?? '?'} and the replay continued at ${c.id}.`
+              : `${n === 1 ? 'Id' : 'Ids'} ${text} never delivered: the connection went from ${c.prevId ?? '?'} to ${c.id} without a reconnect, and no other stream of the session carried ${n === 1 ? 'it' : 'them'}.`,
+        };
+        if (st.resumes) f.relatedStreamIds = [st.resumes.id];
+        if (st.captureIncomplete) f.message += ' (This stream was not fully captured: the inspector may have lost them.)';
+        if (anyOpen) f.pending = true;
+        add(c.ord, code, f);
+      } else if (c.kind === 'reorder' && ordered) {
+        overlay(st, c.eventIndex, 'replay-reordered');
+        add(c.ord, 'replay-reordered', {
+          streamId: st.id,
+          eventIds: [c.id],
+          eventIndex: c.eventIndex,
+          ...(req ? { requestId: req.id } : {}),
+          message: `Event ${c.id} arrived after ${c.prevId ?? 'a later id'} on the same connection: the ids went backwards.`,
+        });
+      } else if (c.kind === 'cross-prefix' && ordered && scheme.scope === 'stream') {
+        overlay(st, c.eventIndex, 'replay-cross-stream');
+        const l = gapOrds.get(st.root);
+        if (l) l.push(c.ord);
+        else gapOrds.set(st.root, [c.ord]);
+        add(c.ord, 'replay-cross-stream', {
+          streamId: st.id,
+          relatedStreamIds: st.resumes ? [st.resumes.id] : [],
+          eventIds: [c.id],
+          eventIndex: c.eventIndex,
+          ...(req ? { requestId: req.id } : {}),
+          message: `The resumed stream delivered event ${c.id}, whose id belongs to another stream than the one resumed from ${c.prevId ?? 'its cursor'}.`,
+        });
+      }
+    }
+
+    // Reconnects that cannot be verified.
+    const unverifiedRoots = new Map<StreamS, number[]>();
+    if (!contiguous && !s.gaplessDeclared) {
+      for (const r of s.resumes) {
+        const l = unverifiedRoots.get(r.root);
+        if (l) l.push(r.ord);
+        else unverifiedRoots.set(r.root, [r.ord]);
+        const req = r.root.requests[0];
+        add(r.ord, 'replay-unverifiable', {
+          streamId: r.id,
+          relatedStreamIds: r.resumes ? [r.resumes.id] : [],
+          eventIds: r.lastEventIdSent !== undefined ? [r.lastEventIdSent] : [],
+          ...(req ? { requestId: req.id } : {}),
+          message: `The client resumed${r.lastEventIdSent !== undefined ? ` from ${r.lastEventIdSent}` : ''}, but the event ids are ${scheme.kind === 'none' ? 'absent' : scheme.kind} and the server did not declare gapless retention: whether the replay left events out cannot be checked.`,
+        });
+      }
+    }
+
+    // Requests and verdicts.
+    const requests: RequestInfo[] = [];
+    const reqFindings = new Map<string, FindingCode[]>();
+    for (const r of s.requests) {
+      const root = r.stream.root;
+      let verdict: Verdict;
+      if (r.response !== undefined) {
+        const respOrd = r.responseOrd!;
+        const resyncs = root.resyncOrds.concat(s.resyncOrds);
+        const discounted = (o: number) => resyncs.some((x) => x > o && x < respOrd);
+        const affected = (gapOrds.get(root) ?? []).concat(root.crossOrds).some((o) => o >= r.ord && o <= respOrd && !discounted(o));
+        const unverified = (unverifiedRoots.get(root) ?? []).some((o) => o >= r.ord && o < respOrd);
+        const incomplete = root.segments.some((x) => x.captureIncomplete);
+        if (affected && r.cumulative > 0) {
+          verdict = 'lossy';
+          add(respOrd, 'lossy-result-accepted', {
+            streamId: r.responseStream!.id,
+            relatedStreamIds: root.segments.map((x) => x.id).filter((x) => x !== r.responseStream!.id),
+            requestId: r.id,
+            eventIds: [],
+            message: `The client accepted the ${r.response} of request ${r.id} (${r.method}) although the stream it was built from lost events (${gapTexts.length ? 'ids ' + gapTexts.join('; ') + ' never delivered' : "another stream's events mixed in"}) and it had received ${r.cumulative} cumulative notification(s): the result looks complete but the accumulated output is not. Discard it and re-issue the call or read the state explicitly.`,
+          });
+        } else if (unverified && r.cumulative > 0) {
+          verdict = 'complete-unverified';
+          add(respOrd, 'unverified-result-accepted', {
+            streamId: r.responseStream!.id,
+            requestId: r.id,
+            eventIds: [],
+            message: `The client accepted the ${r.response} of request ${r.id} (${r.method}) after a reconnect whose replay cannot be checked, with ${r.cumulative} cumulative notification(s) received: if the replay left events out, the accumulated output is incomplete. Read the state explicitly before trusting it.`,
+          });
+        } else if (affected || unverified || incomplete) verdict = 'complete-unverified';
+        else verdict = 'complete';
+      } else {
+        const post = r.stream;
+        const httpError = post.status !== undefined && post.status >= 400;
+        const last = root.segments[root.segments.length - 1]!;
+        const mayResume = !finished && (last.state === 'error' || last.state === 'aborted') && root.chainCursor !== undefined;
+        if (chainOpen(root) || post.deferSession || mayResume) verdict = 'pending';
+        else {
+          verdict = 'incomplete';
+          if (!httpError) {
+            add(last.endOrd ?? last.ord, 'result-missing', {
+              streamId: last.id,
+              relatedStreamIds: root.segments.filter((x) => x !== last).map((x) => x.id),
+              requestId: r.id,
+              eventIds: root.chainCursor !== undefined ? [root.chainCursor] : [],
+              message: `Request ${r.id} (${r.method}) never received a result: ${root.segments.length > 1 ? `all ${root.segments.length} streams of its chain` : 'its stream'} ended${root.chainCursor !== undefined ? ` (last event id ${root.chainCursor})` : ''} without one. A client waits until its timeout.`,
+            });
+          }
+        }
+      }
+      const info: RequestInfo = {
+        id: r.id,
+        method: r.method,
+        streamId: r.stream.id,
+        verdict,
+        notifications: r.notifications.slice(),
+        cumulativeCount: r.cumulative,
+        findings: [],
+        start: r.start,
+      };
+      if (r.params !== undefined) info.params = r.params;
+      if (r.progressToken !== undefined) info.progressToken = r.progressToken;
+      if (r.responseStream) info.responseStreamId = r.responseStream.id;
+      if (r.response) info.response = r.response;
+      if (r.end !== undefined) info.end = r.end;
+      requests.push(info);
+      reqFindings.set(r.id, info.findings);
+    }
+
+    findings.sort((a, b) => a.ord - b.ord);
+    let worst: Session['worst'];
+    for (const { f } of findings) {
+      worst = worstOf(worst, f.severity);
+      if (f.requestId !== undefined) {
+        const l = reqFindings.get(f.requestId);
+        if (l && !l.includes(f.code)) l.push(f.code);
+      }
+    }
+
+    const reasons: string[] = [];
+    if (!s.gaplessDeclared) reasons.push('the server did not declare gapless event retention');
+    if (s.resumes.length > 0) reasons.push(`${s.resumes.length} reconnect(s) with Last-Event-ID`);
+    if (gapCount > 0) reasons.push(`ids ${gapTexts.join('; ')} never delivered`);
+    if (s.resyncOrds.length > 0 || s.streams.some((x) => x.resyncOrds.length > 0)) reasons.push('the server sent a resync');
+    if (s.captureGap || s.streams.some((x) => x.captureIncomplete)) reasons.push('the inspector lost records of this session');
+
+    const chains: ReconnectChain[] = [];
+    for (const st of s.streams) {
+      if (st.root !== st || st.segments.length < 2) continue;
+      chains.push({
+        rootStreamId: st.id,
+        requestIds: st.requests.map((r) => r.id),
+        segments: st.segments.map((x) => {
+          const ids = x.events.filter((e) => e.id !== undefined && !e.truncated);
+          const seg: ReconnectChain['segments'][number] = { streamId: x.id, events: x.events.length, state: x.state };
+          if (x !== st && x.lastEventIdSent !== undefined) seg.resumedFrom = x.lastEventIdSent;
+          if (ids[0]) seg.firstId = ids[0].id!;
+          if (ids.length) seg.lastId = ids[ids.length - 1]!.id!;
+          if (x.status !== undefined) seg.status = x.status;
+          return seg;
+        }),
+      });
+    }
+
+    const session: Session = {
+      key: s.key,
+      sessionId: s.sessionId,
+      endpoint: s.endpoint,
+      origin: s.origin,
+      idScheme: scheme,
+      gaplessDeclared: s.gaplessDeclared,
+      lossless: reasons.length === 0,
+      losslessReasons: reasons,
+      streamIds: s.streams.map((x) => x.id),
+      requestIds: s.requests.map((r) => r.id),
+      chains,
+    };
+    if (s.protocolVersion !== undefined) {
+      session.protocolVersion = s.protocolVersion;
+      session.protocolVersionSource = s.pvRank === 3 ? 'initialize-result' : s.pvRank === 2 ? 'header' : 'initialize-request';
+    }
+    if (worst !== undefined) session.worst = worst;
+    return { session, requests, findings, overlays };
+  }
+
+  function snapshot(): AnalysisSnapshot {
+    if (cached && cachedRevision === revision) return cached;
+    const outSessions: Session[] = [];
+    const outStreams: Record<string, Stream> = {};
+    const outRequests: Record<string, RequestInfo[]> = {};
+    const all: OrdFinding[] = globalFindings.slice();
+    for (const s of sessions.values()) {
+      if (s.dirty || !s.cached) {
+        const d = deriveSession(s);
+        for (const st of s.streams) {
+          const ov = d.overlays.get(st);
+          if (ov || st.hadOverlay) st.dirty = true;
+          st.hadOverlay = ov !== undefined;
+          streamModel(st, ov);
+        }
+        s.cached = { session: d.session, requests: d.requests, findings: d.findings };
+        s.dirty = false;
+      }
+      outSessions.push(s.cached.session);
+      outRequests[s.key] = s.cached.requests;
+      for (const f of s.cached.findings) all.push(f);
+    }
+    for (const st of streamOrder) {
+      if (!st.session) continue; // not yet assigned (initialize awaiting its response)
+      outStreams[st.id] = st.cached ?? streamModel(st, undefined);
+    }
+    all.sort((a, b) => a.ord - b.ord);
+    cached = {
+      version: 1,
+      revision,
+      finished,
+      sessions: outSessions,
+      streams: outStreams,
+      requests: outRequests,
+      findings: all.map((x) => x.f),
+      markers: markers.slice(),
+      recordCount,
+    };
+    cachedRevision = revision;
+    return cached;
+  }
+
+  function finish() {
+    if (finished) return;
+    finished = true;
+    revision++;
+    for (const s of sessions.values()) s.dirty = true;
+  }
+
+  return {
+    push,
+    pushAll(records) {
+      for (const r of records) push(r);
+    },
+    finish,
+    snapshot,
+    get revision() {
+      return revision;
+    },
+    get finished() {
+      return finished;
+    },
+  };
+}
+
+/** Convenience: analyze a whole capture and finish it. */
+export function analyzeRecords(records: Iterable<CaptureRecord>, options?: AnalyzerOptions): AnalysisSnapshot {
+  const a = createAnalyzer(options);
+  a.pushAll(records);
+  a.finish();
+  return a.snapshot();
+}

@@ -1,0 +1,317 @@
+// Event-id schemes: parsing ids into (stream part, counter), sets of delivered counters, and the
+// per-session inference of the scheme from incrementally kept statistics.
+import type { IdScheme, IdSchemeKind } from './model';
+
+export interface ParsedId {
+  /** Stream part (everything before the counter), '' for plain integers. */
+  prefix: string;
+  counter: number;
+  /** Digits of the counter as written (for zero padding when naming missing ids). */
+  width: number;
+}
+
+export interface IdSchemeOverride {
+  /** Origin (scheme://host:port) the override applies to; '*' for every origin. */
+  origin: string;
+  /**
+   * Regular expression with named groups `counter` (required for contiguous / sparse) and
+   * optionally `stream` (the per-stream part). Ids that do not match count as opaque.
+   */
+  pattern?: string;
+  /** Scheme to assume. Defaults to contiguous when a pattern is given. */
+  kind?: Exclude<IdSchemeKind, 'none'>;
+}
+
+const TRAILING_INT = /^(.*?)(\d+)$/;
+
+/** Generic parse: a stable prefix plus a trailing decimal integer (at most 15 digits). */
+export function parseIdGeneric(id: string): ParsedId | null {
+  const m = TRAILING_INT.exec(id);
+  if (!m) return null;
+  const digits = m[2]!;
+  if (digits.length > 15) return null;
+  return { prefix: m[1]!, counter: Number(digits), width: digits.length };
+}
+
+export function makeIdParser(override: IdSchemeOverride | undefined): (id: string) => ParsedId | null {
+  if (!override?.pattern) return parseIdGeneric;
+  let re: RegExp;
+  try {
+    re = new RegExp(override.pattern);
+  } catch {
+    return parseIdGeneric;
+  }
+  return (id) => {
+    const m = re.exec(id);
+    const c = m?.groups?.counter;
+    if (!m || c === undefined || !/^\d{1,15}$/.test(c)) return null;
+    return { prefix: m.groups?.stream ?? '', counter: Number(c), width: c.length };
+  };
+}
+
+export function formatId(prefix: string, counter: number, width: number): string {
+  let s = String(counter);
+  if (width > s.length) s = s.padStart(width, '0');
+  return prefix + s;
+}
+
+/**
+ * A set of integers as sorted, merged, inclusive intervals. Appends at the top (the usual case)
+ * are O(1); other inserts binary-search.
+ */
+export class IntervalSet {
+  private lo: number[] = [];
+  private hi: number[] = [];
+  size = 0;
+
+  get min(): number | undefined {
+    return this.lo[0];
+  }
+  get max(): number | undefined {
+    return this.hi[this.hi.length - 1];
+  }
+
+  /** Insert; returns false if already present. */
+  add(x: number): boolean {
+    const n = this.lo.length;
+    if (n === 0) {
+      this.lo.push(x);
+      this.hi.push(x);
+      this.size = 1;
+      return true;
+    }
+    const lastHi = this.hi[n - 1]!;
+    if (x > lastHi) {
+      if (x === lastHi + 1) this.hi[n - 1] = x;
+      else {
+        this.lo.push(x);
+        this.hi.push(x);
+      }
+      this.size++;
+      return true;
+    }
+    // Find the last interval with lo <= x.
+    let a = 0;
+    let b = n - 1;
+    let idx = -1;
+    while (a <= b) {
+      const mid = (a + b) >> 1;
+      if (this.lo[mid]! <= x) {
+        idx = mid;
+        a = mid + 1;
+      } else b = mid - 1;
+    }
+    if (idx >= 0 && x <= this.hi[idx]!) return false;
+    const joinLeft = idx >= 0 && this.hi[idx] === x - 1;
+    const joinRight = idx + 1 < n && this.lo[idx + 1] === x + 1;
+    if (joinLeft && joinRight) {
+      this.hi[idx] = this.hi[idx + 1]!;
+      this.lo.splice(idx + 1, 1);
+      this.hi.splice(idx + 1, 1);
+    } else if (joinLeft) this.hi[idx] = x;
+    else if (joinRight) this.lo[idx + 1] = x;
+    else {
+      this.lo.splice(idx + 1, 0, x);
+      this.hi.splice(idx + 1, 0, x);
+    }
+    this.size++;
+    return true;
+  }
+
+  has(x: number): boolean {
+    let a = 0;
+    let b = this.lo.length - 1;
+    while (a <= b) {
+      const mid = (a + b) >> 1;
+      if (this.lo[mid]! <= x) {
+        if (x <= this.hi[mid]!) return true;
+        a = mid + 1;
+      } else b = mid - 1;
+    }
+    return false;
+  }
+
+  /** The integers of [from, to] not in the set, as inclusive ranges. */
+  missingIn(from: number, to: number): [number, number][] {
+    const out: [number, number][] = [];
+    if (to < from) return out;
+    let next = from;
+    // first interval that could overlap
+    let a = 0;
+    let b = this.lo.length - 1;
+    let i = this.lo.length;
+    while (a <= b) {
+      const mid = (a + b) >> 1;
+      if (this.hi[mid]! >= from) {
+        i = mid;
+        b = mid - 1;
+      } else a = mid + 1;
+    }
+    for (; i < this.lo.length && next <= to; i++) {
+      const l = this.lo[i]!;
+      const h = this.hi[i]!;
+      if (l > to) break;
+      if (l > next) out.push([next, Math.min(l - 1, to)]);
+      next = Math.max(next, h + 1);
+    }
+    if (next <= to) out.push([next, to]);
+    return out;
+  }
+}
+
+/** Per-prefix group of ids seen in a session. */
+export interface IdGroup {
+  prefix: string;
+  set: IntervalSet;
+  width: number;
+  /** Streams (connections) that delivered ids of this group. */
+  streams: Set<string>;
+  counterLike: boolean;
+}
+
+/** Statistics kept incrementally per session (O(1) per id). */
+export interface IdStats {
+  ids: number;
+  unparsed: number;
+  unparsedExample?: string;
+  examples: string[];
+  groups: Map<string, IdGroup>;
+  counterLikeGroups: number;
+  otherGroups: number;
+  /** Sum over counter-like groups of distinct counters and of (max - min + 1). */
+  distinct: number;
+  span: number;
+  steps: number;
+  stepsOne: number;
+  stepsUp: number;
+  stepsDown: number;
+}
+
+export function newIdStats(): IdStats {
+  return {
+    ids: 0,
+    unparsed: 0,
+    examples: [],
+    groups: new Map(),
+    counterLikeGroups: 0,
+    otherGroups: 0,
+    distinct: 0,
+    span: 0,
+    steps: 0,
+    stepsOne: 0,
+    stepsUp: 0,
+    stepsDown: 0,
+  };
+}
+
+function groupSpan(g: IdGroup): number {
+  const min = g.set.min;
+  const max = g.set.max;
+  return min === undefined || max === undefined ? 0 : max - min + 1;
+}
+
+/** Record a (non-duplicate) id in the stats; returns its group, or undefined if unparsed. */
+export function recordId(stats: IdStats, id: string, parsed: ParsedId | null, streamId: string): IdGroup | undefined {
+  stats.ids++;
+  if (stats.examples.length < 3) stats.examples.push(id);
+  if (!parsed) {
+    stats.unparsed++;
+    stats.unparsedExample ??= id;
+    return undefined;
+  }
+  let g = stats.groups.get(parsed.prefix);
+  if (!g) {
+    g = { prefix: parsed.prefix, set: new IntervalSet(), width: parsed.width, streams: new Set(), counterLike: parsed.counter <= 1 || parsed.prefix === '' };
+    stats.groups.set(parsed.prefix, g);
+    if (g.counterLike) stats.counterLikeGroups++;
+    else stats.otherGroups++;
+  } else if (!g.counterLike) {
+    // A second id under the same prefix: a counter, not a random suffix.
+    g.counterLike = true;
+    stats.otherGroups--;
+    stats.counterLikeGroups++;
+    stats.distinct += g.set.size;
+    stats.span += groupSpan(g);
+  }
+  g.streams.add(streamId);
+  if (g.counterLike) {
+    const before = groupSpan(g);
+    if (g.set.add(parsed.counter)) {
+      stats.distinct++;
+      stats.span += groupSpan(g) - before;
+    }
+  } else g.set.add(parsed.counter);
+  return g;
+}
+
+export function recordStep(stats: IdStats, delta: number): void {
+  stats.steps++;
+  if (delta === 1) stats.stepsOne++;
+  else if (delta > 1) stats.stepsUp++;
+  else stats.stepsDown++;
+}
+
+/** Infer the scheme of a session from its statistics. O(1). */
+export function inferScheme(stats: IdStats, override: IdSchemeOverride | undefined): IdScheme {
+  if (override) {
+    const kind = override.kind ?? (override.pattern ? 'contiguous' : 'opaque');
+    const scheme: IdScheme = {
+      kind,
+      evidence: `set by the user for ${override.origin}` + (override.pattern ? ` (pattern ${override.pattern})` : ''),
+      override: override.pattern ?? kind,
+    };
+    if (kind !== 'opaque') scheme.scope = override.pattern?.includes('(?<stream>') ? 'stream' : 'session';
+    if (stats.unparsed > 0) scheme.evidence += `; ${stats.unparsed} id(s) do not match, e.g. "${stats.unparsedExample}"`;
+    return scheme;
+  }
+  if (stats.ids === 0) return { kind: 'none', evidence: 'no event ids seen' };
+  const eg = stats.examples.map((e) => `"${e}"`).join(', ');
+  const nonCounter = stats.unparsed + stats.otherGroups;
+  if (stats.unparsed * 10 > stats.ids || stats.otherGroups >= stats.counterLikeGroups || nonCounter * 2 > stats.ids) {
+    const why =
+      stats.unparsed > 0
+        ? `${stats.unparsed} of ${stats.ids} ids are not a prefix plus a counter (e.g. "${stats.unparsedExample}")`
+        : `${stats.otherGroups} of ${stats.ids} ids have a prefix of their own`;
+    return { kind: 'opaque', evidence: `${why}: gaps and order cannot be checked (ids ${eg})` };
+  }
+  const scope: 'session' | 'stream' = stats.counterLikeGroups > 1 ? 'stream' : 'session';
+  const coverage = stats.span > 0 ? stats.distinct / stats.span : 0;
+  const stepShare = stats.steps > 0 ? stats.stepsOne / stats.steps : 0;
+  const contiguous = coverage >= 0.8 || (stats.steps >= 2 && stepShare >= 0.5 && coverage >= 0.3);
+  const where =
+    scope === 'stream' ? `a counter per stream prefix (${stats.counterLikeGroups} prefixes)` : 'one counter shared by the session';
+  const seen = `${stats.distinct} of ${stats.span} ids in range seen`;
+  const stepTxt = stats.steps > 0 ? `, ${stats.stepsOne} of ${stats.steps} steps on a connection are +1` : '';
+  if (contiguous) {
+    return { kind: 'contiguous', scope, evidence: `contiguous counter: ${where}; ${seen}${stepTxt} (ids ${eg})` };
+  }
+  return {
+    kind: 'sparse',
+    scope,
+    evidence: `increasing but sparse: ${where}; only ${seen}${stepTxt}: order can be checked, gaps cannot (ids ${eg})`,
+  };
+}
+
+/** "12–13, 15" from ranges. */
+export function describeRanges(ranges: [number, number][], prefix: string, width: number, limit = 12): string {
+  const parts = ranges.slice(0, limit).map(([a, b]) => (a === b ? formatId(prefix, a, width) : `${formatId(prefix, a, width)}–${formatId(prefix, b, width)}`));
+  if (ranges.length > limit) parts.push(`… (${ranges.length - limit} more ranges)`);
+  return parts.join(', ');
+}
+
+export function expandRanges(ranges: [number, number][], prefix: string, width: number, limit = 100): string[] {
+  const out: string[] = [];
+  for (const [a, b] of ranges) {
+    for (let x = a; x <= b; x++) {
+      if (out.length >= limit) return out;
+      out.push(formatId(prefix, x, width));
+    }
+  }
+  return out;
+}
+
+export function countRanges(ranges: [number, number][]): number {
+  let n = 0;
+  for (const [a, b] of ranges) n += b - a + 1;
+  return n;
+}

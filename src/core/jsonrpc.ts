@@ -1,0 +1,78 @@
+// JSON-RPC decoding of request bodies, SSE data and JSON response bodies. Batches (2025-03-26)
+// give several messages. Ids are kept as JSON text so that 1 and "1" stay different.
+import type { JsonRpcSummary } from './model';
+
+export interface DecodedMessage {
+  summary: JsonRpcSummary;
+  /** The parsed message object (for params / result inspection). */
+  msg: Record<string, unknown> | null;
+}
+
+export interface DecodeResult {
+  messages: DecodedMessage[];
+  error?: string;
+}
+
+export function idText(id: unknown): string | undefined {
+  if (typeof id === 'number' || typeof id === 'string') return JSON.stringify(id);
+  if (id === null) return 'null';
+  return undefined;
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function summarize(m: unknown): DecodedMessage {
+  if (!isObj(m)) return { summary: { kind: 'invalid' }, msg: null };
+  const method = typeof m.method === 'string' ? m.method : undefined;
+  const hasId = 'id' in m && m.id !== undefined;
+  const id = hasId ? idText(m.id) : undefined;
+  let summary: JsonRpcSummary;
+  if (method !== undefined) {
+    summary = { kind: hasId ? 'request' : 'notification', method };
+    if (id !== undefined && hasId) summary.id = id;
+    const params = isObj(m.params) ? m.params : undefined;
+    if (params) {
+      let token: unknown = params.progressToken;
+      if (token === undefined && isObj(params._meta)) token = params._meta.progressToken;
+      const t = idText(token);
+      if (t !== undefined && token !== null) summary.progressToken = t;
+      if (method === 'notifications/progress') {
+        if (typeof params.progress === 'number') summary.progress = params.progress;
+        if (typeof params.total === 'number') summary.total = params.total;
+      }
+    }
+  } else if (hasId && 'result' in m) {
+    summary = { kind: 'result' };
+    if (id !== undefined) summary.id = id;
+  } else if ('error' in m) {
+    summary = { kind: 'error' };
+    if (id !== undefined) summary.id = id;
+  } else {
+    summary = { kind: 'invalid' };
+  }
+  return { summary, msg: m };
+}
+
+/** Decode a JSON text into JSON-RPC messages (single or batch). */
+export function decodeJsonRpc(text: string): DecodeResult {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    return { messages: [], error: e instanceof Error ? e.message : String(e) };
+  }
+  if (Array.isArray(v)) return { messages: v.map(summarize) };
+  return { messages: [summarize(v)] };
+}
+
+/** Get a nested property by path; undefined when any step is missing. */
+export function getPath(v: unknown, path: readonly string[]): unknown {
+  let cur: unknown = v;
+  for (const k of path) {
+    if (!isObj(cur)) return undefined;
+    cur = cur[k];
+  }
+  return cur;
+}
