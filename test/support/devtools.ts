@@ -1,0 +1,75 @@
+// Drive the real DevTools front-end: select the "MCP Streams" panel and evaluate in its iframe.
+
+import type { Browser } from './browser';
+import type { TargetInfo } from './cdp';
+import { waitFor } from './wait';
+
+export const PANEL_TITLE = 'MCP Streams';
+
+export interface PanelHandle {
+  sessionId: string;
+  target: TargetInfo;
+  /** Evaluate in the panel window (chrome-extension://<id>/src/panel/panel.html). */
+  eval<T = any>(expression: string): Promise<T>;
+  /** globalThis.__MSI_PANEL__.records() */
+  records(): Promise<any[]>;
+}
+
+/** The DevTools front-end page inspecting the tab whose page url contains `pageUrlPart`. */
+export async function devtoolsFrontend(browser: Browser): Promise<TargetInfo> {
+  return waitFor(
+    async () => (await browser.cdp.targets()).find((t) => t.type === 'page' && t.url.startsWith('devtools://devtools/bundled/')),
+    { timeoutMs: 20_000, message: 'DevTools front-end target not found' },
+  );
+}
+
+/** Select the panel in the DevTools window (if not yet) and attach to the panel iframe. */
+export async function openPanel(browser: Browser): Promise<PanelHandle> {
+  const { cdp } = browser;
+  const fe = await devtoolsFrontend(browser);
+  const feSession = await cdp.attach(fe.targetId);
+  const panelId = `chrome-extension://${browser.extensionId}${PANEL_TITLE.replace(/\s+/g, '')}`;
+  await waitFor(
+    () =>
+      cdp.evaluate(
+        feSession,
+        `(async () => { const L = await import('./ui/legacy/legacy.js');
+           const v = L.InspectorView.InspectorView.maybeGetInspectorViewInstance();
+           return !!(v && v.hasPanel(${JSON.stringify(panelId)})); })()`,
+      ),
+    { timeoutMs: 20_000, message: `panel ${panelId} not registered in DevTools` },
+  );
+  await cdp.evaluate(
+    feSession,
+    `(async () => { const L = await import('./ui/legacy/legacy.js');
+       await L.InspectorView.InspectorView.instance().showPanel(${JSON.stringify(panelId)}); return true; })()`,
+  );
+  const panelUrl = `chrome-extension://${browser.extensionId}/src/panel/panel.html`;
+  const target = await waitFor(
+    async () => (await cdp.targets()).find((t) => t.url.startsWith(panelUrl)),
+    { timeoutMs: 20_000, message: 'panel iframe target not found' },
+  );
+  const sessionId = await cdp.attach(target.targetId);
+  await waitFor(() => cdp.evaluate(sessionId, `typeof globalThis.__MSI_PANEL__ === 'object'`), {
+    message: 'panel did not expose __MSI_PANEL__',
+  });
+  const handle: PanelHandle = {
+    sessionId,
+    target,
+    eval: (expression) => cdp.evaluate(sessionId, expression),
+    records: () => cdp.evaluate(sessionId, 'globalThis.__MSI_PANEL__.records()'),
+  };
+  return handle;
+}
+
+/** Close the extension's service worker (Chrome restarts it on the next event). */
+export async function stopServiceWorker(browser: Browser): Promise<void> {
+  const sw = (await browser.cdp.targets()).find(
+    (t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${browser.extensionId}/`),
+  );
+  if (!sw) throw new Error('extension service worker target not found');
+  await browser.cdp.send('Target.closeTarget', { targetId: sw.targetId });
+  await waitFor(async () => !(await browser.cdp.targets()).some((t) => t.targetId === sw.targetId), {
+    message: 'service worker did not stop',
+  });
+}

@@ -1,0 +1,86 @@
+// One-call setup for e2e tests: server + browser with the extension, a page opened, the panel
+// selected; helpers to read what the panel shows.
+
+import type { CaptureRecord } from '../../src/core/record';
+import { launchBrowser, type Browser } from './browser';
+import { openPanel, type PanelHandle } from './devtools';
+import { waitFor } from './wait';
+
+export interface Harness {
+  browser: Browser;
+  panel: PanelHandle;
+  /** Session attached to the inspected page. */
+  page: string;
+  evalPage<T = any>(expression: string): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Launch with the extension on `url`, wait for the page, then open the panel. */
+export async function openInspected(url: string, opts: { openPanel?: boolean } = {}): Promise<Harness & { openPanel(): Promise<PanelHandle> }> {
+  const browser = await launchBrowser({ extension: true, url });
+  try {
+    const page = await browser.attachPage(new URL(url).host);
+    const h = {
+      browser,
+      page,
+      panel: undefined as unknown as PanelHandle,
+      evalPage: <T = any>(expression: string) => browser.cdp.evaluate<T>(page, expression),
+      async openPanel() {
+        h.panel = await openPanel(browser);
+        return h.panel;
+      },
+      close: () => browser.close(),
+    };
+    if (opts.openPanel ?? true) await h.openPanel();
+    return h;
+  } catch (e) {
+    await browser.close();
+    throw e;
+  }
+}
+
+/** Poll the panel until `pred(records)` holds; returns the records. */
+export async function waitForRecords(
+  panel: PanelHandle,
+  pred: (records: CaptureRecord[]) => boolean,
+  message = 'panel records',
+  timeoutMs = 15_000,
+): Promise<CaptureRecord[]> {
+  let last: CaptureRecord[] = [];
+  await waitFor(
+    async () => {
+      last = (await panel.records()) as CaptureRecord[];
+      return pred(last);
+    },
+    { timeoutMs, message: () => `${message}; last records: ${JSON.stringify(summarize(last)).slice(0, 3000)}` },
+  );
+  return last;
+}
+
+export function summarize(records: CaptureRecord[]): unknown[] {
+  return records.map((r) => {
+    switch (r.kind) {
+      case 'request':
+        return `${r.src.slice(0, 4)}#${r.seq} ${r.conn} request ${r.transport} ${r.method} ${r.url}`;
+      case 'response':
+        return `${r.src.slice(0, 4)}#${r.seq} ${r.conn} response ${r.status} ${r.capture}`;
+      case 'chunk':
+        return `${r.src.slice(0, 4)}#${r.seq} ${r.conn} chunk ${JSON.stringify(r.text.slice(0, 60))}`;
+      case 'es-event':
+        return `${r.src.slice(0, 4)}#${r.seq} ${r.conn} es-event ${r.type} ${r.lastEventId} ${r.data.slice(0, 40)}`;
+      case 'end':
+        return `${r.src.slice(0, 4)}#${r.seq} ${r.conn} end ${r.how} ${r.reason ?? ''}`;
+      default:
+        return `${r.src.slice(0, 4)}#${r.seq} ${r.kind} ${JSON.stringify(r).slice(0, 120)}`;
+    }
+  });
+}
+
+/** Concatenated chunk text of the connections whose request URL contains `urlPart`. */
+export function bodyText(records: CaptureRecord[], urlPart: string): string {
+  const conns = new Set(records.filter((r) => r.kind === 'request' && r.url.includes(urlPart)).map((r) => `${r.src}/${(r as { conn: string }).conn}`));
+  return records
+    .filter((r) => r.kind === 'chunk' && conns.has(`${r.src}/${r.conn}`))
+    .map((r) => (r as { text: string }).text)
+    .join('');
+}
