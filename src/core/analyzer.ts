@@ -92,6 +92,8 @@ interface Candidate {
   to: number;
   id: string;
   prevId?: string;
+  /** Ord of what came before the missing ids (previous event on the connection / the resume). */
+  prevOrd: number;
 }
 
 interface StreamS {
@@ -133,6 +135,7 @@ interface StreamS {
   isResume: boolean;
   resumeBase?: ParsedId | null;
   sawId: boolean;
+  lastIdOrd?: number;
   lastParsed?: ParsedId;
   cursor?: string;
   chainCursor?: string;
@@ -166,6 +169,7 @@ interface SessionState {
   resumes: StreamS[];
   resyncOrds: number[];
   captureGap: boolean;
+  expired?: boolean;
   dirty: boolean;
   cached?: { session: Session; requests: RequestInfo[]; findings: OrdFinding[] };
 }
@@ -495,12 +499,13 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     }
     const s = st.session!;
     s.dirty = true;
-    if (r.status === 404 && st.sessionHeader !== undefined) {
+    if (r.status === 404 && st.sessionHeader !== undefined && !s.expired) {
+      s.expired = true;
       addFinding(s, ++ord, 'session-expired', {
         streamId: st.id,
         eventIds: [],
         ...(st.requests[0] ? { requestId: st.requests[0].id } : {}),
-        message: `The server answered 404 to session id ${st.sessionHeader}: the session is gone and the client must initialize a new one.`,
+        message: `The server answered 404 to session id ${st.sessionHeader} (first on a ${st.method}${st.requests[0] ? ` ${st.requests[0].method}` : ''}): the session is gone; the client must initialize a new one, and requests sent on the old session get no result.`,
       });
     }
     if (st.isResume && r.status >= 400) {
@@ -566,7 +571,8 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     const s = st.session!;
     s.dirty = true;
     // An empty resume that closed while its request was still pending.
-    if (st.isResume && (st.status === undefined || st.status < 400) && st.events.length === 0) {
+    const serverClosed = r.how === 'complete' || r.how === 'network-error' || r.how === 'unknown';
+    if (st.isResume && serverClosed && (st.status === undefined || st.status < 400) && st.events.length === 0) {
       const pending = st.root.requests.filter((q) => q.response === undefined);
       if (pending.length > 0) {
         addFinding(s, st.endOrd, 'resume-rejected', {
@@ -690,17 +696,18 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     const prev = s.idIndex.get(id);
     if (prev) {
       ev.duplicate = true;
-      ev.findings.push('replay-duplicate');
       const req = st.root.requests[0];
+      if (!(st.isResume && prev.s.root !== st.root)) {
+      ev.findings.push('replay-duplicate');
       addFinding(s, at, 'replay-duplicate', {
         streamId: st.id,
         relatedStreamIds: prev.s.id !== st.id ? [prev.s.id] : [],
         eventIds: [id],
         eventIndex: ev.index,
         ...(req ? { requestId: req.id } : {}),
-        message: `Event id ${id} arrived again (first on stream ${prev.s.id}${prev.s === st ? '' : ''}): a client that does not de-duplicate applies it twice.`,
+        message: `Event id ${id} arrived again (first on stream ${prev.s.id}): a client that does not de-duplicate applies it twice.`,
       });
-      if (st.isResume && prev.s.root !== st.root) {
+      } else {
         ev.findings.push('replay-cross-stream');
         st.root.crossOrds.push(at);
         addFinding(s, at, 'replay-cross-stream', {
@@ -709,7 +716,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
           eventIds: [id],
           eventIndex: ev.index,
           ...(req ? { requestId: req.id } : {}),
-          message: `The resumed stream delivered event ${id}, which belongs to another stream (${prev.s.id}): the server replayed events that were never part of the stream being resumed.`,
+          message: `The resumed stream delivered event ${id} again, which belongs to another stream (${prev.s.id}): the server replayed events that were never part of the stream being resumed.`,
         });
       }
       return;
@@ -722,7 +729,8 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       return;
     }
     const cand = (kind: Candidate['kind'], from: number, to: number, prevId?: string) => {
-      const c: Candidate = { kind, stream: st, eventIndex: ev.index, ord: at, prefix: p.prefix, width: p.width, from, to, id };
+      const prevOrd = st.isResume && !st.sawId ? st.ord : st.lastIdOrd ?? st.ord;
+      const c: Candidate = { kind, stream: st, eventIndex: ev.index, ord: at, prefix: p.prefix, width: p.width, from, to, id, prevOrd };
       if (prevId !== undefined) c.prevId = prevId;
       s.candidates.push(c);
     };
@@ -745,6 +753,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       } else if (st.isResume) cand('cross-prefix', 0, 0, undefined);
     }
     st.sawId = true;
+    st.lastIdOrd = at;
     if (!st.lastParsed || st.lastParsed.prefix !== p.prefix || p.counter > st.lastParsed.counter) st.lastParsed = p;
   }
 
@@ -944,7 +953,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       else m.set(idx, [code]);
     };
     const anyOpen = !finished && s.streams.some((x) => x.state === 'open');
-    const gapOrds = new Map<StreamS, number[]>(); // chain root -> ords of confirmed gaps
+    const gapOrds = new Map<StreamS, [number, number][]>(); // chain root -> [prevOrd, ord] of confirmed gaps
     let gapCount = 0;
     const gapTexts: string[] = [];
     const add = (at: number, code: FindingCode, f: Omit<Finding, 'code' | 'severity' | 'sessionKey' | 'sessionId'>) => {
@@ -965,8 +974,8 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
         gapCount++;
         gapTexts.push(text);
         const l = gapOrds.get(st.root);
-        if (l) l.push(c.ord);
-        else gapOrds.set(st.root, [c.ord]);
+        if (l) l.push([c.prevOrd, c.ord]);
+        else gapOrds.set(st.root, [[c.prevOrd, c.ord]]);
         overlay(st, c.eventIndex, code);
         const f: Omit<Finding, 'code' | 'severity' | 'sessionKey' | 'sessionId'> = {
           streamId: st.id,
@@ -995,8 +1004,8 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       } else if (c.kind === 'cross-prefix' && ordered && scheme.scope === 'stream') {
         overlay(st, c.eventIndex, 'replay-cross-stream');
         const l = gapOrds.get(st.root);
-        if (l) l.push(c.ord);
-        else gapOrds.set(st.root, [c.ord]);
+        if (l) l.push([c.prevOrd, c.ord]);
+        else gapOrds.set(st.root, [[c.prevOrd, c.ord]]);
         add(c.ord, 'replay-cross-stream', {
           streamId: st.id,
           relatedStreamIds: st.resumes ? [st.resumes.id] : [],
@@ -1035,8 +1044,11 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       if (r.response !== undefined) {
         const respOrd = r.responseOrd!;
         const resyncs = root.resyncOrds.concat(s.resyncOrds);
-        const discounted = (o: number) => resyncs.some((x) => x > o && x < respOrd);
-        const affected = (gapOrds.get(root) ?? []).concat(root.crossOrds).some((o) => o >= r.ord && o <= respOrd && !discounted(o));
+        // A resync after the loss and before the result: the client was told to discard.
+        const discounted = (prevOrd: number) => resyncs.some((x) => x > prevOrd && x < respOrd);
+        const losses: [number, number][] = (gapOrds.get(root) ?? []).concat(root.crossOrds.map((o) => [o - 1, o] as [number, number]));
+        const lossesBefore = losses.filter(([, o]) => o >= r.ord && o <= respOrd);
+        const affected = lossesBefore.some(([p]) => !discounted(p));
         const unverified = (unverifiedRoots.get(root) ?? []).some((o) => o >= r.ord && o < respOrd);
         const incomplete = root.segments.some((x) => x.captureIncomplete);
         if (affected && r.cumulative > 0) {
@@ -1056,7 +1068,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
             eventIds: [],
             message: `The client accepted the ${r.response} of request ${r.id} (${r.method}) after a reconnect whose replay cannot be checked, with ${r.cumulative} cumulative notification(s) received: if the replay left events out, the accumulated output is incomplete. Read the state explicitly before trusting it.`,
           });
-        } else if (affected || unverified || incomplete) verdict = 'complete-unverified';
+        } else if (lossesBefore.length > 0 || unverified || incomplete) verdict = 'complete-unverified';
         else verdict = 'complete';
       } else {
         const post = r.stream;
@@ -1092,6 +1104,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       if (r.responseStream) info.responseStreamId = r.responseStream.id;
       if (r.response) info.response = r.response;
       if (r.end !== undefined) info.end = r.end;
+      if (r.stream.status === 404 && r.stream.sessionHeader !== undefined) info.findings.push('session-expired');
       requests.push(info);
       reqFindings.set(r.id, info.findings);
     }
