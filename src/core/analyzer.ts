@@ -170,6 +170,9 @@ interface SessionState {
   resyncOrds: number[];
   captureGap: boolean;
   expired?: boolean;
+  idReuse: number;
+  /** Legacy HTTA+SSE transport: the GET stream that announced this session's POST endpoint. */
+  legacyStream?: StreamS;
   dirty: boolean;
   cached?: { session: Session; requests: RequestInfo[]; findings: OrdFinding[] };
 }
@@ -215,6 +218,8 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
   const globalFindings: OrdFinding[] = [];
   const markers: AnalysisSnapshot['markers'] = [];
   const gapConns = new Set<string>();
+  /** Legacy HTTP+SSE transport: POST endpoint URL announced by an `endpoint` event -> session. */
+  const legacyAlias = new Map<string, SessionState>();
   let ord = 0;
   let revision = 0;
   let recordCount = 0;
@@ -254,6 +259,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
         resumes: [],
         resyncOrds: [],
         captureGap: false,
+        idReuse: 0,
         dirty: true,
       };
       sessions.set(key, s);
@@ -450,7 +456,8 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       st.deferSession = true;
       return;
     }
-    const s = getSession(sid ?? null, r.url);
+    const legacy = sid === undefined ? legacyAlias.get(r.url) : undefined;
+    const s = legacy ?? getSession(sid ?? null, r.url);
     attachSession(st, s);
     if (r.reconnectOf !== undefined) {
       const prev = conns.get(connKey(r.src, r.reconnectOf))?.stream;
@@ -566,7 +573,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     st.state =
       r.how === 'complete' ? 'complete' : r.how === 'network-error' ? 'error' : r.how === 'unread' ? 'unread' : r.how === 'unknown' ? 'unknown' : 'aborted';
     if (r.reason !== undefined) st.endReason = r.reason;
-    else if (r.how !== 'complete') st.endReason = r.how;
+    else if (r.how !== 'complete' && r.how !== 'unknown') st.endReason = r.how;
     st.dirty = true;
     const s = st.session!;
     s.dirty = true;
@@ -679,6 +686,14 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     if (st.cursor !== undefined) ev.cursor = st.cursor;
 
     if (ev.event !== 'message') {
+      if (ev.event === 'endpoint' && st.method === 'GET' && ev.data) {
+        try {
+          legacyAlias.set(new URL(ev.data.trim(), st.url).href, s);
+          s.legacyStream = st;
+        } catch {
+          /* not a URL */
+        }
+      }
       if (resync.has(ev.event)) {
         if (st.root.requests.length > 0) st.root.resyncOrds.push(at);
         else s.resyncOrds.push(at);
@@ -693,7 +708,13 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
   }
 
   function onId(st: StreamS, s: SessionState, ev: SseEvent, id: string, at: number) {
-    const prev = s.idIndex.get(id);
+    let prev = s.idIndex.get(id);
+    if (prev && prev.s.root !== st.root && (!st.isResume || s.sessionId === null)) {
+      // The same id on an unrelated, fresh stream is not a replay: the server numbers each
+      // stream on its own (stateless servers, or ids not unique in the session).
+      s.idReuse++;
+      prev = undefined;
+    }
     if (prev) {
       ev.duplicate = true;
       const req = st.root.requests[0];
@@ -1075,7 +1096,9 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
         const httpError = post.status !== undefined && post.status >= 400;
         const last = root.segments[root.segments.length - 1]!;
         const mayResume = !finished && (last.state === 'error' || last.state === 'aborted') && root.chainCursor !== undefined;
-        if (chainOpen(root) || post.deferSession || mayResume) verdict = 'pending';
+        // Legacy HTTP+SSE: results arrive on the GET stream that announced the endpoint.
+        const legacyWait = s.legacyStream !== undefined && s.legacyStream.state === 'open';
+        if (chainOpen(root) || post.deferSession || mayResume || legacyWait) verdict = 'pending';
         else {
           verdict = 'incomplete';
           if (!httpError) {
@@ -1125,6 +1148,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     if (gapCount > 0) reasons.push(`ids ${gapTexts.join('; ')} never delivered`);
     if (s.resyncOrds.length > 0 || s.streams.some((x) => x.resyncOrds.length > 0)) reasons.push('the server sent a resync');
     if (s.captureGap || s.streams.some((x) => x.captureIncomplete)) reasons.push('the inspector lost records of this session');
+    if (s.idReuse > 0) reasons.push(`${s.idReuse} event id(s) reused by different streams: Last-Event-ID is ambiguous`);
 
     const chains: ReconnectChain[] = [];
     for (const st of s.streams) {
@@ -1211,6 +1235,17 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     if (finished) return;
     finished = true;
     revision++;
+    for (const st of streamOrder) {
+      if (st.state === 'open' && st.capture === 'json' && st.json.length > 0) {
+        const text = st.json.join('');
+        try {
+          JSON.parse(text);
+        } catch {
+          continue; // still incomplete: leave it pending
+        }
+        onJsonBody(st, st.start);
+      }
+    }
     for (const s of sessions.values()) s.dirty = true;
   }
 

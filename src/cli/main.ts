@@ -1,0 +1,134 @@
+// The `mcp-stream-inspector` command. `main` never throws for bad input: it prints one line and
+// returns 2. Exit 1 when a finding is at or above --fail-on.
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { analyzeRecords } from '../core/analyzer';
+import { SEVERITY_RANK } from '../core/findings';
+import { importText, isImportError, type Imported } from '../core/import/index';
+import type { AnalysisSnapshot, Severity } from '../core/model';
+import { renderHuman, toAuditJson, worstSeverity } from './report';
+
+export interface Io {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+}
+
+const defaultIo: Io = {
+  stdout: (s) => void process.stdout.write(s),
+  stderr: (s) => void process.stderr.write(s),
+};
+
+const NAME = 'mcp-stream-inspector';
+
+export const USAGE = `Usage: ${NAME} audit <file...> [--json] [--fail-on error|warning|never]
+
+Audit saved MCP Streamable HTTP traffic for event-id gaps across reconnects and results the
+client accepted over lossy or unverifiable replays.
+
+  <file...>          HAR 1.2 files (Chrome DevTools "Save all as HAR with content", Playwright
+                     recordHar) or captures exported by the inspector (*.capture.json)
+  --json             print { version, sessions, findings } as JSON instead of text
+  --fail-on LEVEL    exit 1 when a finding is at or above LEVEL: error (default), warning, never
+  -h, --help         show this help
+
+Exit status: 0 no finding at or above --fail-on, 1 there is one, 2 unreadable input or bad usage.
+Finding codes are explained in docs/findings.md.
+`;
+
+function fsError(e: unknown): string {
+  const code = (e as { code?: string }).code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EISDIR':
+      return 'is a directory, not a file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    default:
+      return e instanceof Error ? e.message.split('\n')[0]! : String(e);
+  }
+}
+
+export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        json: { type: 'boolean' },
+        'fail-on': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    io.stderr(`${NAME}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)} (see --help)\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help || positionals[0] === 'help') {
+    io.stdout(USAGE);
+    return 0;
+  }
+  const [command, ...files] = positionals;
+  if (command === undefined) {
+    io.stderr(`${NAME}: missing command; try "${NAME} audit <file...>" (see --help)\n`);
+    return 2;
+  }
+  if (command !== 'audit') {
+    io.stderr(`${NAME}: unknown command "${command}"; the command is "audit" (see --help)\n`);
+    return 2;
+  }
+  if (files.length === 0) {
+    io.stderr(`${NAME}: audit needs at least one file (see --help)\n`);
+    return 2;
+  }
+  const failOn = values['fail-on'] ?? 'error';
+  if (failOn !== 'error' && failOn !== 'warning' && failOn !== 'never') {
+    io.stderr(`${NAME}: --fail-on must be error, warning or never, not "${failOn}"\n`);
+    return 2;
+  }
+
+  const inputs: { file: string; imported: Imported }[] = [];
+  for (const file of files) {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (e) {
+      io.stderr(`${NAME}: ${file}: ${fsError(e)}\n`);
+      return 2;
+    }
+    try {
+      inputs.push({ file, imported: importText(text) });
+    } catch (e) {
+      const msg = isImportError(e) ? e.message : `cannot read it (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`;
+      io.stderr(`${NAME}: ${file}: ${msg}\n`);
+      return 2;
+    }
+  }
+
+  const snaps: AnalysisSnapshot[] = [];
+  for (const { file, imported } of inputs) {
+    try {
+      snaps.push(analyzeRecords(imported.records));
+    } catch (e) {
+      // Should not happen (the analyzer tolerates any records); still one line, no stack.
+      io.stderr(`${NAME}: ${file}: analysis failed (${e instanceof Error ? e.message.split('\n')[0] : String(e)})\n`);
+      return 2;
+    }
+  }
+
+  if (values.json) io.stdout(JSON.stringify(toAuditJson(snaps), null, 2) + '\n');
+  else {
+    inputs.forEach(({ file, imported }, i) => {
+      if (i > 0) io.stdout('\n');
+      io.stdout(renderHuman(file, imported.format === 'har' ? 'HAR' : imported.format === 'capture' ? 'capture' : 'records', snaps[i]!));
+    });
+  }
+
+  if (failOn === 'never') return 0;
+  const worst = worstSeverity(snaps);
+  return worst !== undefined && SEVERITY_RANK[worst] >= SEVERITY_RANK[failOn as Severity] ? 1 : 0;
+}

@@ -1,0 +1,142 @@
+// Rendering of an analysis for the `audit` command: the --json shape and the human text.
+import type { AnalysisSnapshot, Finding, Severity, Stream } from '../core/model';
+import { SEVERITY_RANK } from '../core/findings';
+
+export interface AuditJson {
+  version: 1;
+  sessions: {
+    sessionId: string | null;
+    protocolVersion: string | null;
+    endpoint: string;
+    idScheme: string;
+    lossless: boolean;
+    requests: { id: string | number | null; method: string; verdict: string; findings: string[] }[];
+  }[];
+  findings: {
+    code: string;
+    severity: Severity;
+    sessionId: string | null;
+    streamId: string | null;
+    requestId: string | number | null;
+    eventIds: string[];
+    message: string;
+  }[];
+}
+
+/** JSON-RPC id text (`1`, `"a"`) back to its value. */
+export function idValue(text: string | undefined): string | number | null {
+  if (text === undefined) return null;
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === 'string' || typeof v === 'number' ? v : null;
+  } catch {
+    return text;
+  }
+}
+
+export function toAuditJson(snaps: AnalysisSnapshot[]): AuditJson {
+  const out: AuditJson = { version: 1, sessions: [], findings: [] };
+  for (const snap of snaps) {
+    for (const s of snap.sessions) {
+      out.sessions.push({
+        sessionId: s.sessionId,
+        protocolVersion: s.protocolVersion ?? null,
+        endpoint: s.endpoint,
+        idScheme: s.idScheme.kind,
+        lossless: s.lossless,
+        requests: (snap.requests[s.key] ?? []).map((r) => ({
+          id: idValue(r.id),
+          method: r.method,
+          verdict: r.verdict,
+          findings: r.findings.slice(),
+        })),
+      });
+    }
+    for (const f of snap.findings) {
+      out.findings.push({
+        code: f.code,
+        severity: f.severity,
+        sessionId: f.sessionId,
+        streamId: f.streamId ?? null,
+        requestId: idValue(f.requestId),
+        eventIds: f.eventIds.slice(),
+        message: f.message,
+      });
+    }
+  }
+  return out;
+}
+
+export function worstSeverity(snaps: AnalysisSnapshot[]): Severity | undefined {
+  let w: Severity | undefined;
+  for (const s of snaps) for (const f of s.findings) if (w === undefined || SEVERITY_RANK[f.severity] > SEVERITY_RANK[w]) w = f.severity;
+  return w;
+}
+
+function streamLine(st: Stream): string {
+  const what = st.requestIds.length ? ` req ${st.requestIds.join(',')}` : '';
+  const resume = st.lastEventIdSent !== undefined ? ` Last-Event-ID ${st.lastEventIdSent}` : '';
+  const ids = st.events.filter((e) => e.id !== undefined && !e.truncated);
+  const idRange = ids.length ? `, ids ${ids[0]!.id}${ids.length > 1 ? ` … ${ids[ids.length - 1]!.id}` : ''}` : '';
+  const ct = st.contentType ? ` ${st.contentType.split(';')[0]}` : '';
+  const flags = st.captureIncomplete ? ' [capture incomplete]' : '';
+  const kind = st.kind === 'resume' ? ' (resume)' : st.kind === 'eventsource' ? ' (EventSource)' : '';
+  return `${st.id}  ${st.method}${kind}${what}${resume}  → ${st.status ?? '-'}${ct}, ${st.events.length} event(s)${idRange}, ${st.state}${st.endReason && st.state !== 'complete' ? ` (${st.endReason})` : ''}${flags}`;
+}
+
+const SEV_LABEL: Record<Severity, string> = { error: 'ERROR  ', warning: 'WARNING', info: 'INFO   ' };
+
+function findingLines(f: Finding, indent: string): string[] {
+  const where = [f.streamId ? `stream ${f.streamId}` : '', f.requestId ? `request ${f.requestId}` : '', f.missing ? `missing ${f.missing}` : f.eventIds.length ? `ids ${f.eventIds.slice(0, 5).join(', ')}${f.eventIds.length > 5 ? ' …' : ''}` : '']
+    .filter(Boolean)
+    .join(', ');
+  return [`${indent}${SEV_LABEL[f.severity]} ${f.code}${where ? `  (${where})` : ''}`, `${indent}        ${f.message}`];
+}
+
+export function renderHuman(file: string, format: string, snap: AnalysisSnapshot): string {
+  const L: string[] = [];
+  L.push(`${file}  (${format}, ${snap.recordCount} records)`);
+  if (snap.sessions.length === 0) L.push('  no MCP traffic found');
+  for (const s of snap.sessions) {
+    L.push('');
+    L.push(`  Session ${s.sessionId ?? '(no session id)'}  ${s.endpoint}  revision ${s.protocolVersion ?? 'unknown'}`);
+    L.push(`    id scheme: ${s.idScheme.kind}${s.idScheme.scope ? ` (${s.idScheme.scope})` : ''}: ${s.idScheme.evidence}`);
+    L.push(`    gapless retention declared: ${s.gaplessDeclared ? 'yes' : 'no'}`);
+    L.push(`    lossless: ${s.lossless ? 'yes' : 'NO'}${s.losslessReasons.length ? ` (${s.losslessReasons.join('; ')})` : ''}`);
+    L.push(`    streams (${s.streamIds.length}):`);
+    for (const id of s.streamIds) {
+      const st = snap.streams[id];
+      if (st) L.push(`      ${streamLine(st)}`);
+    }
+    const chains = s.chains ?? [];
+    if (chains.length) {
+      L.push(`    reconnect chains (${chains.length}):`);
+      for (const c of chains) {
+        const parts = c.segments.map((g) => {
+          const from = g.resumedFrom !== undefined ? `resume from ${g.resumedFrom} → ` : '';
+          const ids = g.firstId !== undefined ? `ids ${g.firstId}${g.lastId !== g.firstId ? `–${g.lastId}` : ''}` : 'no ids';
+          return `${from}${g.streamId} [${g.status ?? '-'}; ${g.events} event(s), ${ids}; ${g.state}]`;
+        });
+        L.push(`      ${c.requestIds.length ? `request ${c.requestIds.join(',')}: ` : ''}${parts.join('  ⇒  ')}`);
+      }
+    }
+    const reqs = snap.requests[s.key] ?? [];
+    L.push(`    requests (${reqs.length}):`);
+    for (const r of reqs) {
+      L.push(`      ${r.id.padEnd(6)} ${r.method.padEnd(24)} ${r.verdict.padEnd(19)} ${r.findings.join(', ')}`.trimEnd());
+    }
+    const fs = snap.findings.filter((f) => f.sessionKey === s.key);
+    L.push(`    findings (${fs.length}):${fs.length ? '' : ' none'}`);
+    for (const f of fs) L.push(...findingLines(f, '      '));
+  }
+  const global = snap.findings.filter((f) => !snap.sessions.some((s) => s.key === f.sessionKey));
+  if (global.length) {
+    L.push('');
+    L.push('  Capture:');
+    for (const f of global) L.push(...findingLines(f, '    '));
+  }
+  const count = (sev: Severity) => snap.findings.filter((f) => f.severity === sev).length;
+  L.push('');
+  L.push(`  Summary: ${snap.sessions.length} session(s), ${count('error')} error(s), ${count('warning')} warning(s), ${count('info')} info`);
+  return L.join('\n') + '\n';
+}
