@@ -101,7 +101,13 @@ export async function launchBrowser(opts: LaunchOptions = {}): Promise<Browser> 
       async attachPage(urlPart) {
         const t = await browser.pageTarget(urlPart);
         const s = await cdp.attach(t.targetId);
-        await cdp.send('Runtime.enable', {}, s).catch(() => {});
+        await waitFor(
+          () =>
+            cdp
+              .evaluate(s, `location.href.includes(${JSON.stringify(urlPart)}) && document.readyState === 'complete'`)
+              .catch(() => false),
+          { message: `page ${urlPart} did not finish loading` },
+        );
         return s;
       },
       async close() {

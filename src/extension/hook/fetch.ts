@@ -140,13 +140,49 @@ function makeState(res: Response, cs: ConnState, contentType: string | null): Bo
   return st;
 }
 
-/** A Response in the state the page's body would be in, to obtain Chrome's own error for it. */
+/**
+ * A Response in the state the page's body is in, to obtain Chrome's own error for it (a used
+ * body is reported before a locked one, as Chrome does).
+ */
 function unusable(st: BodyState): Response {
   const r = new N.Response('x');
   const body = call<ReadableStream>(G.resBody, r);
-  if (st.wrapped.locked) call(N.streamGetReader, body);
-  else call(N.streamCancel, body);
+  if (st.disturbed) call(N.streamCancel, body);
+  else call(N.streamGetReader, body);
   return r;
+}
+
+/**
+ * Read the whole wrapped body (each read recorded as the page's), then let the native method
+ * decode the bytes. Not `new Response(wrapped).text()`: Chrome consumes a JS stream synchronously
+ * inside controller.close(), which prefixes a JSON SyntaxError's message, and it maps stream errors
+ * to "Failed to fetch" where a real body rejects with the AbortError/TypeError of the read.
+ */
+async function readAll(st: BodyState): Promise<Uint8Array<ArrayBuffer>> {
+  const reader = call<ReadableStreamDefaultReader<Uint8Array>>(N.streamGetReader, st.wrapped);
+  const parts: Uint8Array[] = [];
+  let n = 0;
+  for (;;) {
+    let r: ReadableStreamReadResult<Uint8Array>;
+    try {
+      r = await call<Promise<ReadableStreamReadResult<Uint8Array>>>(N.readerRead, reader);
+    } catch (e) {
+      // Chrome's body consumers reject with the AbortError of an aborted fetch, and with
+      // TypeError "Failed to fetch" for any other failure of the body (measured; see e2e).
+      if (e instanceof DOMException && e.name === 'AbortError') throw e;
+      throw new TypeError('Failed to fetch');
+    }
+    if (r.done) break;
+    parts.push(r.value);
+    n += r.value.byteLength;
+  }
+  const out = new Uint8Array(n);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.byteLength;
+  }
+  return out;
 }
 
 function installResponsePatches() {
@@ -194,9 +230,17 @@ function installResponsePatches() {
         const st = states.get(this);
         if (!st) return call(nativeFn, this);
         if (st.wrapped.locked || st.disturbed) return call(nativeFn, unusable(st));
-        st.disturbed = true;
         const headers: Header[] = st.contentType ? [['content-type', st.contentType]] : [];
-        return call(nativeFn, new N.Response(st.wrapped, { headers }));
+        const all = readAll(st);
+        st.disturbed = true;
+        if (name === 'json') {
+          // Parse here: Chrome prefixes a parse error with "Failed to execute 'json'..." when the
+          // body is already in memory, which a network body's json() does not.
+          return call(N.promiseThen, all, (bytes: Uint8Array<ArrayBuffer>) =>
+            call(N.promiseThen, call(native.text, new N.Response(bytes, { headers })), (t: string) => N.jsonParse(t)),
+          );
+        }
+        return call(N.promiseThen, all, (bytes: Uint8Array<ArrayBuffer>) => call(nativeFn, new N.Response(bytes, { headers })));
       },
     }[name]!;
     patchMethod(P, name, fn);

@@ -26,6 +26,7 @@ export const N = {
   requestClone: Request.prototype.clone,
   requestText: Request.prototype.text,
   blobText: Blob.prototype.text,
+  jsonParse: JSON.parse,
 } as const;
 
 function getter<T>(proto: object, name: string): (this: T) => unknown {
