@@ -1,3 +1,63 @@
-// Placeholder: the standalone viewer (issue 4) replaces this.
-const root = document.getElementById('root');
-if (root) root.textContent = 'MCP Stream Inspector viewer';
+// The standalone viewer: the same UI as the DevTools panel, opening an export (own JSON or HAR)
+// from a file picker, drag-and-drop, or `?src=<url>` (the demo serves an export to it).
+
+import { StrictMode, useEffect, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createAnalyzer, optionsFromSettings } from '../core';
+import { InspectorApp } from './ui/App';
+import { importOwnJson, ImportError } from './ui/importer';
+import { createLocalStorageAdapter } from './ui/settings';
+import { createStaticSource } from './ui/static-source';
+import type { InspectorSource } from './ui/store-types';
+
+const storage = createLocalStorageAdapter();
+const importFile = importOwnJson;
+const analyzerFactory = (s: Parameters<typeof optionsFromSettings>[0]) => createAnalyzer(optionsFromSettings(s));
+
+function srcParam(): URL | undefined {
+  const raw = new URLSearchParams(location.search).get('src');
+  if (!raw) return undefined;
+  try {
+    const u = new URL(raw, location.href);
+    return u.protocol === 'http:' || u.protocol === 'https:' || u.protocol === location.protocol ? u : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function Viewer() {
+  const [source, setSource] = useState<InspectorSource>(() => createStaticSource([], undefined));
+  const [error, setError] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    const u = srcParam();
+    if (!u) return;
+    const name = decodeURIComponent(u.pathname.split('/').pop() || u.href);
+    void (async () => {
+      try {
+        const res = await fetch(u);
+        if (!res.ok) throw new ImportError(`${name}: HTTP ${res.status}`);
+        const records = await importFile(await res.text(), name);
+        setSource(createStaticSource(records, name));
+        document.title = `${name} — MCP Stream Inspector`;
+      } catch (e) {
+        setError(`Could not open ${u.href}: ${(e as Error).message}`);
+      }
+    })();
+  }, []);
+  return (
+    <>
+      <InspectorApp source={source} analyzerFactory={analyzerFactory} storage={storage} theme="auto" mode="viewer" importFile={importFile} />
+      {error && (
+        <div role="alert" data-testid="viewer-src-error" style={{ position: 'fixed', bottom: 0, left: 0, right: 0, padding: '6px 10px', background: '#fce8e6', color: '#a50e0e', font: '12px system-ui' }}>
+          {error}
+        </div>
+      )}
+    </>
+  );
+}
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <Viewer />
+  </StrictMode>,
+);

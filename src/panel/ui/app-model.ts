@@ -60,7 +60,16 @@ export function createAppModel(opts: AppModelOptions): AppModel {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let lastPublish = 0;
   let errors: string[] = [];
-  let unsubscribe = source.subscribe(onSourceChange);
+  let finished = false;
+  // Subscribed to the source only while someone listens (React StrictMode mounts twice).
+  let unsubscribe: (() => void) | undefined;
+  const attach = () => {
+    if (!unsubscribe) unsubscribe = source.subscribe(onSourceChange);
+  };
+  const detach = () => {
+    unsubscribe?.();
+    unsubscribe = undefined;
+  };
 
   function reset() {
     analyzer = opts.analyzerFactory(settings);
@@ -68,6 +77,7 @@ export function createAppModel(opts: AppModelOptions): AppModel {
     first = undefined;
     lastFed = undefined;
     errors = [];
+    finished = false;
   }
 
   function feed() {
@@ -89,6 +99,14 @@ export function createAppModel(opts: AppModelOptions): AppModel {
       lastFed = records[records.length - 1];
     }
     fed = records.length;
+    if (source.complete && !finished) {
+      finished = true;
+      try {
+        analyzer.finish?.();
+      } catch (e) {
+        errors.push(`finish: ${(e as Error)?.message ?? String(e)}`);
+      }
+    }
   }
 
   function compute(): AnalysisSnapshot {
@@ -121,7 +139,19 @@ export function createAppModel(opts: AppModelOptions): AppModel {
   return {
     subscribe(cb) {
       listeners.add(cb);
-      return () => listeners.delete(cb);
+      if (listeners.size === 1) {
+        attach();
+        // Records may have arrived while nobody listened.
+        if (dirty || fed !== source.getRecords().length) onSourceChange();
+      }
+      return () => {
+        listeners.delete(cb);
+        if (listeners.size === 0) {
+          detach();
+          if (timer !== undefined) clearTimeout(timer);
+          timer = undefined;
+        }
+      };
     },
     getSnapshot() {
       return snapshot;
@@ -135,9 +165,10 @@ export function createAppModel(opts: AppModelOptions): AppModel {
       publish();
     },
     setSource(s) {
-      unsubscribe();
+      const wasAttached = !!unsubscribe;
+      detach();
       source = s;
-      unsubscribe = source.subscribe(onSourceChange);
+      if (wasAttached) attach();
       reset();
       publish();
     },
@@ -154,7 +185,7 @@ export function createAppModel(opts: AppModelOptions): AppModel {
       return snapshot;
     },
     dispose() {
-      unsubscribe();
+      detach();
       if (timer !== undefined) clearTimeout(timer);
       listeners.clear();
     },

@@ -5,9 +5,9 @@ export const SETTINGS_KEY = 'msi.settings.v1';
 export const DEFAULT_SETTINGS: InspectorSettings = Object.freeze({
   version: 1,
   idSchemeOverrides: [],
-  cumulativeMethods: ['notifications/message'],
+  cumulativeMethods: [],
   idempotentMethods: ['notifications/progress'],
-  gaplessKey: 'experimental.gaplessEventRetention',
+  gaplessKey: 'experimental.io.mcp-stream-inspector/gapless',
   resyncEventNames: ['resync'],
   captureBufferCap: 200_000,
   captureWhileClosed: false,

@@ -8,6 +8,7 @@ export function createStaticSource(records: readonly CaptureRecord[], label?: st
     subscribe: () => () => {},
     getRecords: () => frozen,
     label: () => label,
+    complete: true,
   };
 }
 

@@ -16,6 +16,8 @@ export interface InspectorSource {
   controls?: SourceControls;
   /** A label for exports: the inspected page URL, the imported file name... */
   label?(): string | undefined;
+  /** True when no more records will come (an imported file): the analyzer is finished. */
+  complete?: boolean;
 }
 
 export interface SourceStatus {
@@ -35,6 +37,8 @@ export interface SourceControls {
 export interface Analyzer {
   push(record: CaptureRecord): void;
   snapshot(): AnalysisSnapshot;
+  /** End of capture (static sources): open streams become pending, not errors. */
+  finish?(): void;
 }
 
 export type AnalyzerFactory = (settings: InspectorSettings) => Analyzer;

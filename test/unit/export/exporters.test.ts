@@ -14,7 +14,7 @@ const snap = lossySnapshot();
 describe('own JSON export', () => {
   it('validates against schema/capture-file.schema.json and round-trips the records', () => {
     const schema = JSON.parse(readFileSync('schema/capture-file.schema.json', 'utf8')) as object;
-    const ajv = new (Ajv2020 as unknown as typeof Ajv2020.default)({ strict: false });
+    const ajv = new Ajv2020({ strict: false });
     const validate = ajv.compile(schema);
     const file = JSON.parse(exportJson(records, { createdAt: '2026-11-30T07:00:00.000Z', source: 'test' })) as { records: CaptureRecord[] };
     expect(validate(file), JSON.stringify(validate.errors)).toBe(true);

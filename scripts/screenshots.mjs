@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// Screenshots of the standalone viewer (the same UI as the DevTools panel) in light and dark, for
+// people to look at. Usage:
+//   node scripts/screenshots.mjs [capture.json ...]
+// Builds the viewer into a temp dir, serves it and the captures on 127.0.0.1, opens each capture in
+// headless Chromium and writes test-artifacts/screenshots/<capture>-<view>-<theme>.png.
+import { spawnSync } from 'node:child_process';
+import { createReadStream, existsSync, mkdirSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { basename, extname, join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const root = resolve(new URL('..', import.meta.url).pathname);
+const out = join(root, 'test-artifacts', 'screenshots');
+const viewerDir = process.env.MSI_VIEWER_OUT ?? '/tmp/msi-viewer-dist';
+const captures = process.argv.slice(2).length ? process.argv.slice(2) : [join(root, 'test/fixtures/captures/lossy.capture.json')];
+const only = process.env.MSI_SHOTS; // comma list of views to shoot
+mkdirSync(out, { recursive: true });
+
+if (!process.env.MSI_NO_BUILD) {
+  const r = spawnSync('npx', ['vite', 'build', '--config', 'scripts/screenshots.viewer.config.ts'], { cwd: root, stdio: 'inherit', env: { ...process.env, MSI_VIEWER_OUT: viewerDir } });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.har': 'application/json', '.png': 'image/png' };
+const server = createServer((req, res) => {
+  const url = new URL(req.url ?? '/', 'http://x');
+  let file;
+  if (url.pathname.startsWith('/capture/')) file = captures[Number(url.pathname.split('/')[2])];
+  else file = join(viewerDir, decodeURIComponent(url.pathname));
+  if (!file || !file.startsWith('/') || !existsSync(file) || !statSync(file).isFile()) {
+    res.writeHead(404).end('not found');
+    return;
+  }
+  res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+  createReadStream(file).pipe(res);
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const port = server.address().port;
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+});
+const written = [];
+try {
+  for (const [ci, cap] of captures.entries()) {
+    const name = basename(cap).replace(/\.(capture\.json|json|har)$/, '');
+    for (const theme of ['light', 'dark']) {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 860 }, colorScheme: theme, deviceScaleFactor: 1 });
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      await page.goto(`http://127.0.0.1:${port}/src/panel/viewer.html?src=/capture/${ci}/${encodeURIComponent(basename(cap))}`);
+      await page.waitForSelector('[data-testid=session-row]', { timeout: 15000 });
+      const shot = async (view, prepare) => {
+        if (only && !only.split(',').includes(view)) return;
+        if (prepare) await prepare();
+        await page.waitForTimeout(150);
+        const p = join(out, `${name}-${view}-${theme}.png`);
+        await page.screenshot({ path: p });
+        written.push(p);
+      };
+      await shot('timeline');
+      await shot('events', async () => {
+        await page.click('[data-testid=show-events]').catch(() => page.click('[data-testid=tab-events]'));
+      });
+      await shot('requests', async () => {
+        await page.click('[data-testid=tab-requests]');
+        const lossy = await page.$('[data-verdict=lossy]');
+        await (lossy ?? (await page.$('[data-testid=request-row]')))?.click();
+      });
+      await shot('findings', async () => {
+        await page.click('[data-testid=tab-findings]');
+        await page.click('[data-testid=finding-row]').catch(() => {});
+      });
+      await shot('settings', async () => {
+        await page.click('[data-testid=tab-timeline]');
+        await page.click('[data-testid=tb-settings]');
+      });
+      if (errors.length) console.error(`${name} ${theme}: page errors:\n  ${errors.join('\n  ')}`);
+      await page.close();
+    }
+  }
+} finally {
+  await browser.close();
+  server.close();
+}
+console.log(written.join('\n'));

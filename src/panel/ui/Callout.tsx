@@ -1,0 +1,58 @@
+import type { AnalysisSnapshot, Finding } from '../../core/model';
+import { ADVICE_LOSSY, lossDetail } from '../../export/advice';
+import { SevIcon } from './SevIcon';
+import { visible } from './text';
+
+/** The worst finding of the selected session, shown above the tabs on the first screen. */
+export function Callout(props: { snap: AnalysisSnapshot; finding: Finding; onShowTimeline(): void; onShowEvents(): void; onShowFindings(): void; more: number }) {
+  const { snap, finding: f, more } = props;
+  const req = f.requestId !== undefined ? (snap.requests[f.sessionKey] ?? []).find((r) => r.id === f.requestId) : undefined;
+  const lossy = f.code === 'lossy-result-accepted' && req;
+  const d = lossy ? lossDetail(snap, f.sessionKey, req) : undefined;
+  const toolName = req && typeof (req.params as { name?: unknown } | undefined)?.name === 'string' ? ` ${(req.params as { name: string }).name}` : '';
+  return (
+    <section className={`callout ${f.severity}`} data-testid="worst-finding" data-code={f.code} aria-label="Worst finding">
+      <div className="callout-h">
+        <SevIcon sev={f.severity} />
+        <span className="callout-code">{f.code}</span>
+        {req && <span>{visible(`request ${req.id} (${req.method}${toolName})`)}</span>}
+        {f.missing && <span className="sev-error">{visible(`missing ids ${f.missing}`)}</span>}
+        {more > 0 && (
+          <button type="button" className="linkbtn" onClick={props.onShowFindings} style={{ marginLeft: 'auto' }}>
+            {`+${more} more finding${more > 1 ? 's' : ''}`}
+          </button>
+        )}
+      </div>
+      <p>{visible(f.message)}</p>
+      {d && (
+        <div className="callout-facts" data-testid="lossy-detail">
+          {d.missing && (
+            <span>
+              {'Lost event ids: '}
+              <b>{visible(d.missing)}</b>
+              {d.missingCount !== undefined ? ` (${d.missingCount})` : ''}
+            </span>
+          )}
+          <span>
+            {'Cumulative notifications accumulated: '}
+            <b>{d.accumulated}</b>
+            {d.implied !== undefined ? ` — the ids imply up to ${d.implied}` : ''}
+          </span>
+          <span>
+            {'Verdict: '}
+            <b className="sev-error">lossy</b>
+          </span>
+        </div>
+      )}
+      {f.code === 'lossy-result-accepted' && <p className="callout-advice">{`What to do: ${ADVICE_LOSSY}`}</p>}
+      <div>
+        <button type="button" className="linkbtn" onClick={props.onShowTimeline} data-testid="show-in-timeline">
+          Show in timeline
+        </button>
+        <button type="button" className="linkbtn" onClick={props.onShowEvents} data-testid="show-events">
+          Show events
+        </button>
+      </div>
+    </section>
+  );
+}

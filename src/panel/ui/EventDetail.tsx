@@ -1,0 +1,62 @@
+import type { AnalysisSnapshot } from '../../core/model';
+import { JsonTree } from './JsonTree';
+import { eventMethods, eventRpcIds, requestsById, streamLabel } from './labels';
+import { formatClock, visible } from './text';
+
+export function EventDetail({ snap, streamId, index }: { snap: AnalysisSnapshot; streamId: string; index: number }) {
+  const s = snap.streams[streamId];
+  const e = s?.events[index];
+  if (!s || !e) return <div className="empty">Select an event to see its raw SSE text and decoded JSON.</div>;
+  let json: unknown;
+  let jsonOk = false;
+  try {
+    json = JSON.parse(e.data);
+    jsonOk = true;
+  } catch {
+    /* not JSON */
+  }
+  const reqs = requestsById(snap, s.sessionKey);
+  return (
+    <div className="hsplit" data-testid="event-detail">
+      <div>
+        <div className="section-h">Event</div>
+        <dl className="kv">
+          <dt>id</dt>
+          <dd>{e.id !== undefined ? visible(e.id) : '(none)'}</dd>
+          <dt>event</dt>
+          <dd>{visible(e.event)}</dd>
+          <dt>stream</dt>
+          <dd>{visible(`${streamLabel(s, reqs)} · ${s.id}`)}</dd>
+          <dt>JSON-RPC</dt>
+          <dd>{visible([eventMethods(e), eventRpcIds(e) && `id ${eventRpcIds(e)}`].filter(Boolean).join(' · ') || '—')}</dd>
+          <dt>time</dt>
+          <dd>{formatClock(e.t)}</dd>
+          {e.findings.length > 0 && (
+            <>
+              <dt>findings</dt>
+              <dd className="sev-error">{e.findings.join(', ')}</dd>
+            </>
+          )}
+          {e.duplicate && (
+            <>
+              <dt>duplicate</dt>
+              <dd className="sev-warning">this id was received before in the session</dd>
+            </>
+          )}
+          {e.jsonError && (
+            <>
+              <dt>data</dt>
+              <dd className="sev-warning">{visible(`not JSON: ${e.jsonError}`)}</dd>
+            </>
+          )}
+        </dl>
+        <div className="section-h">Raw SSE</div>
+        <pre className="raw" data-testid="event-raw">{visible(e.raw)}</pre>
+      </div>
+      <div>
+        <div className="section-h">Decoded data</div>
+        {jsonOk ? <JsonTree value={json} /> : <pre className="raw">{visible(e.data)}</pre>}
+      </div>
+    </div>
+  );
+}

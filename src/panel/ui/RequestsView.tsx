@@ -1,0 +1,161 @@
+import { useMemo, useState, type KeyboardEvent } from 'react';
+import type { AnalysisSnapshot, RequestInfo, Verdict } from '../../core/model';
+import { ADVICE_LOSSY, lossDetail, VERDICT_TEXT } from '../../export/advice';
+import { formatRel, visible, visibleLine } from './text';
+import { SevIcon } from './SevIcon';
+
+const COLS = '70px minmax(140px,1.3fr) 150px 64px 70px 70px 74px minmax(160px,1.4fr)';
+const VERDICT_ICON: Record<Verdict, string> = { complete: '✓', 'complete-unverified': '≈', lossy: '', incomplete: '✗', pending: '…' };
+const VERDICT_CLASS: Record<Verdict, string> = { complete: 'ok', 'complete-unverified': 'sev-warning', lossy: 'sev-error', incomplete: 'sev-error', pending: 'dim' };
+
+function toolOf(r: RequestInfo): string {
+  const n = (r.params as { name?: unknown } | undefined)?.name;
+  return typeof n === 'string' ? ` ${n}` : '';
+}
+
+export function RequestsView(props: { snap: AnalysisSnapshot; sessionKey: string | undefined; selectedId: string | undefined; onSelect(id: string): void; onShowEvent(streamId: string, index: number): void }) {
+  const { snap, sessionKey } = props;
+  const reqs = useMemo(() => (sessionKey ? (snap.requests[sessionKey] ?? []) : []), [snap, sessionKey]);
+  const [focusIdx, setFocusIdx] = useState(0);
+  const selIdx = reqs.findIndex((r) => r.id === props.selectedId);
+  const sel = selIdx >= 0 ? reqs[selIdx] : undefined;
+  const onKey = (e: KeyboardEvent) => {
+    const cur = selIdx >= 0 ? selIdx : focusIdx;
+    let to: number | undefined;
+    if (e.key === 'ArrowDown') to = Math.min(reqs.length - 1, cur + 1);
+    else if (e.key === 'ArrowUp') to = Math.max(0, cur - 1);
+    else if (e.key === 'Home') to = 0;
+    else if (e.key === 'End') to = reqs.length - 1;
+    if (to !== undefined && reqs[to]) {
+      e.preventDefault();
+      setFocusIdx(to);
+      props.onSelect(reqs[to]!.id);
+      document.getElementById(`req-row-${to}`)?.scrollIntoView?.({ block: 'nearest' });
+    }
+  };
+  return (
+    <div className="vsplit">
+      <div className="top">
+        <div className="grid" role="grid" aria-label="Requests" data-testid="requests-grid">
+          <div className="grid-head" role="row" style={{ gridTemplateColumns: COLS }}>
+            <div role="columnheader">Id</div>
+            <div role="columnheader">Method</div>
+            <div role="columnheader">Verdict</div>
+            <div role="columnheader" className="num">Notif.</div>
+            <div role="columnheader" className="num">Cumul.</div>
+            <div role="columnheader">Response</div>
+            <div role="columnheader" className="num">Duration</div>
+            <div role="columnheader">Findings</div>
+          </div>
+          <div className="grid-body" role="rowgroup" tabIndex={0} onKeyDown={onKey} aria-activedescendant={selIdx >= 0 ? `req-row-${selIdx}` : undefined}>
+            {reqs.length === 0 && <div className="empty">No JSON-RPC requests in this session.</div>}
+            {reqs.map((r, i) => (
+              <div
+                key={r.id}
+                id={`req-row-${i}`}
+                role="row"
+                aria-selected={r.id === props.selectedId}
+                className={`grid-row${r.verdict === 'lossy' || r.verdict === 'incomplete' ? ' row-error' : ''}`}
+                style={{ gridTemplateColumns: COLS }}
+                data-testid="request-row"
+                data-request-id={r.id}
+                onClick={() => props.onSelect(r.id)}
+              >
+                <div role="gridcell" className="mono">{visibleLine(r.id, 30)}</div>
+                <div role="gridcell">{visibleLine(`${r.method}${toolOf(r)}`, 80)}</div>
+                <div role="gridcell" className={VERDICT_CLASS[r.verdict]} data-testid={`verdict-${r.id}`} data-verdict={r.verdict}>
+                  {r.verdict === 'lossy' ? <SevIcon sev="error" /> : VERDICT_ICON[r.verdict]} {r.verdict}
+                </div>
+                <div role="gridcell" className="num">{r.notifications.length}</div>
+                <div role="gridcell" className="num">{r.cumulativeCount}</div>
+                <div role="gridcell">{r.response ?? '—'}</div>
+                <div role="gridcell" className="num">{r.end !== undefined ? formatRel(r.end - r.start) : '—'}</div>
+                <div role="gridcell" className="codes">{r.findings.join(', ')}</div>
+              </div>
+            ))}
+          </div>
+        </div>
+      </div>
+      <div className="bottom">{sel && sessionKey ? <RequestDetail snap={snap} sessionKey={sessionKey} req={sel} onShowEvent={props.onShowEvent} /> : <div className="empty">Select a request to see its verdict, notifications and terminal response.</div>}</div>
+    </div>
+  );
+}
+
+function RequestDetail({ snap, sessionKey, req, onShowEvent }: { snap: AnalysisSnapshot; sessionKey: string; req: RequestInfo; onShowEvent(streamId: string, index: number): void }) {
+  const d = req.verdict === 'lossy' ? lossDetail(snap, sessionKey, req) : undefined;
+  const respStream = req.responseStreamId ? snap.streams[req.responseStreamId] : undefined;
+  const respEv = respStream?.events.findIndex((e) => e.messages.some((m) => (m.kind === 'result' || m.kind === 'error') && m.id === req.id)) ?? -1;
+  return (
+    <div className="hsplit" data-testid="request-detail">
+      <div>
+        <div className="section-h">{visible(`Request ${req.id} · ${req.method}${toolOf(req)}`)}</div>
+        <dl className="kv">
+          <dt>verdict</dt>
+          <dd className={`prose ${VERDICT_CLASS[req.verdict]}`}>{`${req.verdict} — ${VERDICT_TEXT[req.verdict]}`}</dd>
+          {d && (
+            <>
+              <dt>missing ids</dt>
+              <dd className="sev-error">{visible(d.missing ?? 'unknown')}</dd>
+              <dt>cumulative</dt>
+              <dd>{`${d.accumulated} notifications accumulated${d.implied !== undefined ? `; the ids imply up to ${d.implied}` : ''}`}</dd>
+              <dt>what to do</dt>
+              <dd className="prose" style={{ fontWeight: 600 }}>{ADVICE_LOSSY}</dd>
+            </>
+          )}
+          <dt>findings</dt>
+          <dd>{req.findings.join(', ') || '—'}</dd>
+          <dt>progress token</dt>
+          <dd>{req.progressToken !== undefined ? visible(req.progressToken) : '—'}</dd>
+          <dt>request stream</dt>
+          <dd>{visible(req.streamId)}</dd>
+          <dt>terminal response</dt>
+          <dd>
+            {req.response ? `${req.response} on ${req.responseStreamId ?? '?'}` : 'none'}
+            {respStream && respEv >= 0 && (
+              <>
+                {' '}
+                <button type="button" className="linkbtn" onClick={() => onShowEvent(respStream.id, respEv)}>
+                  Show event
+                </button>
+              </>
+            )}
+          </dd>
+          {req.params !== undefined && (
+            <>
+              <dt>params</dt>
+              <dd>{visibleLine(JSON.stringify(req.params), 600)}</dd>
+            </>
+          )}
+        </dl>
+      </div>
+      <div>
+        <div className="section-h">{`Notifications (${req.notifications.length})`}</div>
+        <div role="list" aria-label="Notifications">
+          {req.notifications.slice(0, 1000).map(([sid, idx]) => {
+            const e = snap.streams[sid]?.events[idx];
+            if (!e) return null;
+            return (
+              <div key={`${sid}:${idx}`} role="listitem" className="grid-row" style={{ gridTemplateColumns: '60px 1fr', display: 'grid' }} onClick={() => onShowEvent(sid, idx)}>
+                <div className="mono">{e.id !== undefined ? visibleLine(e.id, 20) : '—'}</div>
+                <div>{visibleLine(notificationSummary(e.data), 200)}</div>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** One line for a notification: progress as "progress 3/8 message", messages by their data. */
+export function notificationSummary(data: string): string {
+  try {
+    const m = JSON.parse(data) as { method?: string; params?: Record<string, unknown> };
+    const p = m.params ?? {};
+    if (m.method === 'notifications/progress') return `progress ${String(p.progress)}${p.total !== undefined ? `/${String(p.total)}` : ''}${typeof p.message === 'string' ? ` ${p.message}` : ''}`;
+    if (m.method === 'notifications/message') return `message [${String(p.level ?? '')}] ${typeof p.data === 'string' ? p.data : JSON.stringify(p.data)}`;
+    return `${m.method ?? '?'} ${JSON.stringify(p)}`;
+  } catch {
+    return data;
+  }
+}

@@ -1,0 +1,384 @@
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode, type WheelEvent } from 'react';
+import type { AnalysisSnapshot, Finding, Stream } from '../../core/model';
+import { codeSeverity, eventMethods, requestsById, streamLabel } from './labels';
+import { formatRel, visibleLine } from './text';
+import { lowerBound, niceStep, panView, zoomView, type View } from './timeline-geom';
+import type { EventRef } from './EventsTable';
+
+const LANE_H = 46;
+const AXIS_H = 20;
+const PAD_TOP = 16; // room for id labels above marks inside a lane
+
+export interface TimelineFocus {
+  streamId?: string;
+  index?: number;
+  t?: number;
+  token: number;
+}
+
+function streamEnd(s: Stream): number {
+  const last = s.events.length ? s.events[s.events.length - 1]!.t : s.start;
+  return Math.max(s.end ?? last, last);
+}
+
+export function Timeline(props: {
+  snap: AnalysisSnapshot;
+  sessionKey: string | undefined;
+  selected: EventRef | undefined;
+  onSelect(ref: EventRef): void;
+  onOpenEvent(ref: EventRef): void;
+  focus: TimelineFocus | undefined;
+}) {
+  const { snap, sessionKey, selected } = props;
+  const session = snap.sessions.find((s) => s.key === sessionKey);
+  const reqs = useMemo(() => (sessionKey ? requestsById(snap, sessionKey) : new Map()), [snap, sessionKey]);
+  const lanes = useMemo(
+    () =>
+      (session?.streamIds ?? [])
+        .map((id) => snap.streams[id])
+        .filter((s): s is Stream => !!s)
+        .sort((a, b) => a.start - b.start),
+    [snap, session],
+  );
+  const laneOf = useMemo(() => new Map(lanes.map((s, i) => [s.id, i])), [lanes]);
+  const findings = useMemo(() => snap.findings.filter((f) => f.sessionKey === sessionKey), [snap, sessionKey]);
+  const range = useMemo((): View => {
+    let a = Infinity;
+    let b = -Infinity;
+    for (const s of lanes) {
+      a = Math.min(a, s.start);
+      b = Math.max(b, streamEnd(s));
+    }
+    if (!Number.isFinite(a)) return { start: 0, end: 1000 };
+    const pad = Math.max(20, (b - a) * 0.04);
+    return { start: a - pad, end: b + pad * 2.5 };
+  }, [lanes]);
+  const t0 = lanes.length ? lanes[0]!.start : 0;
+  const [view, setView] = useState<View>(range);
+  const [userView, setUserView] = useState(false);
+  useEffect(() => {
+    if (!userView) setView(range);
+  }, [range, userView]);
+  useEffect(() => {
+    setUserView(false);
+  }, [sessionKey]);
+
+  const wrapRef = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(900);
+  useLayoutEffect(() => {
+    const el = wrapRef.current;
+    if (!el) return;
+    const measure = () => setWidth(Math.max(300, el.clientWidth || 900));
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  const span = Math.max(1e-6, view.end - view.start);
+  const x = useCallback((t: number) => ((t - view.start) / span) * width, [view.start, span, width]);
+  const tAt = (px: number) => view.start + (px / width) * span;
+  const laneY = (i: number) => AXIS_H + i * LANE_H;
+  const markY = (i: number) => laneY(i) + PAD_TOP + 10;
+
+  // Center on a requested focus ("Show in timeline").
+  useEffect(() => {
+    const f = props.focus;
+    if (!f) return;
+    let t = f.t;
+    if (t === undefined && f.streamId) {
+      const s = snap.streams[f.streamId];
+      t = s ? (f.index !== undefined ? s.events[f.index]?.t : undefined) ?? s.start : undefined;
+    }
+    if (t === undefined) return;
+    const cur = view.end - view.start;
+    const sp = Math.min(cur, Math.max(200, (range.end - range.start) / 1.2));
+    setView({ start: t - sp / 2, end: t + sp / 2 });
+    setUserView(true);
+    wrapRef.current?.focus({ preventScroll: true });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [props.focus?.token]);
+
+  // Mouse: wheel zooms at the cursor (shift+wheel or horizontal wheel pans), drag pans.
+  const onWheel = (e: WheelEvent) => {
+    const rect = (e.currentTarget as HTMLElement).getBoundingClientRect();
+    const px = e.clientX - rect.left;
+    if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
+      setView((v) => panView(v, ((e.deltaX || e.deltaY) / width) * (v.end - v.start)));
+    } else {
+      setView((v) => zoomView(v, Math.exp(e.deltaY * 0.0015), tAt(px)));
+    }
+    setUserView(true);
+  };
+  const drag = useRef<{ x: number; v: View; moved: boolean } | null>(null);
+  const onPointerDown = (e: PointerEvent) => {
+    if (e.button !== 0) return;
+    drag.current = { x: e.clientX, v: view, moved: false };
+    (e.currentTarget as HTMLElement).setPointerCapture?.(e.pointerId);
+  };
+  const onPointerMove = (e: PointerEvent) => {
+    const d = drag.current;
+    if (!d) return;
+    const dx = e.clientX - d.x;
+    if (Math.abs(dx) > 2) d.moved = true;
+    if (d.moved) {
+      setView(panView(d.v, (-dx / width) * (d.v.end - d.v.start)));
+      setUserView(true);
+    }
+  };
+  const onPointerUp = (e: PointerEvent) => {
+    const d = drag.current;
+    drag.current = null;
+    if (d && !d.moved) {
+      const el = (e.target as Element).closest?.('[data-ev]');
+      const key = el?.getAttribute('data-ev');
+      if (key) {
+        const [lane, idx] = key.split(':').map(Number) as [number, number];
+        const s = lanes[lane];
+        if (s) props.onSelect({ streamId: s.id, index: idx });
+      }
+    }
+  };
+
+  // Keyboard: ←/→ previous/next event in the lane, ↑/↓ lane, +/- zoom, Shift+←/→ pan, 0 reset, Enter open.
+  const onKey = (e: KeyboardEvent) => {
+    const mid = (view.start + view.end) / 2;
+    const selLane = selected ? (laneOf.get(selected.streamId) ?? 0) : 0;
+    const sel = (lane: number, idx: number) => {
+      const s = lanes[lane];
+      if (!s || !s.events.length) return;
+      const i = Math.max(0, Math.min(s.events.length - 1, idx));
+      props.onSelect({ streamId: s.id, index: i });
+      const t = s.events[i]!.t;
+      if (t < view.start || t > view.end) setView((v) => panView(v, t - (v.start + v.end) / 2));
+    };
+    let handled = true;
+    if (e.key === '+' || e.key === '=') setView((v) => zoomView(v, 0.7, selected ? (snap.streams[selected.streamId]?.events[selected.index]?.t ?? mid) : mid));
+    else if (e.key === '-' || e.key === '_') setView((v) => zoomView(v, 1 / 0.7, mid));
+    else if (e.key === '0') {
+      setView(range);
+      setUserView(false);
+    } else if (e.shiftKey && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) setView((v) => panView(v, (e.key === 'ArrowLeft' ? -0.2 : 0.2) * (v.end - v.start)));
+    else if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+      const dir = e.key === 'ArrowRight' ? 1 : -1;
+      if (!selected) {
+        const s = lanes[0];
+        if (s) sel(0, dir > 0 ? lowerBound(s.events, view.start) : lowerBound(s.events, view.end) - 1);
+      } else sel(selLane, selected.index + dir);
+    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      const to = Math.max(0, Math.min(lanes.length - 1, selLane + (e.key === 'ArrowDown' ? 1 : -1)));
+      const s = lanes[to];
+      const t = selected ? (snap.streams[selected.streamId]?.events[selected.index]?.t ?? mid) : mid;
+      if (s && s.events.length) sel(to, Math.min(s.events.length - 1, lowerBound(s.events, t)));
+    } else if (e.key === 'Enter' && selected) props.onOpenEvent(selected);
+    else handled = false;
+    if (handled) {
+      e.preventDefault();
+      setUserView(true);
+    }
+  };
+
+  if (!session) return <div className="empty">Select a session.</div>;
+  if (!lanes.length) return <div className="empty">No streams in this session yet.</div>;
+
+  const height = AXIS_H + lanes.length * LANE_H + 6;
+  const els: ReactNode[] = [];
+
+  // Axis
+  const step = niceStep(span, width);
+  const first = Math.ceil((view.start - t0) / step) * step + t0;
+  els.push(<rect key="axbg" className="tl-axis-bg" x={0} y={0} width={width} height={AXIS_H} />);
+  lanes.forEach((_, i) => els.push(<rect key={`lbg${i}`} className={`tl-lane-bg${i % 2 ? ' alt' : ''}`} x={0} y={laneY(i)} width={width} height={LANE_H} />));
+  for (let t = first, n = 0; t <= view.end && n < 200; t += step, n++) {
+    const px = x(t);
+    els.push(<line key={`tk${n}`} className="tl-tick" x1={px} x2={px} y1={AXIS_H - 5} y2={height} />);
+    els.push(
+      <text key={`tl${n}`} className="tl-tick-label" x={px + 3} y={13}>
+        {formatRel(t - t0)}
+      </text>,
+    );
+  }
+
+  // Markers: navigations and the inspector's own capture gaps (drawn across all lanes).
+  snap.markers.forEach((m, i) => {
+    const px = x(m.t);
+    if (px < -50 || px > width + 50) return;
+    const cg = m.kind === 'capture-gap';
+    els.push(<line key={`mk${i}`} className={cg ? 'tl-capgap' : 'tl-nav'} x1={px} x2={px} y1={AXIS_H} y2={height} />);
+    els.push(
+      <text key={`mkt${i}`} className={cg ? 'tl-capgap-label' : 'tl-tick-label'} x={px + 3} y={height - 4}>
+        {visibleLine(cg ? `⚑ ${m.text.startsWith('capture-gap') ? m.text : `capture-gap: ${m.text}`}` : `navigation ${m.text}`, 80)}
+      </text>,
+    );
+  });
+
+  const gapFindings = findings.filter((f) => f.code === 'replay-gap' || f.code === 'live-gap');
+  const selKey = selected ? `${laneOf.get(selected.streamId)}:${selected.index}` : undefined;
+  const labelEls: ReactNode[] = [];
+
+  lanes.forEach((s, li) => {
+    const y = markY(li);
+    const sx = x(s.start);
+    const ex = x(streamEnd(s));
+    els.push(<line key={`sp${li}`} className="tl-span" x1={sx} x2={Math.max(sx + 1, ex)} y1={y} y2={y} style={s.captureIncomplete ? { stroke: 'var(--capture)', strokeDasharray: '4 3', opacity: 1 } : undefined} />);
+    els.push(<line key={`st${li}`} className="tl-span" x1={sx} x2={sx} y1={y - 6} y2={y + 6} />);
+    if (s.captureIncomplete) {
+      els.push(
+        <text key={`ci${li}`} className="tl-capgap-label" x={sx + 4} y={y + 15}>
+          capture incomplete (inspector lost records)
+        </text>,
+      );
+    }
+    // Cut: a stream that ended without completing, or one that was resumed.
+    if ((s.state === 'error' || s.state === 'aborted' || s.resumedBy.length) && s.state !== 'open') {
+      const cut = s.state === 'error' || s.resumedBy.length > 0;
+      els.push(
+        <text key={`cut${li}`} className={cut ? 'tl-cut' : 'tl-tick-label'} x={ex + 4} y={y + 4}>
+          {cut ? `✂ cut${s.state !== 'error' ? ` (${s.state})` : ''}` : `■ ${s.state}`}
+        </text>,
+      );
+    }
+    // Events: cull to the view; bin when dense.
+    const a = Math.max(0, lowerBound(s.events, view.start) - 1);
+    const b = Math.min(s.events.length, lowerBound(s.events, view.end) + 1);
+    const dense = b - a > width / 5;
+    let lastLabelX = -Infinity;
+    let lastBin = -1;
+    for (let i = a; i < b; i++) {
+      const e = s.events[i]!;
+      const px = x(e.t);
+      const key = `${li}:${i}`;
+      const sev = e.findings.length ? (e.findings.some((c) => codeSeverity(c) === 'error') ? 'err' : 'warn') : undefined;
+      const isRes = e.messages.some((m) => m.kind === 'result' || m.kind === 'error');
+      if (dense && !sev && key !== selKey && !isRes) {
+        const bin = Math.floor(px / 3);
+        if (bin === lastBin) continue;
+        lastBin = bin;
+        els.push(<rect key={`b${key}`} className="tl-bin" x={bin * 3} y={y - 4} width={2} height={8} />);
+        continue;
+      }
+      const label = e.id !== undefined ? visibleLine(e.id, 14) : '·';
+      els.push(
+        <g key={`e${key}`} data-ev={key} id={`tl-ev-${key}`} role="listitem" aria-label={`event ${e.id ?? '(no id)'} ${eventMethods(e)} ${e.findings.join(' ')}`.trim()} style={{ cursor: 'pointer' }}>
+          <circle className={`tl-ev${sev ? ` ${sev}` : isRes ? ' res' : ''}${key === selKey ? ' sel' : ''}`} cx={px} cy={y} r={key === selKey ? 5.5 : 4} />
+          {e.duplicate && <circle className="tl-dup" cx={px} cy={y} r={7} />}
+        </g>,
+      );
+      const w = label.length * 6.2 + 6;
+      if (px - lastLabelX >= w || key === selKey || sev) {
+        labelEls.push(
+          <text key={`el${key}`} className="tl-ev-label" x={px} y={y - 8} textAnchor="middle" style={sev ? { fill: sev === 'err' ? 'var(--error)' : 'var(--warning-icon)', fontWeight: 700 } : undefined}>
+            {label}
+          </text>,
+        );
+        lastLabelX = px;
+      }
+    }
+  });
+
+  // Reconnect links: from the cut stream's end to the resuming GET, labelled with Last-Event-ID.
+  lanes.forEach((s, li) => {
+    if (!s.resumes) return;
+    const from = snap.streams[s.resumes];
+    const fl = from ? laneOf.get(from.id) : undefined;
+    if (!from || fl === undefined) return;
+    const x1 = x(streamEnd(from));
+    const y1 = markY(fl) + 5;
+    const x2 = x(s.start);
+    const y2 = markY(li) - 5;
+    els.push(<path key={`lk${li}`} className="tl-link" d={`M${x1},${y1} C${x1},${(y1 + y2) / 2} ${x2},${(y1 + y2) / 2} ${x2},${y2}`} markerEnd="url(#msi-arrow)" />);
+    els.push(
+      <text key={`lkt${li}`} className="tl-link-label" x={x2 - 8} y={markY(li) - 14} textAnchor="end">
+        {visibleLine(`Last-Event-ID: ${s.lastEventIdSent ?? '(none)'}`, 40)}
+      </text>,
+    );
+  });
+
+  // Gaps drawn in place, between the events on each side, with the missing ids.
+  gapFindings.forEach((f: Finding, gi) => {
+    const s = f.streamId ? snap.streams[f.streamId] : undefined;
+    const li = s ? laneOf.get(s.id) : undefined;
+    if (!s || li === undefined) return;
+    const idx = f.eventIndex ?? (f.code === 'replay-gap' ? 0 : undefined);
+    if (idx === undefined) return;
+    const after = s.events[idx];
+    const before = idx > 0 ? s.events[idx - 1] : undefined;
+    const t1 = before ? before.t : s.start;
+    const t2 = after ? after.t : streamEnd(s);
+    let x1 = x(t1) + 5;
+    let x2 = x(t2) - 5;
+    const label = `ids ${f.missing ?? f.eventIds.join(', ')} missing`;
+    const need = Math.min(160, label.length * 6.2 + 10);
+    if (x2 - x1 < need) {
+      // Too narrow at this zoom: draw it ending just before the event after the gap.
+      x1 = x2 - need;
+    }
+    const y = markY(li);
+    els.push(<rect key={`gp${gi}`} className="tl-gap" x={x1} y={y - 7} width={Math.max(4, x2 - x1)} height={14} fill="url(#msi-hatch)" data-testid="timeline-gap" />);
+    labelEls.push(
+      <text key={`gpt${gi}`} className="tl-gap-label" x={(x1 + x2) / 2} y={y + 18} textAnchor="middle">
+        {visibleLine(label, 60)}
+      </text>,
+    );
+  });
+
+  const selEv = selected ? snap.streams[selected.streamId]?.events[selected.index] : undefined;
+  return (
+    <div className="tl" data-testid="timeline">
+      <div className="tl-bar">
+        <span>{`${lanes.length} stream${lanes.length > 1 ? 's' : ''} · ${formatRel(view.start - t0)} – ${formatRel(view.end - t0)}`}</span>
+        <span className="faint">wheel zoom · drag pan · arrows move · +/− · 0 reset · Enter open</span>
+        <span className="tl-legend" aria-hidden="true">
+          <span><span style={{ color: 'var(--mark-fill)' }}>●</span> event</span>
+          <span><span className="ok">●</span> result</span>
+          <span><span className="sev-error">●</span> finding</span>
+          <span><span className="sev-error">▨</span> server gap</span>
+          <span style={{ color: 'var(--capture)' }}>┆ capture-gap (inspector)</span>
+          <span style={{ color: 'var(--accent)' }}>⤷ reconnect</span>
+        </span>
+      </div>
+      <div className="tl-body">
+        <div className="tl-labels" aria-hidden="true">
+          <div className="tl-axis-spacer" />
+          {lanes.map((s) => (
+            <div className="tl-label" key={s.id}>
+              <div className="l1">{visibleLine(streamLabel(s, reqs), 60)}</div>
+              <div className="l2">{visibleLine(`${s.status ?? '—'} · ${s.events.length} events · ${s.state}${s.endReason ? ` (${s.endReason})` : ''}`, 80)}</div>
+            </div>
+          ))}
+        </div>
+        <div
+          className="tl-canvas"
+          ref={wrapRef}
+          tabIndex={0}
+          role="list"
+          aria-label="Session timeline: streams as lanes, events as marks. Arrow keys move between events, plus and minus zoom."
+          aria-activedescendant={selKey ? `tl-ev-${selKey}` : undefined}
+          onKeyDown={onKey}
+          onWheel={onWheel}
+          onPointerDown={onPointerDown}
+          onPointerMove={onPointerMove}
+          onPointerUp={onPointerUp}
+        >
+          <svg width={width} height={height} aria-hidden={false}>
+            <defs>
+              <pattern id="msi-hatch" width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+                <rect width="5" height="5" style={{ fill: 'var(--gap-fill)' }} />
+                <line x1="0" y1="0" x2="0" y2="5" style={{ stroke: 'var(--error)', strokeWidth: 1.5 }} />
+              </pattern>
+              <marker id="msi-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
+                <path d="M0,0 L10,5 L0,10 z" style={{ fill: 'var(--accent)' }} />
+              </marker>
+            </defs>
+            {els}
+            {labelEls}
+          </svg>
+          <div className="sr-only" aria-live="polite">
+            {selEv ? `Event ${selEv.id ?? '(no id)'} ${eventMethods(selEv)} at ${formatRel(selEv.t - t0)} ${selEv.findings.join(' ')}` : ''}
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}

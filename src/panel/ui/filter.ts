@@ -1,0 +1,81 @@
+// The toolbar filter: free text plus DevTools-style `key:value` tokens.
+//   method:tools/call  request:2  code:replay-gap  stream:<id>  event:<type>  -text (exclude)
+
+import type { AnalysisSnapshot, SseEvent, Stream } from '../../core/model';
+
+export interface ParsedFilter {
+  text: string[];
+  exclude: string[];
+  method: string[];
+  request: string[];
+  code: string[];
+  stream: string[];
+  event: string[];
+  empty: boolean;
+}
+
+export function parseFilter(q: string): ParsedFilter {
+  const f: ParsedFilter = { text: [], exclude: [], method: [], request: [], code: [], stream: [], event: [], empty: true };
+  for (const tok of q.trim().split(/\s+/).filter(Boolean)) {
+    const m = /^(method|request|req|code|stream|event|type):(.+)$/i.exec(tok);
+    f.empty = false;
+    if (m) {
+      const k = m[1]!.toLowerCase();
+      const v = m[2]!.toLowerCase();
+      if (k === 'method') f.method.push(v);
+      else if (k === 'request' || k === 'req') f.request.push(v.replace(/^"|"$/g, ''));
+      else if (k === 'code') f.code.push(v);
+      else if (k === 'stream') f.stream.push(v);
+      else f.event.push(v);
+    } else if (tok.startsWith('-') && tok.length > 1) f.exclude.push(tok.slice(1).toLowerCase());
+    else f.text.push(tok.toLowerCase());
+  }
+  return f;
+}
+
+export interface EventRow {
+  streamId: string;
+  index: number;
+}
+
+/** Events of a session's streams in time order (stable: stream order, then index). */
+export function sessionEventRows(snap: AnalysisSnapshot, sessionKey: string | undefined): EventRow[] {
+  const session = snap.sessions.find((s) => s.key === sessionKey);
+  if (!session) return [];
+  const lists: { s: Stream; i: number }[] = [];
+  const rows: EventRow[] = [];
+  const streams = session.streamIds.map((id) => snap.streams[id]).filter((s): s is Stream => !!s);
+  for (const s of streams) if (s.events.length) lists.push({ s, i: 0 });
+  // k-way merge by time; streams are individually time-ordered.
+  while (lists.length) {
+    let best = 0;
+    for (let k = 1; k < lists.length; k++) if (lists[k]!.s.events[lists[k]!.i]!.t < lists[best]!.s.events[lists[best]!.i]!.t) best = k;
+    const cur = lists[best]!;
+    rows.push({ streamId: cur.s.id, index: cur.i });
+    cur.i++;
+    if (cur.i >= cur.s.events.length) lists.splice(best, 1);
+  }
+  return rows;
+}
+
+function has(hay: string | undefined, needles: string[]): boolean {
+  if (!hay) return false;
+  const h = hay.toLowerCase();
+  return needles.some((n) => h.includes(n));
+}
+
+export function eventMatches(f: ParsedFilter, s: Stream, e: SseEvent): boolean {
+  if (f.empty) return true;
+  if (f.method.length && !e.messages.some((m) => has(m.method, f.method))) return false;
+  if (f.request.length && !e.messages.some((m) => m.id !== undefined && f.request.includes(m.id.replace(/^"|"$/g, '').toLowerCase())) && !s.requestIds.some((id) => f.request.includes(id.replace(/^"|"$/g, '').toLowerCase())))
+    return false;
+  if (f.code.length && !e.findings.some((c) => f.code.some((x) => c.includes(x)))) return false;
+  if (f.stream.length && !has(s.id, f.stream)) return false;
+  if (f.event.length && !has(e.event, f.event)) return false;
+  if (f.text.length || f.exclude.length) {
+    const hay = `${e.id ?? ''}\n${e.event}\n${e.data}\n${e.findings.join(' ')}`.toLowerCase();
+    if (!f.text.every((t) => hay.includes(t))) return false;
+    if (f.exclude.some((t) => hay.includes(t))) return false;
+  }
+  return true;
+}

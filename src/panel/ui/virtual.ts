@@ -1,0 +1,16 @@
+import type { Virtualizer } from '@tanstack/react-virtual';
+
+/**
+ * Element-rect observer for useVirtualizer that falls back to a default size when layout reports
+ * 0 (DOM emulations in tests; a panel that is hidden at first).
+ */
+export function observeRectWithFallback(instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: { width: number; height: number }) => void): (() => void) | undefined {
+  const el = instance.scrollElement;
+  if (!el) return undefined;
+  const measure = () => cb({ width: el.clientWidth || 800, height: el.clientHeight || 600 });
+  measure();
+  if (typeof ResizeObserver === 'undefined') return undefined;
+  const ro = new ResizeObserver(measure);
+  ro.observe(el);
+  return () => ro.disconnect();
+}
