@@ -1,0 +1,139 @@
+// Serves the demo page (demo/dist, built by demo/vite.config.ts) on 127.0.0.1 next to a fixture MCP
+// server on another port (so the page's MCP traffic is cross-origin, with CORS, as in real life).
+// Used by scripts/demo.ts and by the panel's end-to-end tests:
+//
+//   const demo = await startDemoServer({ mode: 'lossy' });
+//   demo.pageUrl({ mode: 'lossy', autorun: true })  // http://127.0.0.1:<p>/?mode=lossy&autorun=1
+//   await demo.close();
+//
+// The page reads its config from /demo-config.js: { mcpOrigin, mode }. Every fixture mode is
+// served at <mcpOrigin>/mcp/<mode>; the page's ?mode= picks one. The extension's build output
+// (dist/) is also served read-only under /ext/ (e.g. the standalone viewer).
+
+import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ModeName } from '../test/fixtures/mcp-server/options.js';
+import { startFixtureServer, type FixtureServer } from '../test/fixtures/mcp-server/server.js';
+
+export const DEMO_DIR = fileURLToPath(new URL('.', import.meta.url));
+export const DEMO_DIST = join(DEMO_DIR, 'dist');
+export const REPO_ROOT = resolve(DEMO_DIR, '..');
+
+export interface DemoServerOptions {
+  /** Default mode of the page (its ?mode= overrides). Default 'lossy'. */
+  mode?: ModeName;
+  host?: string;
+  /** Page port; default 0 (ephemeral). */
+  port?: number;
+  /** Fixture server port; default 0. */
+  mcpPort?: number;
+  /** Use this fixture server instead of starting one. */
+  fixture?: FixtureServer;
+  /** Directory of the built page. Default demo/dist. */
+  distDir?: string;
+}
+
+export interface PageParams {
+  mode?: ModeName;
+  autorun?: boolean;
+  chunks?: number;
+  delayMs?: number;
+  timeoutMs?: number;
+}
+
+export interface DemoServer {
+  origin: string;
+  fixture: FixtureServer;
+  pageUrl(p?: PageParams): string;
+  close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+};
+
+async function serveFile(res: ServerResponse, root: string, rel: string): Promise<boolean> {
+  const path = normalize(join(root, rel));
+  if (path !== root && !path.startsWith(root.endsWith(sep) ? root : root + sep)) return false;
+  try {
+    const s = await stat(path);
+    if (!s.isFile()) return false;
+  } catch {
+    return false;
+  }
+  res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+  res.end(await readFile(path));
+  return true;
+}
+
+export async function startDemoServer(opts: DemoServerOptions = {}): Promise<DemoServer> {
+  const dist = opts.distDir ?? DEMO_DIST;
+  if (!existsSync(join(dist, 'index.html'))) {
+    throw new Error(`demo page not built: ${join(dist, 'index.html')} is missing (npx vite build --config demo/vite.config.ts)`);
+  }
+  const host = opts.host ?? '127.0.0.1';
+  const fixture = opts.fixture ?? (await startFixtureServer({ host, port: opts.mcpPort ?? 0 }));
+  const mode = opts.mode ?? 'lossy';
+  const extDir = join(REPO_ROOT, 'dist');
+
+  const http = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const p = decodeURIComponent(url.pathname);
+    (async () => {
+      if (p === '/demo-config.js') {
+        res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
+        res.end(`window.__DEMO_CONFIG__ = ${JSON.stringify({ mcpOrigin: fixture.origin, mode })};\n`);
+        return;
+      }
+      if (p === '/favicon.ico') {
+        res.writeHead(204);
+        res.end();
+        return;
+      }
+      if (p.startsWith('/ext/') && (await serveFile(res, extDir, p.slice('/ext/'.length)))) return;
+      if (await serveFile(res, dist, p === '/' ? 'index.html' : p.slice(1))) return;
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+    })().catch((e: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(String(e));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(opts.port ?? 0, host, () => resolve());
+  });
+  const addr = http.address() as AddressInfo;
+  const origin = `http://${host}:${addr.port}`;
+
+  return {
+    origin,
+    fixture,
+    pageUrl(p: PageParams = {}) {
+      const q = new URLSearchParams();
+      q.set('mode', p.mode ?? mode);
+      if (p.autorun) q.set('autorun', '1');
+      if (p.chunks !== undefined) q.set('chunks', String(p.chunks));
+      if (p.delayMs !== undefined) q.set('delayMs', String(p.delayMs));
+      if (p.timeoutMs !== undefined) q.set('timeoutMs', String(p.timeoutMs));
+      return `${origin}/?${q.toString()}`;
+    },
+    async close() {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      if (!opts.fixture) await fixture.close();
+    },
+  };
+}
