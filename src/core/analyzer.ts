@@ -750,32 +750,32 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       return;
     }
     const cand = (kind: Candidate['kind'], from: number, to: number, prevId?: string) => {
-      const prevOrd = st.isResume && !st.sawId ? st.ord : st.lastIdOrd ?? st.ord;
+      const prevOrd = st.isResume && !st.lastParsed ? st.ord : st.lastIdOrd ?? st.ord;
       const c: Candidate = { kind, stream: st, eventIndex: ev.index, ord: at, prefix: p.prefix, width: p.width, from, to, id, prevOrd };
       if (prevId !== undefined) c.prevId = prevId;
       s.candidates.push(c);
     };
-    if (st.isResume && !st.sawId) {
-      const base = st.resumeBase;
-      if (base) {
-        if (base.prefix === p.prefix) {
-          if (p.counter > base.counter + 1) cand('replay', base.counter + 1, p.counter - 1, st.lastEventIdSent);
-          else if (p.counter <= base.counter) cand('reorder', p.counter, p.counter, st.lastEventIdSent);
-        } else cand('cross-prefix', 0, 0, st.lastEventIdSent);
-      }
-    } else if (st.lastParsed) {
+    const base = st.isResume ? st.resumeBase : undefined;
+    if (base && p.prefix !== base.prefix) {
+      // Under a per-stream prefix scheme, another stream's events (decided at snapshot).
+      cand('cross-prefix', 0, 0, st.lastEventIdSent);
+    } else if (base && !st.lastParsed) {
+      // First event of the replay: compare with the cursor the client sent.
+      if (p.counter > base.counter + 1) cand('replay', base.counter + 1, p.counter - 1, st.lastEventIdSent);
+      else if (p.counter <= base.counter) cand('reorder', p.counter, p.counter, st.lastEventIdSent);
+    } else if (st.lastParsed && st.lastParsed.prefix === p.prefix) {
       const lp = st.lastParsed;
-      if (lp.prefix === p.prefix) {
-        const delta = p.counter - lp.counter;
-        recordStep(s.stats, delta);
-        const prevText = lp.prefix + String(lp.counter).padStart(lp.width, '0');
-        if (delta > 1) cand(st.isResume ? 'replay' : 'live', lp.counter + 1, p.counter - 1, prevText);
-        else if (delta <= 0) cand('reorder', p.counter, p.counter, prevText);
-      } else if (st.isResume) cand('cross-prefix', 0, 0, undefined);
+      const delta = p.counter - lp.counter;
+      recordStep(s.stats, delta);
+      const prevText = lp.prefix + String(lp.counter).padStart(lp.width, '0');
+      if (delta > 1) cand(st.isResume ? 'replay' : 'live', lp.counter + 1, p.counter - 1, prevText);
+      else if (delta <= 0) cand('reorder', p.counter, p.counter, prevText);
+    }
+    if (!base || p.prefix === base.prefix) {
+      if (!st.lastParsed || st.lastParsed.prefix !== p.prefix || p.counter > st.lastParsed.counter) st.lastParsed = p;
     }
     st.sawId = true;
     st.lastIdOrd = at;
-    if (!st.lastParsed || st.lastParsed.prefix !== p.prefix || p.counter > st.lastParsed.counter) st.lastParsed = p;
   }
 
   function onMessage(st: StreamS, ev: SseEvent, m: DecodedMessage, at: number) {

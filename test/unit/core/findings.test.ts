@@ -1,0 +1,465 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeRecords, createAnalyzer } from '../../../src/core/analyzer';
+import type { AnalysisSnapshot, FindingCode } from '../../../src/core/model';
+import { Capture, call, cutAndResume, ev, initSession, initialize, initResult, message, progress, result } from './helpers';
+
+const codes = (s: AnalysisSnapshot) => s.findings.map((f) => f.code);
+const req = (s: AnalysisSnapshot, id: string, key = 'sess-1') => s.requests[key]!.find((r) => r.id === id)!;
+const only = (s: AnalysisSnapshot, code: FindingCode) => s.findings.filter((f) => f.code === code);
+
+describe('sessions, streams and requests', () => {
+  it('assigns the initialize exchange to the session named by its response (any header case)', () => {
+    const c = new Capture();
+    const conn = c.request({ body: initialize(0, '2025-06-18') });
+    c.response(conn, { headers: [['MCP-Session-Id', 'abc']] });
+    c.chunk(conn, ev('1', initResult(0, '2025-06-18')));
+    c.end(conn);
+    const p = c.request({ body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: [['Mcp-Session-Id', 'abc']] });
+    c.response(p, { json: true });
+    c.chunk(p, JSON.stringify(result(1, { tools: [] })));
+    c.end(p);
+    const s = analyzeRecords(c.records);
+    expect(s.sessions).toHaveLength(1);
+    expect(s.sessions[0]).toMatchObject({ key: 'abc', sessionId: 'abc', protocolVersion: '2025-06-18', protocolVersionSource: 'initialize-result' });
+    expect(s.requests.abc!.map((r) => [r.id, r.method, r.verdict, r.response])).toEqual([
+      ['0', 'initialize', 'complete', 'result'],
+      ['1', 'tools/list', 'complete', 'result'],
+    ]);
+    expect(s.streams[s.requests.abc![1]!.responseStreamId!]!.events[0]!.synthetic).toBe('json-body');
+    expect(s.findings).toEqual([]);
+  });
+
+  it('groups sessionless traffic by endpoint and labels its revision', () => {
+    const c = new Capture();
+    for (const id of [1, 2]) {
+      const p = c.request({ body: call(id), headers: [['mcp-protocol-version', '2026-07-28']] });
+      c.response(p);
+      c.chunk(p, ev('1', message('a')) + ev('2', result(id)));
+      c.end(p);
+    }
+    const s = analyzeRecords(c.records);
+    expect(s.sessions).toHaveLength(1);
+    expect(s.sessions[0]).toMatchObject({ sessionId: null, key: 'endpoint:http://127.0.0.1:3939/mcp', protocolVersion: '2026-07-28' });
+    // ids restart on every stream of a stateless server: not a replay
+    expect(codes(s)).toEqual([]);
+    expect(s.requests[s.sessions[0]!.key]!.map((r) => r.verdict)).toEqual(['complete', 'complete']);
+  });
+
+  it('decodes JSON-RPC batches (2025-03-26) and links each response', () => {
+    const c = new Capture();
+    initSession(c, 'sess-1', { pv: '2025-03-26' });
+    const p = c.request({ sessionId: 'sess-1', body: [call(5), { jsonrpc: '2.0', id: 6, method: 'tools/list' }] });
+    c.response(p);
+    c.chunk(p, ev('1', [result(5), result(6)]));
+    c.end(p);
+    const s = analyzeRecords(c.records);
+    expect(req(s, '5').verdict).toBe('complete');
+    expect(req(s, '6').verdict).toBe('complete');
+    expect(s.streams[req(s, '5').streamId]!.events[0]!.messages).toHaveLength(2);
+  });
+
+  it('links a resume to the stream whose event carried the Last-Event-ID and builds the chain', () => {
+    const c = new Capture();
+    initSession(c);
+    const { post, get } = cutAndResume(c);
+    const s = analyzeRecords(c.records);
+    const a = `tab1:${post}`;
+    const b = `tab1:${get}`;
+    expect(s.streams[b]).toMatchObject({ kind: 'resume', resumes: a, lastEventIdSent: '11', chainRoot: a });
+    expect(s.streams[a]!.resumedBy).toEqual([b]);
+    expect(s.sessions[0]!.chains).toEqual([
+      {
+        rootStreamId: a,
+        requestIds: ['2'],
+        segments: [
+          { streamId: a, events: 11, state: 'error', firstId: '1', lastId: '11', status: 200 },
+          { streamId: b, events: 9, state: 'complete', resumedFrom: '11', firstId: '12', lastId: '20', status: 200 },
+        ],
+      },
+    ]);
+    expect(req(s, '2')).toMatchObject({ verdict: 'complete', responseStreamId: b, response: 'result' });
+    // a lossless cut-and-resume with contiguous ids: verified, but the session is not "lossless"
+    expect(codes(s)).toEqual([]);
+    expect(s.sessions[0]!.lossless).toBe(false);
+    expect(s.sessions[0]!.losslessReasons.join(' ')).toMatch(/reconnect/);
+  });
+});
+
+describe('findings', () => {
+  it('replay-gap and lossy-result-accepted: resume from 11, replay starts at 14', () => {
+    const c = new Capture();
+    initSession(c);
+    cutAndResume(c, { replayFrom: 14 });
+    const s = analyzeRecords(c.records);
+    expect(codes(s)).toEqual(['replay-gap', 'lossy-result-accepted']);
+    const gap = only(s, 'replay-gap')[0]!;
+    expect(gap).toMatchObject({ severity: 'error', eventIds: ['12', '13'], missing: '12–13', requestId: '2' });
+    expect(gap.message).toContain('12–13 never delivered');
+    expect(req(s, '2').verdict).toBe('lossy');
+    expect(req(s, '2').findings).toEqual(['replay-gap', 'lossy-result-accepted']);
+    expect(s.sessions[0]!.worst).toBe('error');
+    // the gap is drawn at the first event after it
+    expect(s.streams[gap.streamId!]!.events[gap.eventIndex!]!.findings).toContain('replay-gap');
+  });
+
+  it('a gap that hit only idempotent progress is no lossy-result-accepted', () => {
+    const c = new Capture();
+    initSession(c);
+    const p = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(p);
+    c.chunk(p, ev('1', progress(2, 1)) + ev('2', progress(2, 2)));
+    c.end(p, 'network-error');
+    const g = c.request({ sessionId: 'sess-1', lastEventId: '2' });
+    c.response(g);
+    c.chunk(g, ev('4', progress(2, 4)) + ev('5', result(2)));
+    c.end(g);
+    const s = analyzeRecords(c.records);
+    expect(codes(s)).toEqual(['replay-gap']);
+    expect(req(s, '2').verdict).toBe('complete-unverified');
+  });
+
+  it('live-gap: ids missing within one connection', () => {
+    const c = new Capture();
+    initSession(c);
+    const p = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(p);
+    c.chunk(p, ev('1', message('a')) + ev('2', message('b')) + ev('5', message('e')) + ev('6', result(2)));
+    c.end(p);
+    const s = analyzeRecords(c.records);
+    expect(codes(s)).toEqual(['live-gap', 'lossy-result-accepted']);
+    expect(only(s, 'live-gap')[0]!.missing).toBe('3–4');
+  });
+
+  it('a jump filled by another stream of the session (shared counter) is no gap, even when filled later', () => {
+    const c = new Capture();
+    initSession(c);
+    const get = c.request({ sessionId: 'sess-1' });
+    c.response(get);
+    const p = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(p);
+    c.chunk(p, ev('1', message('a')) + ev('2', message('b')) + ev('5', message('e')) + ev('6', result(2)));
+    c.end(p);
+    const a = createAnalyzer();
+    a.pushAll(c.records);
+    // live: the GET stream is still open and could still deliver 3–4
+    let s = a.snapshot();
+    expect(only(s, 'live-gap')[0]!.pending).toBe(true);
+    c.chunk(get, ev('3', { jsonrpc: '2.0', method: 'notifications/tools/list_changed' }) + ev('4', { jsonrpc: '2.0', method: 'notifications/tools/list_changed' }));
+    a.pushAll(c.records.slice(-1));
+    a.finish();
+    s = a.snapshot();
+    expect(codes(s)).toEqual([]);
+    expect(req(s, '2').verdict).toBe('complete');
+  });
+
+  it('replay-duplicate: an id delivered again', () => {
+    const c = new Capture();
+    initSession(c);
+    cutAndResume(c, { replayFrom: 10 });
+    const s = analyzeRecords(c.records);
+    expect(codes(s)).toEqual(['replay-duplicate', 'replay-duplicate']);
+    expect(only(s, 'replay-duplicate').map((f) => f.eventIds[0])).toEqual(['10', '11']);
+    const st = s.streams[only(s, 'replay-duplicate')[0]!.streamId!]!;
+    expect(st.events[0]!.duplicate).toBe(true);
+    expect(req(s, '2').verdict).toBe('complete');
+  });
+
+  it('replay-reordered: ids going backwards, and progress out of order on a replay', () => {
+    const c = new Capture();
+    initSession(c);
+    const p = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(p);
+    c.chunk(p, ev('1', progress(2, 1)) + ev('2', message('a')));
+    c.end(p, 'network-error');
+    const g = c.request({ sessionId: 'sess-1', lastEventId: '2' });
+    c.response(g);
+    c.chunk(g, ev('4', progress(2, 4)) + ev('3', progress(2, 3)) + ev('5', result(2)));
+    c.end(g);
+    const s = analyzeRecords(c.records);
+    expect(codes(s).sort()).toEqual(['replay-reordered', 'replay-reordered']);
+    expect(req(s, '2').verdict).toBe('complete');
+  });
+
+  it('replay-cross-stream: a response to a request of another stream on the resumed stream', () => {
+    const c = new Capture();
+    initSession(c);
+    const a = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(a);
+    const b = c.request({ sessionId: 'sess-1', body: call(3) });
+    c.response(b);
+    c.chunk(a, ev('1', message('a1')));
+    c.chunk(b, ev('2', message('b1')));
+    c.end(a, 'network-error');
+    const g = c.request({ sessionId: 'sess-1', lastEventId: '1' });
+    c.response(g);
+    c.chunk(g, ev('3', message('a2')) + ev('4', result(3)) + ev('5', result(2)));
+    c.end(g);
+    c.end(b, 'network-error');
+    const s = analyzeRecords(c.records);
+    expect(codes(s)).toContain('replay-cross-stream');
+    expect(only(s, 'replay-cross-stream')[0]!.requestId).toBe('3');
+    expect(req(s, '2').verdict).toBe('lossy');
+  });
+
+  it('replay-cross-stream: another stream prefix on the resumed stream', () => {
+    const c = new Capture();
+    initSession(c);
+    const a = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(a);
+    c.chunk(a, ev('s1-1', message('a')) + ev('s1-2', message('b')));
+    c.end(a, 'network-error');
+    const b = c.request({ sessionId: 'sess-1', body: call(3) });
+    c.response(b);
+    c.chunk(b, ev('s2-1', message('x')) + ev('s2-2', result(3)));
+    c.end(b);
+    const g = c.request({ sessionId: 'sess-1', lastEventId: 's1-2' });
+    c.response(g);
+    c.chunk(g, ev('s2-3', message('leak')) + ev('s1-3', result(2)));
+    c.end(g);
+    const s = analyzeRecords(c.records);
+    expect(s.sessions[0]!.idScheme).toMatchObject({ kind: 'contiguous', scope: 'stream' });
+    expect(codes(s)).toEqual(['replay-cross-stream', 'lossy-result-accepted']);
+  });
+
+  it('replay-unverifiable and unverified-result-accepted with opaque ids', () => {
+    const c = new Capture();
+    initSession(c);
+    cutAndResume(c, { idOf: (i) => `3f1c_${1700000000000 + i}_${'abcdefghijklmnopqrstuvwxyz'[i]}${i}q` });
+    const s = analyzeRecords(c.records);
+    expect(s.sessions[0]!.idScheme.kind).toBe('opaque');
+    expect(codes(s)).toEqual(['replay-unverifiable', 'unverified-result-accepted']);
+    expect(req(s, '2').verdict).toBe('complete-unverified');
+  });
+
+  it('sparse ids (timestamps): order is checked, gaps are not', () => {
+    const c = new Capture();
+    initSession(c);
+    cutAndResume(c, { idOf: (i) => String(1700000000000 + i * 1000 + (i % 3) * 17), replayFrom: 14 });
+    const s = analyzeRecords(c.records);
+    expect(s.sessions[0]!.idScheme.kind).toBe('sparse');
+    expect(codes(s)).toEqual(['replay-unverifiable', 'unverified-result-accepted']);
+  });
+
+  it('a gapless declaration makes an opaque replay trusted', () => {
+    const c = new Capture();
+    initSession(c, 'sess-1', { gapless: true });
+    cutAndResume(c, { idOf: (i) => `x${i}_${i * 7919}_r${i}z` });
+    const s = analyzeRecords(c.records);
+    expect(s.sessions[0]!.gaplessDeclared).toBe(true);
+    expect(codes(s)).toEqual([]);
+    expect(req(s, '2').verdict).toBe('complete');
+  });
+
+  it('a gapless session without reconnect is lossless', () => {
+    const c = new Capture();
+    initSession(c, 'sess-1', { gapless: true });
+    const p = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(p);
+    c.chunk(p, ev('1', message('a')) + ev('2', result(2)));
+    c.end(p);
+    const s = analyzeRecords(c.records);
+    expect(s.sessions[0]!.lossless).toBe(true);
+    expect(s.sessions[0]!.losslessReasons).toEqual([]);
+  });
+
+  it('the gapless key is configurable (dotted path)', () => {
+    const c = new Capture();
+    const conn = c.request({ body: initialize() });
+    c.response(conn, { sessionId: 'sess-1' });
+    c.chunk(conn, ev('0', initResult(0, '2025-11-25', { experimental: { 'acme.example/retention': { gapless: true } } })));
+    c.end(conn);
+    const s = analyzeRecords(c.records, { gaplessCapabilityPath: 'experimental.acme.example/retention.gapless' });
+    expect(s.sessions[0]!.gaplessDeclared).toBe(true);
+  });
+
+  it('stale-resume-cursor: the client resumed from an older id', () => {
+    const c = new Capture();
+    initSession(c);
+    const p = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(p);
+    c.chunk(p, ev('1', message('a')) + ev('2', message('b')) + ev('3', message('c')));
+    c.end(p, 'network-error');
+    const g = c.request({ sessionId: 'sess-1', lastEventId: '2' });
+    c.response(g);
+    c.chunk(g, ev('4', result(2)));
+    c.end(g);
+    const s = analyzeRecords(c.records);
+    expect(codes(s)).toEqual(['stale-resume-cursor']);
+    expect(only(s, 'stale-resume-cursor')[0]!.eventIds).toEqual(['2', '3']);
+  });
+
+  it('resume-rejected: an error status, or an empty stream closed while the request was pending', () => {
+    const c = new Capture();
+    initSession(c);
+    const p = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(p);
+    c.chunk(p, ev('1', message('a')));
+    c.end(p, 'network-error');
+    const g = c.request({ sessionId: 'sess-1', lastEventId: '1' });
+    c.response(g, { status: 409 });
+    c.end(g);
+    const g2 = c.request({ sessionId: 'sess-1', lastEventId: '1' });
+    c.response(g2);
+    c.end(g2);
+    const s = analyzeRecords(c.records);
+    expect(codes(s)).toEqual(['resume-rejected', 'resume-rejected', 'result-missing']);
+    expect(req(s, '2').verdict).toBe('incomplete');
+  });
+
+  it('needless-resume: the result had already arrived', () => {
+    const c = new Capture();
+    initSession(c);
+    const p = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(p);
+    c.chunk(p, ev('1', message('a')) + ev('2', { jsonrpc: '2.0', id: 2, error: { code: -1, message: 'x' } }));
+    c.end(p, 'network-error');
+    const g = c.request({ sessionId: 'sess-1', lastEventId: '2' });
+    c.response(g);
+    c.end(g, 'page-aborted');
+    const s = analyzeRecords(c.records);
+    expect(codes(s)).toEqual(['needless-resume']);
+    expect(only(s, 'needless-resume')[0]!.severity).toBe('info');
+    expect(req(s, '2')).toMatchObject({ verdict: 'complete', response: 'error' });
+  });
+
+  it('result-missing when all streams ended; pending while one is open or at the end of a live capture', () => {
+    const c = new Capture();
+    initSession(c);
+    const p = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(p);
+    c.chunk(p, ev('1', message('a')));
+    const live = createAnalyzer();
+    live.pushAll(c.records);
+    live.finish();
+    expect(codes(live.snapshot())).toEqual([]);
+    expect(req(live.snapshot(), '2').verdict).toBe('pending');
+    c.end(p);
+    const s = analyzeRecords(c.records);
+    expect(codes(s)).toEqual(['result-missing']);
+    expect(req(s, '2').verdict).toBe('incomplete');
+  });
+
+  it('progress-regressed', () => {
+    const c = new Capture();
+    initSession(c);
+    const p = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(p);
+    c.chunk(p, ev('1', progress(2, 1)) + ev('2', progress(2, 3)) + ev('3', progress(2, 3)) + ev('4', result(2)));
+    c.end(p);
+    const s = analyzeRecords(c.records);
+    expect(codes(s)).toEqual(['progress-regressed']);
+  });
+
+  it('session-expired: 404 to a session id (reported once per session)', () => {
+    const c = new Capture();
+    initSession(c);
+    for (const id of [3, 4]) {
+      const p = c.request({ sessionId: 'sess-1', body: { jsonrpc: '2.0', id, method: 'tools/list' } });
+      c.response(p, { status: 404 });
+      c.end(p);
+    }
+    const s = analyzeRecords(c.records);
+    expect(codes(s)).toEqual(['session-expired']);
+    expect(req(s, '3')).toMatchObject({ verdict: 'incomplete', findings: ['session-expired'] });
+    expect(req(s, '4').findings).toEqual(['session-expired']);
+  });
+
+  it('truncated-event: the stream ended inside an event', () => {
+    const c = new Capture();
+    initSession(c);
+    const p = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(p);
+    c.chunk(p, ev('1', message('a')) + 'id: 2\ndata: {"jsonrpc":"2.0","id":2,"result":{}}\n');
+    c.end(p);
+    const s = analyzeRecords(c.records);
+    expect(codes(s)).toEqual(['truncated-event', 'result-missing']);
+    const st = s.streams[`tab1:${p}`]!;
+    expect(st.events[1]).toMatchObject({ id: '2', truncated: true, findings: ['truncated-event'] });
+    expect(st.lastCursor).toBe('1');
+  });
+
+  it('capture-gap: the inspector lost records; the stream is marked incomplete', () => {
+    const c = new Capture();
+    initSession(c);
+    const p = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(p);
+    c.chunk(p, ev('1', message('a')));
+    c.gap([p]);
+    c.chunk(p, ev('2', result(2)));
+    c.end(p);
+    const s = analyzeRecords(c.records);
+    expect(codes(s)).toEqual(['capture-gap']);
+    expect(s.streams[`tab1:${p}`]!.captureIncomplete).toBe(true);
+    expect(req(s, '2').verdict).toBe('complete-unverified');
+    expect(s.markers.some((m) => m.kind === 'capture-gap')).toBe(true);
+  });
+
+  it('a resync event before the result: the gap is reported, the result is not lossy-accepted', () => {
+    const c = new Capture();
+    initSession(c);
+    const p = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(p);
+    c.chunk(p, ev('1', message('a')) + ev('2', message('b')));
+    c.end(p, 'network-error');
+    const g = c.request({ sessionId: 'sess-1', lastEventId: '2' });
+    c.response(g);
+    c.chunk(g, ev(undefined, { reason: 'replay-incomplete' }, 'resync') + ev('5', message('e')) + ev('6', result(2)));
+    c.end(g);
+    const s = analyzeRecords(c.records);
+    expect(codes(s)).toEqual(['replay-gap']);
+    expect(req(s, '2').verdict).toBe('complete-unverified');
+    expect(s.sessions[0]!.losslessReasons.join(' ')).toMatch(/resync/);
+  });
+
+  it('cumulative / idempotent classification is configurable', () => {
+    const c = new Capture();
+    initSession(c);
+    cutAndResume(c, { replayFrom: 14 });
+    const s = analyzeRecords(c.records, { idempotentNotifications: ['notifications/progress', 'notifications/message'] });
+    expect(codes(s)).toEqual(['replay-gap']);
+    expect(req(s, '2').cumulativeCount).toBe(0);
+  });
+
+  it('an id scheme override per origin', () => {
+    const c = new Capture();
+    initSession(c);
+    cutAndResume(c, { idOf: (i) => `k${(i * 37) % 11}-${i}`, replayFrom: 14 });
+    expect(analyzeRecords(c.records).sessions[0]!.idScheme.kind).not.toBe('contiguous');
+    const s = analyzeRecords(c.records, { idSchemeOverrides: [{ origin: 'http://127.0.0.1:3939', pattern: '^k\\d+-(?<counter>\\d+)$' }] });
+    expect(s.sessions[0]!.idScheme).toMatchObject({ kind: 'contiguous', scope: 'session' });
+    expect(codes(s)).toEqual(['replay-gap', 'lossy-result-accepted']);
+  });
+
+  it('EventSource records map to events directly', () => {
+    const c = new Capture();
+    const conn = c.request({ transport: 'eventsource', url: 'http://127.0.0.1:3939/sse' });
+    c.response(conn);
+    for (const id of ['1', '2', '3', '5', '6']) {
+      c.records.push({ seq: 900, src: 'tab1', t: 5000, kind: 'es-event', conn, type: 'message', data: '{"jsonrpc":"2.0","method":"notifications/message","params":{}}', lastEventId: id });
+    }
+    const s = analyzeRecords(c.records);
+    const st = Object.values(s.streams)[0]!;
+    expect(st.kind).toBe('eventsource');
+    expect(st.events.map((e) => e.id)).toEqual(['1', '2', '3', '5', '6']);
+    expect(codes(s)).toEqual(['live-gap']);
+  });
+});
+
+describe('snapshot', () => {
+  it('returns the same object until something changes and is JSON-serialisable', () => {
+    const c = new Capture();
+    initSession(c);
+    const a = createAnalyzer();
+    a.pushAll(c.records);
+    const s1 = a.snapshot();
+    expect(a.snapshot()).toBe(s1);
+    expect(JSON.parse(JSON.stringify(s1))).toEqual(s1);
+    cutAndResume(c);
+    a.pushAll(c.records.slice(4));
+    const s2 = a.snapshot();
+    expect(s2).not.toBe(s1);
+    expect(s2.revision).toBeGreaterThan(s1.revision!);
+    // an untouched stream keeps its object
+    expect(s2.streams['tab1:c1']).toBe(s1.streams['tab1:c1']);
+  });
+});
