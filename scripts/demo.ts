@@ -1,0 +1,255 @@
+// npm run demo -- [--mode lossy] [--port N] [--no-browser] [--once] [--no-build] [--browser PATH] [--serve]
+//
+// Starts the fixture MCP server in a mode, serves the demo page (a web agent on the official SDK
+// client), builds the extension if dist/ is stale, and opens Chromium with the extension loaded
+// and DevTools open on the page — or prints how to do that by hand.
+//
+// Browsers it can drive: Chromium and Chrome for Testing (they honour --load-extension).
+// Branded Google Chrome ignores --load-extension since version 137: load dist/ by hand there.
+
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startDemoServer, DEMO_DIR, DEMO_DIST, REPO_ROOT, type DemoServer } from '../demo/server.js';
+import { SCENARIOS, runScenario, type ScenarioOptions } from '../test/fixtures/client/run-scenario.js';
+import { MODE_NAMES, isModeName, type ModeName } from '../test/fixtures/mcp-server/options.js';
+
+const DEMO_MODES: ModeName[] = ['lossless', 'lossy', 'opaque', 'dropped-result', 'cross-stream', 'session-404'];
+const EXT_DIST = join(REPO_ROOT, 'dist');
+
+interface Args {
+  mode: ModeName;
+  port: number;
+  browser: boolean;
+  once: boolean;
+  build: boolean;
+  browserPath?: string;
+  serve: boolean;
+}
+
+function usage(msg?: string): never {
+  if (msg) console.error(`demo: ${msg}`);
+  console.error(
+    [
+      'usage: npm run demo -- [options]',
+      `  --mode M        server mode: ${DEMO_MODES.join(', ')} (also: ${MODE_NAMES.filter((m) => !DEMO_MODES.includes(m)).join(', ')}); default lossy`,
+      '  --port N        port of the demo page on 127.0.0.1 (default: any free port)',
+      '  --no-browser    do not launch a browser; print how to load the extension and which URL to open',
+      '  --once          start, check the page is served, run the agent once (Node SDK client), print JSON, exit',
+      '  --no-build      do not build the extension even if dist/ is stale',
+      '  --browser PATH  Chromium / Chrome for Testing binary (default: $CHROME_PATH, /usr/bin/chromium)',
+      '  --serve         with CI=true, keep serving instead of behaving like --once',
+    ].join('\n'),
+  );
+  process.exit(2);
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = { mode: 'lossy', port: 0, browser: true, once: false, build: true, serve: false };
+  for (let i = 0; i < argv.length; i++) {
+    const x = argv[i]!;
+    const v = () => argv[++i] ?? usage(`${x} needs a value`);
+    if (x === '--mode') {
+      const m = v();
+      if (!isModeName(m)) usage(`unknown mode ${m}`);
+      a.mode = m;
+    } else if (x.startsWith('--mode=')) {
+      const m = x.slice(7);
+      if (!isModeName(m)) usage(`unknown mode ${m}`);
+      a.mode = m;
+    } else if (x === '--port') {
+      const p = Number(v());
+      if (!Number.isInteger(p) || p < 0 || p > 65535) usage('--port needs a port number');
+      a.port = p;
+    } else if (x === '--no-browser') a.browser = false;
+    else if (x === '--once') a.once = true;
+    else if (x === '--no-build') a.build = false;
+    else if (x === '--browser') a.browserPath = v();
+    else if (x === '--serve') a.serve = true;
+    else if (x === '-h' || x === '--help') usage();
+    else usage(`unknown argument ${x}`);
+  }
+  if (process.env.CI === 'true' && !a.serve && !a.once) {
+    console.log('demo: CI=true: behaving like --once --no-browser (pass --serve to keep serving)');
+    a.once = true;
+  }
+  if (a.once) a.browser = false;
+  return a;
+}
+
+/** Newest mtime of the files under `paths` (recursively), skipping node_modules and dist dirs. */
+function newestMtime(paths: string[]): number {
+  let newest = 0;
+  const walk = (p: string) => {
+    if (!existsSync(p)) return;
+    const s = statSync(p);
+    if (s.isDirectory()) {
+      for (const e of readdirSync(p)) if (e !== 'node_modules' && e !== 'dist') walk(join(p, e));
+    } else newest = Math.max(newest, s.mtimeMs);
+  };
+  paths.forEach(walk);
+  return newest;
+}
+
+function isStale(output: string, inputs: string[]): boolean {
+  if (!existsSync(output)) return true;
+  return newestMtime(inputs) > statSync(output).mtimeMs;
+}
+
+function run(cmd: string, args: string[]): void {
+  console.log(`demo: $ ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, { cwd: REPO_ROOT, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error(`demo: "${cmd} ${args.join(' ')}" failed (exit ${r.status ?? r.signal})`);
+    process.exit(1);
+  }
+}
+
+function buildIfStale(a: Args): { extension: 'built' | 'fresh' | 'stale' | 'missing' } {
+  const pageInputs = [DEMO_DIR, join(REPO_ROOT, 'test/fixtures/mcp-server/long-task.ts'), join(REPO_ROOT, 'test/fixtures/mcp-server/options.ts')];
+  if (isStale(join(DEMO_DIST, 'index.html'), pageInputs)) run('npx', ['vite', 'build', '--config', 'demo/vite.config.ts']);
+  const extInputs = ['src', 'public', 'manifest.json', 'vite.config.ts'].map((p) => join(REPO_ROOT, p));
+  const manifest = join(EXT_DIST, 'manifest.json');
+  const stale = isStale(manifest, extInputs);
+  if (!stale) return { extension: 'fresh' };
+  if (!a.build) return { extension: existsSync(manifest) ? 'stale' : 'missing' };
+  run('npm', ['run', 'build']);
+  return { extension: 'built' };
+}
+
+function findBrowser(explicit?: string): string | undefined {
+  const candidates = [explicit, process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome-for-testing'];
+  return candidates.find((c): c is string => !!c && existsSync(c));
+}
+
+function manualInstructions(pageUrl: string): string {
+  return [
+    '',
+    'To inspect the demo in your browser:',
+    `  1. chrome://extensions → Developer mode → Load unpacked → ${EXT_DIST}`,
+    '     (Chromium and Chrome for Testing can also be started with --load-extension; branded',
+    '      Google Chrome ignores that flag since version 137, so load it by hand there.)',
+    `  2. Open ${pageUrl}`,
+    '  3. Open DevTools (F12) → the "MCP Streams" panel, then press "Call long_task" on the page.',
+    '',
+  ].join('\n');
+}
+
+function launchBrowser(bin: string, pageUrl: string): { child: ChildProcess; cleanup: () => void } {
+  const profile = mkdtempSync(join(tmpdir(), 'mcp-stream-inspector-demo-'));
+  const args = [
+    `--user-data-dir=${profile}`,
+    '--no-first-run',
+    '--no-default-browser-check',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--disable-dev-shm-usage',
+    `--disable-extensions-except=${EXT_DIST}`,
+    `--load-extension=${EXT_DIST}`,
+    '--auto-open-devtools-for-tabs',
+    ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+    pageUrl,
+  ];
+  const child = spawn(bin, args, { detached: true, stdio: 'ignore' });
+  const cleanup = () => {
+    try {
+      if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+    rmSync(profile, { recursive: true, force: true });
+  };
+  return { child, cleanup };
+}
+
+async function once(a: Args, demo: DemoServer, ext: string): Promise<number> {
+  const pageUrl = demo.pageUrl({ mode: a.mode, autorun: true });
+  const page = await fetch(pageUrl);
+  const html = await page.text();
+  const script = /<script type="module"[^>]*src="([^"]+)"/.exec(html)?.[1];
+  const bundle = script ? await fetch(new URL(script, pageUrl)) : undefined;
+  const config = await fetch(new URL('/demo-config.js', pageUrl)).then((r) => r.text());
+  const pageOk = page.ok && html.includes('Demo web agent') && !!bundle?.ok && config.includes(demo.fixture.origin);
+
+  const preset: Partial<ScenarioOptions> = a.mode in SCENARIOS ? SCENARIOS[a.mode as keyof typeof SCENARIOS] : {};
+  const r = await runScenario({ ...preset, name: a.mode, mode: a.mode, server: demo.fixture, chunks: 8, delayMs: 20 });
+  const o = r.outcome;
+  const summary = {
+    mode: a.mode,
+    pageUrl,
+    mcpUrl: demo.fixture.modeUrl(a.mode),
+    page: pageOk ? 'ok' : 'broken',
+    extension: ext,
+    agent: {
+      callSucceeded: !!o.result && !o.error,
+      hashMatches: o.hashMatches,
+      missingChunks: o.missingChunks,
+      foreignChunks: o.foreignChunks,
+      resumes: o.resumes,
+      ...(o.error ? { error: o.error.message } : {}),
+    },
+    records: r.records.length,
+  };
+  console.log(JSON.stringify(summary, null, 2));
+  return pageOk ? 0 : 1;
+}
+
+async function main() {
+  const a = parseArgs(process.argv.slice(2));
+  const { extension } = buildIfStale(a);
+  if (extension === 'missing' || extension === 'stale') {
+    console.log(`demo: dist/ is ${extension} and --no-build was given: the extension may not match the sources`);
+  }
+  const demo = await startDemoServer({ mode: a.mode, port: a.port });
+  const pageUrl = demo.pageUrl({ mode: a.mode });
+  let browser: { child: ChildProcess; cleanup: () => void } | undefined;
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    browser?.cleanup();
+    await demo.close().catch(() => {});
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+
+  if (a.once) {
+    const code = await once(a, demo, extension);
+    await stop(code);
+    return;
+  }
+
+  console.log(`\nMCP Stream Inspector demo — mode "${a.mode}"`);
+  console.log(`  demo page:  ${pageUrl}`);
+  console.log(`  MCP server: ${demo.fixture.modeUrl(a.mode)} (every mode at ${demo.fixture.origin}/mcp/<mode>)`);
+  console.log(`  extension:  ${EXT_DIST} (${extension})`);
+
+  const bin = a.browser ? findBrowser(a.browserPath) : undefined;
+  const display = !!(process.env.DISPLAY || process.env.WAYLAND_DISPLAY) || process.platform === 'darwin' || process.platform === 'win32';
+  if (!a.browser) {
+    console.log(manualInstructions(pageUrl));
+  } else if (!bin) {
+    console.log('\ndemo: no Chromium found (looked at --browser, $CHROME_PATH, /usr/bin/chromium): not opening a browser.');
+    console.log(manualInstructions(pageUrl));
+  } else if (!display) {
+    console.log(`\ndemo: no display ($DISPLAY / $WAYLAND_DISPLAY unset): not opening ${bin}.`);
+    console.log(manualInstructions(pageUrl));
+  } else {
+    console.log(`\ndemo: opening ${bin} with the extension loaded and DevTools open on the demo page.`);
+    console.log('      Select the "MCP Streams" panel in DevTools, then press "Call long_task".');
+    browser = launchBrowser(bin, pageUrl);
+    browser.child.on('exit', () => {
+      console.log('demo: browser closed; stopping.');
+      void stop(0);
+    });
+  }
+  console.log('Press Ctrl+C to stop.');
+}
+
+main().catch((e: unknown) => {
+  console.error(`demo: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+});
