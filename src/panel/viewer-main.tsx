@@ -5,13 +5,13 @@ import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createAnalyzer, optionsFromSettings } from '../core';
 import { InspectorApp } from './ui/App';
-import { importOwnJson, ImportError } from './ui/importer';
+import { importWithCore, ImportError } from './ui/importer';
 import { createLocalStorageAdapter } from './ui/settings';
 import { createStaticSource } from './ui/static-source';
 import type { InspectorSource } from './ui/store-types';
 
 const storage = createLocalStorageAdapter();
-const importFile = importOwnJson;
+const importFile = importWithCore;
 const analyzerFactory = (s: Parameters<typeof optionsFromSettings>[0]) => createAnalyzer(optionsFromSettings(s));
 
 function srcParam(): URL | undefined {

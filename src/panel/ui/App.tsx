@@ -12,7 +12,7 @@ import { downloadText } from './download';
 import { EventsTable, type EventRef } from './EventsTable';
 import { parseFilter } from './filter';
 import { FindingsView } from './FindingsView';
-import { importOwnJson, readAndImport, type ImportFn } from './importer';
+import { importWithCore, readAndImport, type ImportFn } from './importer';
 import { RequestsView } from './RequestsView';
 import { RequestsSummary } from './RequestsSummary';
 import { SessionHeader } from './SessionHeader';
@@ -38,7 +38,7 @@ export interface InspectorAppProps {
   /** 'default' and 'light' are DevTools' light theme; 'auto' follows prefers-color-scheme. */
   theme?: ThemeName;
   mode: 'devtools' | 'viewer';
-  /** File importer (own JSON + HAR): the core importer. Default: own JSON only. */
+  /** File importer. Default: the core importer (own JSON and HAR). */
   importFile?: ImportFn;
   /** Called after settings were loaded and whenever the user saves them (wire to the relay: buffer cap, capture while closed). */
   onSettingsChange?(settings: InspectorSettings): void;
@@ -199,7 +199,7 @@ export function InspectorApp(props: InspectorAppProps) {
   };
 
   // Import: one clear error on a bad file; the current capture stays as it was.
-  const importFn = props.importFile ?? importOwnJson;
+  const importFn = props.importFile ?? importWithCore;
   const openFile = async (file: File) => {
     try {
       const records: CaptureRecord[] = await readAndImport(file, importFn);

@@ -82,7 +82,7 @@ export function Toolbar(props: {
         ref={props.filterRef}
         className="tb-filter"
         type="search"
-        placeholder="Filter  (text, method:, request:, code:, -exclude)"
+        placeholder='Filter: text, "phrase", method:, request:, code:, -exclude'
         aria-label="Filter events and findings"
         value={props.filter}
         data-testid="tb-filter"

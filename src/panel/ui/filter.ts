@@ -1,4 +1,4 @@
-// The toolbar filter: free text plus DevTools-style `key:value` tokens.
+// The toolbar filter: free text ("quoted phrases" allowed) plus DevTools-style `key:value` tokens.
 //   method:tools/call  request:2  code:replay-gap  stream:<id>  event:<type>  -text (exclude)
 
 import type { AnalysisSnapshot, SseEvent, Stream } from '../../core/model';
@@ -16,7 +16,17 @@ export interface ParsedFilter {
 
 export function parseFilter(q: string): ParsedFilter {
   const f: ParsedFilter = { text: [], exclude: [], method: [], request: [], code: [], stream: [], event: [], empty: true };
-  for (const tok of q.trim().split(/\s+/).filter(Boolean)) {
+  // Tokens: key:value, "quoted phrase", -exclude, words.
+  for (const raw of q.match(/-?"[^"]*"?|\S+/g) ?? []) {
+    const quoted = /^-?"/.test(raw);
+    const tok = quoted ? raw.replace(/^(-?)"([^"]*)"?$/, '$1$2') : raw;
+    if (!tok || tok === '-') continue;
+    if (quoted) {
+      f.empty = false;
+      if (tok.startsWith('-')) f.exclude.push(tok.slice(1).toLowerCase());
+      else f.text.push(tok.toLowerCase());
+      continue;
+    }
     const m = /^(method|request|req|code|stream|event|type):(.+)$/i.exec(tok);
     f.empty = false;
     if (m) {
