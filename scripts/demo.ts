@@ -26,6 +26,8 @@ interface Args {
   build: boolean;
   browserPath?: string;
   serve: boolean;
+  /** Chromium's --remote-debugging-port (for checking the launch from a script). */
+  debugPort?: number;
 }
 
 function usage(msg?: string): never {
@@ -40,6 +42,7 @@ function usage(msg?: string): never {
       '  --no-build      do not build the extension even if dist/ is stale',
       '  --browser PATH  Chromium / Chrome for Testing binary (default: $CHROME_PATH, /usr/bin/chromium)',
       '  --serve         with CI=true, keep serving instead of behaving like --once',
+      '  --remote-debugging-port N   passed to Chromium (to drive the launched browser from a script)',
     ].join('\n'),
   );
   process.exit(2);
@@ -67,6 +70,7 @@ function parseArgs(argv: string[]): Args {
     else if (x === '--no-build') a.build = false;
     else if (x === '--browser') a.browserPath = v();
     else if (x === '--serve') a.serve = true;
+    else if (x === '--remote-debugging-port') a.debugPort = Number(v());
     else if (x === '-h' || x === '--help') usage();
     else usage(`unknown argument ${x}`);
   }
@@ -136,7 +140,7 @@ function manualInstructions(pageUrl: string): string {
   ].join('\n');
 }
 
-function launchBrowser(bin: string, pageUrl: string): { child: ChildProcess; cleanup: () => void } {
+function launchBrowser(bin: string, pageUrl: string, debugPort?: number): { child: ChildProcess; cleanup: () => void } {
   const profile = mkdtempSync(join(tmpdir(), 'mcp-stream-inspector-demo-'));
   const args = [
     `--user-data-dir=${profile}`,
@@ -150,6 +154,7 @@ function launchBrowser(bin: string, pageUrl: string): { child: ChildProcess; cle
     `--load-extension=${EXT_DIST}`,
     '--auto-open-devtools-for-tabs',
     ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+    ...(debugPort !== undefined ? [`--remote-debugging-port=${debugPort}`] : []),
     pageUrl,
   ];
   const child = spawn(bin, args, { detached: true, stdio: 'ignore' });
@@ -240,7 +245,7 @@ async function main() {
   } else {
     console.log(`\ndemo: opening ${bin} with the extension loaded and DevTools open on the demo page.`);
     console.log('      Select the "MCP Streams" panel in DevTools, then press "Call long_task".');
-    browser = launchBrowser(bin, pageUrl);
+    browser = launchBrowser(bin, pageUrl, a.debugPort);
     browser.child.on('exit', () => {
       console.log('demo: browser closed; stopping.');
       void stop(0);
