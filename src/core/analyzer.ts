@@ -32,6 +32,7 @@ import {
   countRanges,
   describeRanges,
   expandRanges,
+  formatId,
   inferScheme,
   makeIdParser,
   newIdStats,
@@ -92,6 +93,8 @@ interface Candidate {
   to: number;
   id: string;
   prevId?: string;
+  /** The first event of a resume, compared with the Last-Event-ID sent. */
+  atResume?: boolean;
   /** Ord of what came before the missing ids (previous event on the connection / the resume). */
   prevOrd: number;
 }
@@ -753,6 +756,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       const prevOrd = st.isResume && !st.lastParsed ? st.ord : st.lastIdOrd ?? st.ord;
       const c: Candidate = { kind, stream: st, eventIndex: ev.index, ord: at, prefix: p.prefix, width: p.width, from, to, id, prevOrd };
       if (prevId !== undefined) c.prevId = prevId;
+      if (st.isResume && !st.lastParsed) c.atResume = true;
       s.candidates.push(c);
     };
     const base = st.isResume ? st.resumeBase : undefined;
@@ -767,7 +771,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       const lp = st.lastParsed;
       const delta = p.counter - lp.counter;
       recordStep(s.stats, delta);
-      const prevText = lp.prefix + String(lp.counter).padStart(lp.width, '0');
+      const prevText = formatId(lp.prefix, lp.counter, lp.width);
       if (delta > 1) cand(st.isResume ? 'replay' : 'live', lp.counter + 1, p.counter - 1, prevText);
       else if (delta <= 0) cand('reorder', p.counter, p.counter, prevText);
     }
@@ -1006,7 +1010,9 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
           ...(req ? { requestId: req.id } : {}),
           message:
             c.kind === 'replay'
-              ? `${n === 1 ? 'Id' : 'Ids'} ${text} never delivered: the client resumed from ${c.prevId ?? '?'} and the replay continued at ${c.id}.`
+              ? c.atResume
+                ? `${n === 1 ? 'Id' : 'Ids'} ${text} never delivered: the client resumed from ${c.prevId ?? '?'} and the replay continued at ${c.id}.`
+                : `${n === 1 ? 'Id' : 'Ids'} ${text} never delivered: the resumed stream went from ${c.prevId ?? '?'} to ${c.id}.`
               : `${n === 1 ? 'Id' : 'Ids'} ${text} never delivered: the connection went from ${c.prevId ?? '?'} to ${c.id} without a reconnect, and no other stream of the session carried ${n === 1 ? 'it' : 'them'}.`,
         };
         if (st.resumes) f.relatedStreamIds = [st.resumes.id];

@@ -24,13 +24,18 @@ export interface IdSchemeOverride {
 
 const TRAILING_INT = /^(.*?)(\d+)$/;
 
+/** Zero-padded counters ("0042") keep their width when naming missing ids; others none. */
+function padWidth(digits: string): number {
+  return digits.length > 1 && digits.startsWith('0') ? digits.length : 0;
+}
+
 /** Generic parse: a stable prefix plus a trailing decimal integer (at most 15 digits). */
 export function parseIdGeneric(id: string): ParsedId | null {
   const m = TRAILING_INT.exec(id);
   if (!m) return null;
   const digits = m[2]!;
   if (digits.length > 15) return null;
-  return { prefix: m[1]!, counter: Number(digits), width: digits.length };
+  return { prefix: m[1]!, counter: Number(digits), width: padWidth(digits) };
 }
 
 export function makeIdParser(override: IdSchemeOverride | undefined): (id: string) => ParsedId | null {
@@ -45,7 +50,7 @@ export function makeIdParser(override: IdSchemeOverride | undefined): (id: strin
     const m = re.exec(id);
     const c = m?.groups?.counter;
     if (!m || c === undefined || !/^\d{1,15}$/.test(c)) return null;
-    return { prefix: m.groups?.stream ?? '', counter: Number(c), width: c.length };
+    return { prefix: m.groups?.stream ?? '', counter: Number(c), width: padWidth(c) };
   };
 }
 
