@@ -84,3 +84,34 @@ export function bodyText(records: CaptureRecord[], urlPart: string): string {
     .map((r) => (r as { text: string }).text)
     .join('');
 }
+
+/** Navigate the inspected tab (CDP Page.navigate) and wait until the new document has loaded. */
+export async function navigate(h: Harness, url: string): Promise<void> {
+  await h.browser.cdp.send('Page.navigate', { url }, h.page);
+  await waitFor(
+    () => h.evalPage(`location.href === ${JSON.stringify(url)} && document.readyState === 'complete'`).catch(() => false),
+    { message: `navigation to ${url}` },
+  );
+}
+
+/** Set an option of the extension in chrome.storage.local (through its service worker). */
+export async function setExtensionStorage(browser: Browser, values: Record<string, unknown>): Promise<void> {
+  const sw = await waitFor(async () =>
+    (await browser.cdp.targets()).find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${browser.extensionId}/`)),
+  );
+  const s = await browser.cdp.attach(sw.targetId);
+  await browser.cdp.evaluate(s, `chrome.storage.local.set(${JSON.stringify(values)}).then(() => true)`);
+  await browser.cdp.send('Target.detachFromTarget', { sessionId: s }).catch(() => {});
+}
+
+/** Records unique by (src, seq)? Returns the duplicated keys. */
+export function duplicateKeys(records: CaptureRecord[]): string[] {
+  const seen = new Set<string>();
+  const dup: string[] = [];
+  for (const r of records) {
+    const k = `${r.src}#${r.seq}`;
+    if (seen.has(k)) dup.push(k);
+    seen.add(k);
+  }
+  return dup;
+}

@@ -1,0 +1,142 @@
+// Delivery: a panel opened late backfills; a service worker stopped mid-stream loses and
+// duplicates nothing; a capped relay buffer shows an explicit capture gap; navigation clears the
+// panel unless "Preserve log" is on.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CaptureRecord } from '../../src/core/record';
+import { stopServiceWorker } from '../support/devtools';
+import { bodyText, duplicateKeys, navigate, openInspected, setExtensionStorage, waitForRecords, type Harness } from '../support/extension';
+import { startTestServer, type TestServer } from '../support/server';
+import { waitFor } from '../support/wait';
+
+let server: TestServer;
+let h: Harness & { openPanel(): Promise<unknown> };
+
+/** A page that reads /stream?n=N&ms=M with a reader and keeps what it read in window.pageText. */
+function streamPage(tag: string, n: number, ms: number) {
+  return `<!doctype html><html><head><script>
+    window.pageText = ''; window.streamDone = false;
+    (async () => {
+      const r = await fetch('/stream?tag=${tag}&n=${n}&ms=${ms}', { headers: { accept: 'text/event-stream' } });
+      const rd = r.body.getReader(); const dec = new TextDecoder();
+      for (;;) { const { done, value } = await rd.read(); if (done) break; window.pageText += dec.decode(value, { stream: true }); }
+      window.streamDone = true;
+    })();
+  </script></head><body>${tag}</body></html>`;
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  server.route('/stream', (req, res) => {
+    const q = new URL(req.url!, 'http://x').searchParams;
+    const n = Number(q.get('n'));
+    const ms = Number(q.get('ms'));
+    const tag = q.get('tag');
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    let i = 0;
+    const tick = () => {
+      if (res.destroyed) return;
+      i++;
+      res.write(`id: ${tag}-${i}\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"i":${i}}}\n\n`);
+      if (i >= n) res.end();
+      else setTimeout(tick, ms);
+    };
+    tick();
+  });
+  server.page('/late.html', streamPage('late', 20, 1));
+  server.page('/sw.html', streamPage('sw', 300, 10));
+  server.page('/gap.html', streamPage('gap', 100, 0));
+  server.page('/nav-a.html', streamPage('nav-a', 3, 1));
+  server.page('/nav-b.html', streamPage('nav-b', 3, 1));
+  server.page('/nav-c.html', streamPage('nav-c', 3, 1));
+  h = await openInspected(server.url('/late.html'), { openPanel: false });
+});
+
+afterAll(async () => {
+  await h?.close();
+  await server?.close();
+});
+
+const ofTag = (rs: CaptureRecord[], tag: string) => rs.filter((r) => r.kind === 'request' && r.url.includes(`tag=${tag}`));
+
+describe('delivery', () => {
+  it('a panel opened after the page loaded backfills everything captured since', async () => {
+    await waitFor(() => h.evalPage('window.streamDone'), { message: 'late page stream done' });
+    const pageText = await h.evalPage<string>('window.pageText');
+    await h.openPanel();
+    const records = await waitForRecords(h.panel, (rs) => rs.some((r) => r.kind === 'end'), 'backfilled end');
+    expect(bodyText(records, 'tag=late')).toBe(pageText);
+    expect(records[0]).toMatchObject({ kind: 'navigation', top: true, seq: 1 });
+  });
+
+  it('a service worker stopped mid-stream (twice): no record lost, none duplicated', async () => {
+    await navigate(h, server.url('/sw.html'));
+    const connects0 = await h.panel.eval<number>('__MSI_PANEL__.connects()');
+    for (let k = 1; k <= 2; k++) {
+      const target = 40 * k;
+      await waitFor(() => h.evalPage(`(window.pageText.match(/\\n\\n/g) || []).length >= ${target}`), { message: `page read ${target} events` });
+      await stopServiceWorker(h.browser);
+      await waitFor(async () => (await h.panel.eval<number>('__MSI_PANEL__.connects()')) >= connects0 + k, { message: 'panel reconnected' });
+    }
+    const streamStillOpen = !(await h.evalPage<boolean>('window.streamDone'));
+    expect(streamStillOpen).toBe(true); // the stops really happened mid-stream
+    await waitFor(() => h.evalPage('window.streamDone'), { timeoutMs: 30_000, message: 'sw page stream done' });
+    const pageText = await h.evalPage<string>('window.pageText');
+    const records = await waitForRecords(h.panel, (rs) => ofTag(rs, 'sw').length === 1 && rs.some((r) => r.kind === 'end'), 'end of the sw stream');
+    expect(duplicateKeys(records)).toEqual([]);
+    expect(records.some((r) => r.kind === 'capture-gap')).toBe(false);
+    const src = ofTag(records, 'sw')[0]!.src;
+    const seqs = records.filter((r) => r.src === src).map((r) => r.seq);
+    expect(seqs).toEqual(seqs.map((_, i) => i + 1)); // dense, in order
+    expect(bodyText(records, 'tag=sw')).toBe(pageText);
+    expect(pageText.match(/\n\n/g)!.length).toBe(300);
+  });
+
+  it('records evicted by the buffer cap before the panel had them show as an explicit capture gap', async () => {
+    await setExtensionStorage(h.browser, { bufferMaxRecords: 30 });
+    try {
+      await navigate(h, server.url('/gap.html'));
+      await waitFor(() => h.evalPage('window.streamDone'), { message: 'gap page stream done' });
+      // The panel was attached and got everything live: no gap.
+      let records = await waitForRecords(h.panel, (rs) => rs.some((r) => r.kind === 'end'), 'gap stream end');
+      expect(records.some((r) => r.kind === 'capture-gap')).toBe(false);
+      // Reload the panel: it starts with no cursors and asks for backfill; 30 records remain.
+      await h.panel.eval('location.reload(), true').catch(() => {});
+      await h.openPanel();
+      records = await waitForRecords(
+        h.panel,
+        (rs) => rs.some((r) => r.kind === 'end') && rs.some((r) => r.kind === 'capture-gap'),
+        'capture gap and stream end after panel reload',
+      );
+      const gap = records.find((r) => r.kind === 'capture-gap') as Extract<CaptureRecord, { kind: 'capture-gap' }>;
+      expect(gap).toBeTruthy();
+      expect(gap.reason).toBe('buffer-cap');
+      expect(gap.fromSeq).toBe(1);
+      const kept = records.filter((r) => r.src === gap.src && r.kind !== 'capture-gap');
+      expect(kept.length).toBe(30);
+      expect(gap.lost).toBe(gap.toSeq! - gap.fromSeq! + 1);
+      expect(gap.toSeq).toBe(kept[0]!.seq - 1);
+      expect(gap.conns.length).toBeGreaterThan(0);
+    } finally {
+      await setExtensionStorage(h.browser, { bufferMaxRecords: 50_000 });
+    }
+  });
+
+  it('navigation clears the panel without Preserve log, and keeps a boundary with it', async () => {
+    await navigate(h, server.url('/nav-a.html'));
+    await waitForRecords(h.panel, (rs) => ofTag(rs, 'nav-a').length === 1, 'nav-a captured');
+    await navigate(h, server.url('/nav-b.html'));
+    let records = await waitForRecords(h.panel, (rs) => ofTag(rs, 'nav-b').length === 1 && rs.some((r) => r.kind === 'end'), 'nav-b captured');
+    expect(ofTag(records, 'nav-a')).toEqual([]);
+    expect(ofTag(records, 'sw')).toEqual([]);
+    // Turn Preserve log on through the panel's own checkbox.
+    await h.panel.eval(`document.querySelector('[data-testid=preserve-log]').click(), true`);
+    await waitFor(() => h.panel.eval('__MSI_PANEL__.preserveLog()'), { message: 'preserve log on' });
+    await navigate(h, server.url('/nav-c.html'));
+    records = await waitForRecords(h.panel, (rs) => ofTag(rs, 'nav-c').length === 1 && rs.filter((r) => r.kind === 'end').length >= 2, 'nav-c captured');
+    expect(ofTag(records, 'nav-b').length).toBe(1);
+    const tops = records.filter((r) => r.kind === 'navigation' && r.top).map((r) => (r as { url: string }).url);
+    expect(tops).toEqual([server.url('/nav-b.html'), server.url('/nav-c.html')]);
+    await h.panel.eval(`document.querySelector('[data-testid=preserve-log]').click(), true`);
+  });
+});
