@@ -1,0 +1,116 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../../src/cli/main';
+
+const DIR = 'test/fixtures/captures/';
+
+async function run(argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) });
+  return { code, stdout, stderr };
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'msi-cli-'));
+
+describe('audit (in process)', () => {
+  it('--help prints usage and exits 0', async () => {
+    const r = await run(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('audit <file...> [--json] [--fail-on error|warning|never]');
+  });
+
+  it('exit 1 on an error finding, with the human report', async () => {
+    const r = await run(['audit', `${DIR}lossy.har`]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('');
+    for (const s of ['Session ', 'id scheme: contiguous', 'lossless: NO', 'reconnect chains (1)', 'resume from 11', 'tools/call', 'lossy', 'replay-gap', 'lossy-result-accepted', 'Ids 12–13 never delivered'])
+      expect(r.stdout).toContain(s);
+  });
+
+  it('--json has exactly the documented shape', async () => {
+    const r = await run(['audit', `${DIR}lossy.har`, '--json']);
+    expect(r.code).toBe(1);
+    const j = JSON.parse(r.stdout);
+    expect(Object.keys(j)).toEqual(['version', 'sessions', 'findings']);
+    expect(j.version).toBe(1);
+    expect(Object.keys(j.sessions[0])).toEqual(['sessionId', 'protocolVersion', 'endpoint', 'idScheme', 'lossless', 'requests']);
+    expect(j.sessions[0]).toMatchObject({ protocolVersion: '2025-11-25', idScheme: 'contiguous', lossless: false });
+    expect(j.sessions[0].requests).toEqual([
+      { id: 0, method: 'initialize', verdict: 'complete', findings: [] },
+      { id: 1, method: 'tools/list', verdict: 'complete', findings: [] },
+      { id: 2, method: 'tools/call', verdict: 'lossy', findings: ['replay-gap', 'lossy-result-accepted'] },
+    ]);
+    expect(j.findings.map((f: { code: string }) => f.code)).toEqual(['replay-gap', 'lossy-result-accepted']);
+    expect(Object.keys(j.findings[0])).toEqual(['code', 'severity', 'sessionId', 'streamId', 'requestId', 'eventIds', 'message']);
+    expect(j.findings[0]).toMatchObject({ severity: 'error', requestId: 2, eventIds: ['12', '13'], sessionId: j.sessions[0].sessionId });
+  });
+
+  it('--fail-on: warning / never, and 0 when nothing reaches the level', async () => {
+    expect((await run(['audit', `${DIR}opaque.har`])).code).toBe(0);
+    expect((await run(['audit', `${DIR}opaque.har`, '--fail-on', 'warning'])).code).toBe(1);
+    expect((await run(['audit', `${DIR}lossy.har`, '--fail-on=never'])).code).toBe(0);
+    expect((await run(['audit', `${DIR}baseline.har`, '--fail-on', 'warning'])).code).toBe(0);
+  });
+
+  it('several files, HAR and capture, in one report', async () => {
+    const r = await run(['audit', `${DIR}baseline.har`, `${DIR}dropped-result.capture.json`, '--json']);
+    const j = JSON.parse(r.stdout);
+    expect(j.sessions).toHaveLength(2);
+    expect(j.findings.map((f: { code: string }) => f.code)).toEqual(['result-missing']);
+    expect(r.code).toBe(1);
+  });
+
+  it.each([
+    [['audit', join(tmp, 'missing.har')], /missing\.har: no such file/],
+    [['audit', tmp], /is a directory/],
+    [['audit', 'EMPTY'], /EMPTY: the file is empty/],
+    [['audit', 'BAD'], /BAD: not valid JSON/],
+    [['audit', 'OTHER'], /OTHER: not a HAR 1\.2 file/],
+    [['audit'], /needs at least one file/],
+    [['frobnicate', 'x'], /unknown command "frobnicate"/],
+    [['audit', 'x', '--fail-on', 'sometimes'], /--fail-on must be error, warning or never/],
+    [['audit', 'x', '--bogus'], /Unknown option '--bogus'/],
+    [[], /missing command/],
+  ])('exit 2 with one clear line: %j', async (argv, re) => {
+    writeFileSync(join(tmp, 'EMPTY'), '');
+    writeFileSync(join(tmp, 'BAD'), '{"log": ');
+    writeFileSync(join(tmp, 'OTHER'), '{"hello": "world"}');
+    const args = argv.map((a) => (['EMPTY', 'BAD', 'OTHER'].includes(a) ? join(tmp, a) : a));
+    const r = await run(args);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(re);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^mcp-stream-inspector: /);
+  });
+});
+
+describe('the built command', () => {
+  let cli: string;
+  beforeAll(() => {
+    const out = join(tmp, 'dist-cli');
+    execFileSync('npx', ['vite', 'build', '--config', 'vite.cli.config.ts', '--outDir', out, '--logLevel', 'error'], { stdio: 'pipe' });
+    cli = join(out, 'cli.mjs');
+    // the same launcher as bin/mcp-stream-inspector.mjs, pointed at this build
+    writeFileSync(join(out, 'bin.mjs'), `const { main } = await import(${JSON.stringify(cli)});\nprocess.exitCode = await main(process.argv.slice(2));\n`);
+  }, 120_000);
+
+  const spawn = (...args: string[]) => spawnSync(process.execPath, [join(tmp, 'dist-cli', 'bin.mjs'), ...args], { encoding: 'utf8' });
+
+  it('exit codes 0 / 1 / 2 and no stack traces', () => {
+    const ok = spawn('audit', `${DIR}baseline.har`);
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toContain('Summary: 1 session(s), 0 error(s)');
+    const bad = spawn('audit', `${DIR}lossy.capture.json`, '--json');
+    expect(bad.status).toBe(1);
+    expect(JSON.parse(bad.stdout).findings[0].code).toBe('replay-gap');
+    const unreadable = spawn('audit', join(tmp, 'nope.har'));
+    expect(unreadable.status).toBe(2);
+    expect(unreadable.stderr.trim().split('\n')).toHaveLength(1);
+    expect(unreadable.stderr).not.toMatch(/\bat .*:\d+:\d+/);
+  });
+});
