@@ -98,7 +98,8 @@ export type BackgroundToPanel = RecordsBatch;
 type Envelope = { ch: typeof CHANNEL; v: typeof PROTOCOL_VERSION; type: string };
 type Body<M extends Envelope> = Omit<M, 'ch' | 'v'>;
 
-export function envelope<M extends Envelope>(body: Body<M>): M {
+/** Wrap a message body with the channel tag and version. Give M to get the body type-checked. */
+export function envelope<M extends Envelope = Envelope & Record<string, unknown>>(body: Body<M>): M {
   return { ch: CHANNEL, v: PROTOCOL_VERSION, ...body } as M;
 }
 

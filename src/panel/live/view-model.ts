@@ -32,6 +32,7 @@ export function buildRows(records: readonly CaptureRecord[]): Row[] {
   const rows: Row[] = [];
   const conns = new Map<string, ConnView>();
   const parsers = new Map<string, EventSourceParser>();
+  const now = new Map<string, number>();
   for (const r of records) {
     if (r.kind === 'navigation') {
       if (r.top) rows.push({ type: 'marker', marker: { key: `${r.src}/${r.seq}`, kind: 'navigation', text: `Navigated to ${r.url}`, t: r.t } });
@@ -74,13 +75,12 @@ export function buildRows(records: readonly CaptureRecord[]): Row[] {
           break;
         }
         let p = parsers.get(key);
-        let t = r.t;
         if (!p) {
-          p = createParser({ onEvent: (e) => cv.events.push({ id: e.id, type: e.event ?? 'message', data: e.data, t }) });
+          // events get the time of the chunk that completed them
+          p = createParser({ onEvent: (e) => cv.events.push({ id: e.id, type: e.event ?? 'message', data: e.data, t: now.get(key)! }) });
           parsers.set(key, p);
         }
-        t = r.t;
-        // the closure reads `t` at dispatch time: events completed by this chunk get its time
+        now.set(key, r.t);
         p.feed(r.text);
         break;
       }

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { HookRecord } from '../../core/record';
+import { createRelayBuffer } from './buffer';
+
+const chunk = (conn: string, t: number, text = 'x'): HookRecord => ({ kind: 'chunk', conn, t, text, bytes: text.length });
+
+describe('relay buffer', () => {
+  it('numbers records densely from 1 with its src', () => {
+    const b = createRelayBuffer('S');
+    const a = b.push(chunk('c1', 1));
+    const c = b.push(chunk('c1', 2));
+    expect([a.seq, c.seq, a.src]).toEqual([1, 2, 'S']);
+    expect(b.since(0).map((r) => r.seq)).toEqual([1, 2]);
+    expect(b.since(1).map((r) => r.seq)).toEqual([2]);
+    expect(b.since(2)).toEqual([]);
+  });
+
+  it('evicts beyond the record cap and answers older cursors with a gap record standing in for the lost range', () => {
+    const b = createRelayBuffer('S', { maxRecords: 3 });
+    for (let i = 1; i <= 5; i++) b.push(chunk(i <= 2 ? 'c1' : 'c2', i));
+    expect(b.size().records).toBe(3);
+    const out = b.since(0);
+    expect(out[0]).toMatchObject({ kind: 'capture-gap', seq: 2, src: 'S', lost: 2, fromSeq: 1, toSeq: 2, conns: ['c1'], reason: 'buffer-cap' });
+    expect(out.slice(1).map((r) => r.seq)).toEqual([3, 4, 5]);
+    // a cursor inside the lost range loses only the rest of it
+    expect(b.since(1)[0]).toMatchObject({ kind: 'capture-gap', lost: 1, fromSeq: 2, toSeq: 2 });
+    // a cursor past the lost range gets no gap
+    expect(b.since(2).map((r) => r.kind)).toEqual(['chunk', 'chunk', 'chunk']);
+  });
+
+  it('evicts by estimated bytes, keeping at least the newest record', () => {
+    const b = createRelayBuffer('S', { maxBytes: 1000 });
+    b.push(chunk('c1', 1, 'a'.repeat(300)));
+    b.push(chunk('c1', 2, 'b'.repeat(300)));
+    expect(b.size().records).toBe(1);
+    b.push(chunk('c2', 3, 'c'.repeat(5000)));
+    expect(b.size().records).toBe(1);
+    expect(b.since(0)[0]).toMatchObject({ kind: 'capture-gap', lost: 2, conns: ['c1'] });
+  });
+
+  it('lists every connection with records in the lost range, and compacts its storage', () => {
+    const b = createRelayBuffer('S', { maxRecords: 10 });
+    for (let i = 1; i <= 5000; i++) b.push(chunk(`c${i % 7}`, i));
+    const [gap, ...rest] = b.since(0);
+    expect(gap).toMatchObject({ kind: 'capture-gap', lost: 4990, fromSeq: 1, toSeq: 4990 });
+    expect((gap as { conns: string[] }).conns.sort()).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6']);
+    expect(rest.map((r) => r.seq)).toEqual(Array.from({ length: 10 }, (_, i) => 4991 + i));
+    expect(b.lastSeq()).toBe(5000);
+    expect(b.oldestSeq()).toBe(4991);
+  });
+
+  it('setOptions lowers the cap immediately', () => {
+    const b = createRelayBuffer('S');
+    for (let i = 1; i <= 100; i++) b.push(chunk('c', i));
+    b.setOptions({ maxRecords: 10 });
+    expect(b.size().records).toBe(10);
+  });
+});

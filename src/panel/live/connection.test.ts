@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { CHANNEL, PROTOCOL_VERSION } from '../../extension/shared/messages';
+import { createPanelConnection, type PortLike } from './connection';
+import { createLiveStore } from './store';
+
+const env = (body: { type: string } & Record<string, unknown>) => ({ ch: CHANNEL, v: PROTOCOL_VERSION, ...body });
+
+function fakePort() {
+  const msgs: ((m: unknown) => void)[] = [];
+  const discs: (() => void)[] = [];
+  const sent: unknown[] = [];
+  const p: PortLike & { sent: unknown[]; deliver(m: unknown): void; drop(): void } = {
+    sent,
+    postMessage: (m) => sent.push(m),
+    onMessage: { addListener: (fn) => msgs.push(fn) },
+    onDisconnect: { addListener: (fn) => discs.push(fn) },
+    disconnect: () => {},
+    deliver: (m) => msgs.forEach((f) => f(m)),
+    drop: () => discs.forEach((f) => f()),
+  };
+  return p;
+}
+const rec = (seq: number) => ({ kind: 'chunk', conn: 'c1', t: seq, text: 'x', bytes: 1, src: 'S', seq });
+
+describe('panel connection', () => {
+  it('says hello with its cursors, and on every reconnect asks again from where it is', () => {
+    const store = createLiveStore();
+    const ports: ReturnType<typeof fakePort>[] = [];
+    const timers: (() => void)[] = [];
+    const c = createPanelConnection({
+      tabId: 7,
+      store,
+      connect: () => {
+        const p = fakePort();
+        ports.push(p);
+        return p;
+      },
+      setTimer: (fn) => timers.push(fn),
+    });
+    expect(ports[0]!.sent).toEqual([env({ type: 'panel-hello', tabId: 7, cursors: {} })]);
+    ports[0]!.deliver(env({ type: 'records', src: 'S', backfill: false, records: [rec(1), rec(2)] }));
+    ports[0]!.deliver({ type: 'records', records: [rec(3)] }); // not a valid batch: ignored
+    expect(store.cursors()).toEqual({ S: 2 });
+    ports[0]!.drop();
+    expect(c.connected()).toBe(false);
+    timers.shift()!();
+    expect(c.connects()).toBe(2);
+    expect(ports[1]!.sent).toEqual([env({ type: 'panel-hello', tabId: 7, cursors: { S: 2 } })]);
+    // the backfill overlaps what the panel had: no duplicates
+    ports[1]!.deliver(env({ type: 'records', src: 'S', backfill: true, records: [rec(2), rec(3)] }));
+    expect(store.getSnapshot().records.map((r) => r.seq)).toEqual([1, 2, 3]);
+  });
+});
