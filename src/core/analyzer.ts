@@ -138,6 +138,9 @@ interface StreamS {
   isResume: boolean;
   resumeBase?: ParsedId | null;
   sawId: boolean;
+  /** First and last (non-duplicate) ids delivered on this connection. */
+  firstId?: string;
+  lastId?: string;
   lastIdOrd?: number;
   lastParsed?: ParsedId;
   cursor?: string;
@@ -545,9 +548,19 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     if (st.session) st.session.dirty = true;
   }
 
+  /** A stream still waiting for its session (initialize without response) gets its endpoint's. */
+  function ensureSession(st: StreamS): SessionState {
+    if (!st.session) {
+      st.deferSession = false;
+      attachSession(st, getSession(null, st.url));
+    }
+    return st.session!;
+  }
+
   function onEsEvent(r: EsEventRecord) {
     const st = conns.get(connKey(r.src, r.conn))?.stream;
     if (!st || st.state !== 'open') return;
+    ensureSession(st);
     st.dirty = true;
     const changed = r.lastEventId !== (st.esLastId ?? '');
     st.esLastId = r.lastEventId;
@@ -561,10 +574,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
   function onEnd(r: EndRecord) {
     const st = conns.get(connKey(r.src, r.conn))?.stream;
     if (!st || st.state !== 'open') return;
-    if (st.deferSession) {
-      st.deferSession = false;
-      attachSession(st, getSession(null, st.url));
-    }
+    ensureSession(st);
     if (st.parser) {
       for (const b of st.parser.end()) onBlock(st, b, r.t);
       st.comments = st.parser.comments;
@@ -645,7 +655,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
   // ---------------------------------------------------------------- events
 
   function onBlock(st: StreamS, b: SseBlock, t: number) {
-    const s = st.session!;
+    const s = ensureSession(st);
     const at = ++ord;
     const ev: SseEvent = {
       index: st.events.length,
@@ -746,6 +756,11 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       return;
     }
     s.idIndex.set(id, { s: st, index: ev.index });
+    if (st.firstId === undefined) {
+      st.firstId = id;
+      s.stats.streamsWithIds++;
+    }
+    st.lastId = id;
     const p = s.parse(id);
     recordId(s.stats, id, p, st.id);
     if (!p) {
@@ -783,7 +798,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
   }
 
   function onMessage(st: StreamS, ev: SseEvent, m: DecodedMessage, at: number) {
-    const s = st.session!;
+    const s = ensureSession(st);
     const sm = m.summary;
     st.messages++;
     if ((sm.kind === 'result' || sm.kind === 'error') && sm.id !== undefined) {
@@ -1113,7 +1128,11 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
               relatedStreamIds: root.segments.filter((x) => x !== last).map((x) => x.id),
               requestId: r.id,
               eventIds: root.chainCursor !== undefined ? [root.chainCursor] : [],
-              message: `Request ${r.id} (${r.method}) never received a result: ${root.segments.length > 1 ? `all ${root.segments.length} streams of its chain` : 'its stream'} ended${root.chainCursor !== undefined ? ` (last event id ${root.chainCursor})` : ''} without one. A client waits until its timeout.`,
+              message:
+                `Request ${r.id} (${r.method}) never received a result: ` +
+                (root.segments.length > 1 ? `all ${root.segments.length} streams of its chain ended` : last.state === 'error' ? 'its stream broke and was not resumed' : last.state === 'aborted' ? 'the client closed its stream' : 'its stream ended') +
+                `${root.chainCursor !== undefined ? ` (last event id ${root.chainCursor})` : ''} without one.` +
+                (last.state === 'complete' || last.state === 'unknown' ? ' The server closed the stream without it: a client waits until its timeout.' : ''),
             });
           }
         }
@@ -1163,11 +1182,10 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
         rootStreamId: st.id,
         requestIds: st.requests.map((r) => r.id),
         segments: st.segments.map((x) => {
-          const ids = x.events.filter((e) => e.id !== undefined && !e.truncated);
           const seg: ReconnectChain['segments'][number] = { streamId: x.id, events: x.events.length, state: x.state };
           if (x !== st && x.lastEventIdSent !== undefined) seg.resumedFrom = x.lastEventIdSent;
-          if (ids[0]) seg.firstId = ids[0].id!;
-          if (ids.length) seg.lastId = ids[ids.length - 1]!.id!;
+          if (x.firstId !== undefined) seg.firstId = x.firstId;
+          if (x.lastId !== undefined) seg.lastId = x.lastId;
           if (x.status !== undefined) seg.status = x.status;
           return seg;
         }),

@@ -186,6 +186,8 @@ export interface IdStats {
   /** Sum over counter-like groups of distinct counters and of (max - min + 1). */
   distinct: number;
   span: number;
+  /** Streams (connections) that delivered at least one id. */
+  streamsWithIds: number;
   steps: number;
   stepsOne: number;
   stepsUp: number;
@@ -202,6 +204,7 @@ export function newIdStats(): IdStats {
     otherGroups: 0,
     distinct: 0,
     span: 0,
+    streamsWithIds: 0,
     steps: 0,
     stepsOne: 0,
     stepsUp: 0,
@@ -278,6 +281,14 @@ export function inferScheme(stats: IdStats, override: IdSchemeOverride | undefin
         ? `${stats.unparsed} of ${stats.ids} ids are not a prefix plus a counter (e.g. "${stats.unparsedExample}")`
         : `${stats.otherGroups} of ${stats.ids} ids have a prefix of their own`;
     return { kind: 'opaque', evidence: `${why}: gaps and order cannot be checked (ids ${eg})` };
+  }
+  if (stats.counterLikeGroups > Math.max(1, stats.streamsWithIds)) {
+    // More "stream prefixes" than streams: the prefix changes within a stream (e.g. Redis-style
+    // "<ms>-<seq>" ids), so it is no stream part and the ids cannot be checked.
+    return {
+      kind: 'opaque',
+      evidence: `${stats.counterLikeGroups} different id prefixes on ${stats.streamsWithIds} stream(s): the prefix is not a stream name, so gaps and order cannot be checked (ids ${eg})`,
+    };
   }
   const scope: 'session' | 'stream' = stats.counterLikeGroups > 1 ? 'stream' : 'session';
   const coverage = stats.span > 0 ? stats.distinct / stats.span : 0;

@@ -144,7 +144,7 @@ describe('robustness', () => {
         const s = a.snapshot();
         expect(JSON.parse(JSON.stringify(s))).toEqual(s);
       }),
-      { numRuns: 400 },
+      { numRuns: 1500 },
     );
   });
 
