@@ -13,7 +13,7 @@ import { chromium } from 'playwright-core';
 const root = resolve(new URL('..', import.meta.url).pathname);
 const out = join(root, 'test-artifacts', 'screenshots');
 const viewerDir = process.env.MSI_VIEWER_OUT ?? '/tmp/msi-viewer-dist';
-const captures = process.argv.slice(2).length ? process.argv.slice(2) : [join(root, 'test/fixtures/captures/lossy.capture.json')];
+const captures = (process.argv.slice(2).length ? process.argv.slice(2) : [join(root, 'test/fixtures/captures/lossy.capture.json')]).map((p) => resolve(p));
 const only = process.env.MSI_SHOTS; // comma list of views to shoot
 mkdirSync(out, { recursive: true });
 
@@ -52,7 +52,15 @@ try {
       page.on('pageerror', (e) => errors.push(String(e)));
       page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
       await page.goto(`http://127.0.0.1:${port}/src/panel/viewer.html?src=/capture/${ci}/${encodeURIComponent(basename(cap))}`);
-      await page.waitForSelector('[data-testid=session-row]', { timeout: 15000 });
+      try {
+        await page.waitForSelector('[data-testid=session-row]', { timeout: 15000 });
+      } catch (e) {
+        const p = join(out, `${name}-FAILED-${theme}.png`);
+        await page.screenshot({ path: p });
+        console.error(`${name} ${theme}: no session row (${e.message.split('\n')[0]}); errors: ${errors.join(' | ')}; screenshot ${p}`);
+        await page.close();
+        continue;
+      }
       const shot = async (view, prepare) => {
         if (only && !only.split(',').includes(view)) return;
         if (prepare) await prepare();

@@ -217,12 +217,50 @@ export function Timeline(props: {
   const selKey = selected ? `${laneOf.get(selected.streamId)}:${selected.index}` : undefined;
   const labelEls: ReactNode[] = [];
 
+  // Gaps drawn in place, between the events on each side, with the missing ids. Computed first so
+  // that the id labels leave room for the gap's label.
+  const reserved = new Map<number, [number, number][]>();
+  gapFindings.forEach((f: Finding, gi) => {
+    const s = f.streamId ? snap.streams[f.streamId] : undefined;
+    const li = s ? laneOf.get(s.id) : undefined;
+    if (!s || li === undefined) return;
+    const idx = f.eventIndex ?? (f.code === 'replay-gap' ? 0 : undefined);
+    if (idx === undefined) return;
+    const after = s.events[idx];
+    const before = idx > 0 ? s.events[idx - 1] : undefined;
+    const t1 = before ? before.t : s.start;
+    const t2 = after ? after.t : streamEnd(s);
+    let x1 = x(t1) + 5;
+    const x2 = x(t2) - 5;
+    const label = visibleLine(`ids ${f.missing ?? f.eventIds.join(', ')} missing`, 60);
+    const need = Math.min(160, label.length * 6.2 + 10);
+    // Too narrow at this zoom: draw it ending just before the event after the gap.
+    if (x2 - x1 < need) x1 = x2 - need;
+    const y = markY(li);
+    const cx = (x1 + x2) / 2;
+    const half = (label.length * 6.2) / 2 + 4;
+    reserved.set(li, [...(reserved.get(li) ?? []), [cx - half, cx + half]]);
+    els.push(<rect key={`gp${gi}`} className="tl-gap" x={x1} y={y - 7} width={Math.max(4, x2 - x1)} height={14} fill="url(#msi-hatch)" data-testid="timeline-gap" />);
+    labelEls.push(
+      <text key={`gpt${gi}`} className="tl-gap-label" x={cx} y={y + 18} textAnchor="middle">
+        {label}
+      </text>,
+    );
+  });
+
   lanes.forEach((s, li) => {
     const y = markY(li);
     const sx = x(s.start);
     const ex = x(streamEnd(s));
     els.push(<line key={`sp${li}`} className="tl-span" x1={sx} x2={Math.max(sx + 1, ex)} y1={y} y2={y} style={s.captureIncomplete ? { stroke: 'var(--capture)', strokeDasharray: '4 3', opacity: 1 } : undefined} />);
     els.push(<line key={`st${li}`} className="tl-span" x1={sx} x2={sx} y1={y - 6} y2={y + 6} />);
+    if (s.status !== undefined && s.status >= 400) {
+      els.push(
+        <text key={`st4${li}`} className="tl-cut" x={sx + 5} y={y - 8}>
+          {`✕ HTTP ${s.status}`}
+        </text>,
+      );
+    }
     if (s.captureIncomplete) {
       els.push(
         <text key={`ci${li}`} className="tl-capgap-label" x={sx + 4} y={y + 15}>
@@ -234,8 +272,8 @@ export function Timeline(props: {
     if ((s.state === 'error' || s.state === 'aborted' || s.resumedBy.length) && s.state !== 'open') {
       const cut = s.state === 'error' || s.resumedBy.length > 0;
       els.push(
-        <text key={`cut${li}`} className={cut ? 'tl-cut' : 'tl-tick-label'} x={ex + 4} y={y + 4}>
-          {cut ? `✂ cut${s.state !== 'error' ? ` (${s.state})` : ''}` : `■ ${s.state}`}
+        <text key={`cut${li}`} className={s.state === 'error' ? 'tl-cut' : cut ? 'tl-link-label' : 'tl-tick-label'} x={ex + 4} y={y + 4}>
+          {s.state === 'error' ? '✂ cut' : cut ? `■ ${s.state === 'complete' ? 'ended by server' : s.state}, resumed ↓` : `■ ${s.state}`}
         </text>,
       );
     }
@@ -243,8 +281,36 @@ export function Timeline(props: {
     const a = Math.max(0, lowerBound(s.events, view.start) - 1);
     const b = Math.min(s.events.length, lowerBound(s.events, view.end) + 1);
     const dense = b - a > width / 5;
-    let lastLabelX = -Infinity;
     let lastBin = -1;
+    // Id labels: neighbours that would overlap are merged into one "first…last (n)" label.
+    // Events with findings never merge with plain ones; a cluster that would overlap the previous
+    // one goes on a second row below the lane line.
+    type Cluster = { x: number; right: number; first: string; last: string; n: number; sev: 'err' | 'warn' | undefined; key: string; below: boolean };
+    let cluster: Cluster | undefined;
+    const clusters: Cluster[] = [];
+    const flush = () => {
+      if (cluster) clusters.push(cluster);
+      cluster = undefined;
+    };
+    const placeLabels = () => {
+      // Findings first (they must be readable), then plain ids where room is left.
+      const rows: [number, number][][] = [[], [...(reserved.get(li) ?? [])]];
+      const free = (row: number, l: number, r: number) => rows[row]!.every(([a, b]) => r <= a || l >= b);
+      const ordered = [...clusters.filter((c) => c.sev), ...clusters.filter((c) => !c.sev)];
+      for (const c of ordered) {
+        const text = c.n === 1 ? c.first : `${c.first}…${c.last}${c.n > 2 ? ` (${c.n})` : ''}`;
+        const l = c.n === 1 ? c.x - (text.length * 6.2) / 2 : c.x;
+        const r = l + text.length * 6.2 + 4;
+        const row = free(0, l, r) ? 0 : free(1, l, r) ? 1 : c.sev ? 0 : -1;
+        if (row < 0) continue;
+        rows[row]!.push([l, r]);
+        labelEls.push(
+          <text key={`el${c.key}`} className="tl-ev-label" x={c.x} y={row === 1 ? y + 17 : y - 8} textAnchor={c.n === 1 ? 'middle' : 'start'} style={c.sev ? { fill: c.sev === 'err' ? 'var(--error)' : 'var(--warning-icon)', fontWeight: 700 } : undefined}>
+            {text}
+          </text>,
+        );
+      }
+    };
     for (let i = a; i < b; i++) {
       const e = s.events[i]!;
       const px = x(e.t);
@@ -265,16 +331,19 @@ export function Timeline(props: {
           {e.duplicate && <circle className="tl-dup" cx={px} cy={y} r={7} />}
         </g>,
       );
-      const w = label.length * 6.2 + 6;
-      if (px - lastLabelX >= w || key === selKey || sev) {
-        labelEls.push(
-          <text key={`el${key}`} className="tl-ev-label" x={px} y={y - 8} textAnchor="middle" style={sev ? { fill: sev === 'err' ? 'var(--error)' : 'var(--warning-icon)', fontWeight: 700 } : undefined}>
-            {label}
-          </text>,
-        );
-        lastLabelX = px;
+      const half = (label.length * 6.2) / 2 + 3;
+      if (cluster && cluster.sev === sev && px - half < cluster.right) {
+        cluster.last = label;
+        cluster.n++;
+        if (cluster.n === 2) cluster.x -= (cluster.first.length * 6.2) / 2;
+        cluster.right = Math.max(cluster.right, cluster.x + `${cluster.first}…${label} (${cluster.n})`.length * 6.2 + 6);
+      } else {
+        flush();
+        cluster = { x: px, right: px + half, first: label, last: label, n: 1, sev, key, below: false };
       }
     }
+    flush();
+    placeLabels();
   });
 
   // Reconnect links: from the cut stream's end to the resuming GET, labelled with Last-Event-ID.
@@ -289,36 +358,8 @@ export function Timeline(props: {
     const y2 = markY(li) - 5;
     els.push(<path key={`lk${li}`} className="tl-link" d={`M${x1},${y1} C${x1},${(y1 + y2) / 2} ${x2},${(y1 + y2) / 2} ${x2},${y2}`} markerEnd="url(#msi-arrow)" />);
     els.push(
-      <text key={`lkt${li}`} className="tl-link-label" x={x2 - 8} y={markY(li) - 14} textAnchor="end">
-        {visibleLine(`Last-Event-ID: ${s.lastEventIdSent ?? '(none)'}`, 40)}
-      </text>,
-    );
-  });
-
-  // Gaps drawn in place, between the events on each side, with the missing ids.
-  gapFindings.forEach((f: Finding, gi) => {
-    const s = f.streamId ? snap.streams[f.streamId] : undefined;
-    const li = s ? laneOf.get(s.id) : undefined;
-    if (!s || li === undefined) return;
-    const idx = f.eventIndex ?? (f.code === 'replay-gap' ? 0 : undefined);
-    if (idx === undefined) return;
-    const after = s.events[idx];
-    const before = idx > 0 ? s.events[idx - 1] : undefined;
-    const t1 = before ? before.t : s.start;
-    const t2 = after ? after.t : streamEnd(s);
-    let x1 = x(t1) + 5;
-    let x2 = x(t2) - 5;
-    const label = `ids ${f.missing ?? f.eventIds.join(', ')} missing`;
-    const need = Math.min(160, label.length * 6.2 + 10);
-    if (x2 - x1 < need) {
-      // Too narrow at this zoom: draw it ending just before the event after the gap.
-      x1 = x2 - need;
-    }
-    const y = markY(li);
-    els.push(<rect key={`gp${gi}`} className="tl-gap" x={x1} y={y - 7} width={Math.max(4, x2 - x1)} height={14} fill="url(#msi-hatch)" data-testid="timeline-gap" />);
-    labelEls.push(
-      <text key={`gpt${gi}`} className="tl-gap-label" x={(x1 + x2) / 2} y={y + 18} textAnchor="middle">
-        {visibleLine(label, 60)}
+      <text key={`lkt${li}`} className="tl-link-label" x={x1 + 10} y={markY(fl) + 17}>
+        {visibleLine(`↳ GET Last-Event-ID: ${s.lastEventIdSent ?? '(none)'}`, 40)}
       </text>,
     );
   });
@@ -344,7 +385,10 @@ export function Timeline(props: {
           {lanes.map((s) => (
             <div className="tl-label" key={s.id}>
               <div className="l1">{visibleLine(streamLabel(s, reqs), 60)}</div>
-              <div className="l2">{visibleLine(`${s.status ?? '—'} · ${s.events.length} events · ${s.state}${s.endReason ? ` (${s.endReason})` : ''}`, 80)}</div>
+              <div className="l2">
+                <span className={s.status !== undefined && s.status >= 400 ? 'sev-error' : undefined}>{s.status ?? '—'}</span>
+                {visibleLine(` · ${s.events.length} events · ${s.state}${s.endReason ? ` (${s.endReason})` : ''}`, 80)}
+              </div>
             </div>
           ))}
         </div>
