@@ -1063,6 +1063,8 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     const unverifiedRoots = new Map<StreamS, number[]>();
     if (!contiguous && !s.gaplessDeclared) {
       for (const r of s.resumes) {
+        // A refused resume replayed nothing: resume-rejected says it.
+        if ((r.status !== undefined && r.status >= 400) || (r.state !== 'open' && r.events.length === 0 && r.status === undefined)) continue;
         const l = unverifiedRoots.get(r.root);
         if (l) l.push(r.ord);
         else unverifiedRoots.set(r.root, [r.ord]);
