@@ -24,6 +24,7 @@ const api = {
   duplicates: () => store.getSnapshot().duplicates,
   connects: () => connection.connects(),
   connected: () => connection.connected(),
+  batches: () => connection.batches(),
   tabId,
 };
 Object.defineProperty(globalThis, '__MSI_PANEL__', { value: Object.freeze(api) });

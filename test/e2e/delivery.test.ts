@@ -46,6 +46,7 @@ beforeAll(async () => {
   server.page('/late.html', streamPage('late', 20, 1));
   server.page('/sw.html', streamPage('sw', 300, 10));
   server.page('/gap.html', streamPage('gap', 100, 0));
+  server.page('/burst.html', streamPage('burst', 5000, 0));
   server.page('/nav-a.html', streamPage('nav-a', 3, 1));
   server.page('/nav-b.html', streamPage('nav-b', 3, 1));
   server.page('/nav-c.html', streamPage('nav-c', 3, 1));
@@ -120,6 +121,20 @@ describe('delivery', () => {
     } finally {
       await setExtensionStorage(h.browser, { bufferMaxRecords: 50_000 });
     }
+  });
+
+  it('batches: 5000 events read in a burst reach the panel in few messages, all of them', async () => {
+    await navigate(h, server.url('/burst.html'));
+    const batches0 = await h.panel.eval<number>('__MSI_PANEL__.batches()');
+    await waitFor(() => h.evalPage('window.streamDone'), { timeoutMs: 30_000, message: 'burst stream done' });
+    const pageText = await h.evalPage<string>('window.pageText');
+    const records = await waitForRecords(h.panel, (rs) => ofTag(rs, 'burst').length === 1 && rs.some((r) => r.kind === 'end'), 'burst end', 30_000);
+    expect(bodyText(records, 'tag=burst')).toBe(pageText);
+    expect(pageText.match(/\n\n/g)!.length).toBe(5000);
+    const chunks = records.filter((r) => r.kind === 'chunk').length;
+    const batches = (await h.panel.eval<number>('__MSI_PANEL__.batches()')) - batches0;
+    console.log(`burst: 5000 events, ${chunks} chunk records, ${batches} batches to the panel`);
+    expect(batches).toBeLessThan(Math.max(20, chunks / 5));
   });
 
   it('navigation clears the panel without Preserve log, and keeps a boundary with it', async () => {

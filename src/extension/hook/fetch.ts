@@ -265,7 +265,9 @@ function installResponsePatches() {
 function onResponse(res: Response, info: RequestInfo, conn: Conn, emitter: Emitter): Response {
   const headers = call<Headers>(G.resHeaders, res);
   const ct = call<string | null>(N.headersGet, headers, 'content-type');
-  const capture = isEventStreamType(ct) ? 'sse' : info.jsonRpcPost && isJsonType(ct) ? 'json' : 'none';
+  // JSON is captured for JSON-RPC POSTs and for other MCP-looking requests (a 404 "Session not
+  // found" answering a resume GET, for instance).
+  const capture = isEventStreamType(ct) ? 'sse' : (info.jsonRpcPost || info.mcpish) && isJsonType(ct) ? 'json' : 'none';
   if (capture === 'none' && !info.mcpish) return res;
   startConn(conn, info, emitter);
   conn.emit({
@@ -280,11 +282,13 @@ function onResponse(res: Response, info: RequestInfo, conn: Conn, emitter: Emitt
     type: call(G.resType, res),
     capture,
   });
-  if (capture === 'none') return res;
   if (call(G.resBody, res) === null) {
-    conn.end('complete');
+    conn.end('complete'); // null-body status (204, 304...): nothing to read
     return res;
   }
+  // Other MCP responses (a 405 to a GET, a text/plain error) are left untouched: no body records
+  // and no end record follow a response record with capture 'none'.
+  if (capture === 'none') return res;
   const cs: ConnState = { conn, decoder: new N.TextDecoder(), recorded: 0, branches: 1, alive: 1, signal: info.signal };
   makeState(res, cs, ct);
   return res;

@@ -16,6 +16,8 @@ export interface PanelConnection {
   /** Number of times the port was (re)opened. */
   connects(): number;
   connected(): boolean;
+  /** Record batches received (diagnostics: how well the pipeline batches). */
+  batches(): number;
   close(): void;
 }
 
@@ -33,6 +35,7 @@ export function createPanelConnection(opts: PanelConnectionOptions): PanelConnec
   const setTimer = opts.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
   let port: PortLike | null = null;
   let count = 0;
+  let batches = 0;
   let closed = false;
 
   function open() {
@@ -47,7 +50,9 @@ export function createPanelConnection(opts: PanelConnectionOptions): PanelConnec
     port = p;
     count++;
     p.onMessage.addListener((msg) => {
-      if (isRecordsBatch(msg)) opts.store.ingest(msg.records);
+      if (!isRecordsBatch(msg)) return;
+      batches++;
+      opts.store.ingest(msg.records);
     });
     p.onDisconnect.addListener(() => {
       if (port === p) port = null;
@@ -61,6 +66,7 @@ export function createPanelConnection(opts: PanelConnectionOptions): PanelConnec
   return {
     connects: () => count,
     connected: () => port !== null,
+    batches: () => batches,
     close() {
       closed = true;
       port?.disconnect();
