@@ -1,6 +1,8 @@
 // The `mcp-stream-inspector` command. `main` never throws for bad input: it prints one line and
 // returns 2. Exit 1 when a finding is at or above --fail-on.
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyzeRecords } from '../core/analyzer';
 import { SEVERITY_RANK } from '../core/findings';
@@ -101,7 +103,15 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       return 2;
     }
     try {
-      inputs.push({ file, imported: importText(text) });
+      // Playwright's `content: 'attach'` keeps bodies in files beside the HAR.
+      const readAttachment = (name: string): Uint8Array | undefined => {
+        try {
+          return readFileSync(join(dirname(file), basename(name)));
+        } catch {
+          return undefined;
+        }
+      };
+      inputs.push({ file, imported: importText(text, { readAttachment }) });
     } catch (e) {
       const msg = isImportError(e) ? e.message : `cannot read it (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`;
       io.stderr(`${NAME}: ${file}: ${msg}\n`);

@@ -61,7 +61,19 @@ function endHowFor(error: string | undefined, hasResponse: boolean): { how: EndH
   return { how: 'network-error', reason: error };
 }
 
-export function importHar(v: unknown, src = 'har'): CaptureRecord[] {
+export interface HarImportOptions {
+  /** Capture source id of the records. Default 'har'. */
+  src?: string;
+  /**
+   * Playwright's recordHar with `content: 'attach'` stores bodies beside the HAR and names them in
+   * `content._file`; return that file's bytes (the CLI reads it next to the HAR).
+   */
+  readAttachment?: (name: string) => Uint8Array | undefined;
+}
+
+export function importHar(v: unknown, srcOrOptions: string | HarImportOptions = 'har'): CaptureRecord[] {
+  const o: HarImportOptions = typeof srcOrOptions === 'string' ? { src: srcOrOptions } : srcOrOptions;
+  const src = o.src ?? 'har';
   if (!isHarLike(v)) throw new ImportError('not a HAR file: no log.entries array');
   const entries = ((v as { log: { entries: unknown[] } }).log.entries ?? []) as unknown[];
   type Timed = { t: number; rank: number; entry: number; step: number; rec: NoSeq };
@@ -146,6 +158,12 @@ export function importHar(v: unknown, src = 'har'): CaptureRecord[] {
         } else {
           text = content.text;
           bytes = new TextEncoder().encode(text).length;
+        }
+      } else if (typeof content._file === 'string' && o.readAttachment) {
+        const data = o.readAttachment(content._file);
+        if (data) {
+          text = new TextDecoder('utf-8').decode(data);
+          bytes = data.length;
         }
       }
       if (text !== undefined && text.length > 0 && capture !== 'none') {

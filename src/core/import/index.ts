@@ -2,11 +2,11 @@
 // CaptureFile, or a bare JSON array of records.
 import type { CaptureRecord } from '../record';
 import { ImportError } from './errors';
-import { importHar, isHarLike } from './har';
+import { importHar, isHarLike, type HarImportOptions } from './har';
 import { importCaptureFile, importRecordArray, isCaptureFileLike } from './capture-file';
 
 export { ImportError, isImportError } from './errors';
-export { importHar, isHarLike } from './har';
+export { importHar, isHarLike, type HarImportOptions } from './har';
 export { importCaptureFile, importRecordArray } from './capture-file';
 
 export type ImportFormat = 'har' | 'capture' | 'records';
@@ -24,9 +24,9 @@ export function detectFormat(v: unknown): ImportFormat | undefined {
 }
 
 /** Parse already-decoded JSON. */
-export function importValue(v: unknown, src?: string): Imported {
+export function importValue(v: unknown, harOptions?: HarImportOptions): Imported {
   const format = detectFormat(v);
-  if (format === 'har') return { format, records: importHar(v, src) };
+  if (format === 'har') return { format, records: importHar(v, harOptions ?? {}) };
   if (format === 'capture') return { format, records: importCaptureFile(v) };
   if (format === 'records') return { format, records: importRecordArray(v) };
   if (typeof v === 'object' && v !== null && 'log' in v) throw new ImportError('not a HAR file: log.entries is missing');
@@ -34,7 +34,7 @@ export function importValue(v: unknown, src?: string): Imported {
 }
 
 /** Parse file text (UTF-8, optional BOM). */
-export function importText(text: string, src?: string): Imported {
+export function importText(text: string, harOptions?: HarImportOptions): Imported {
   const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (!t.trim()) throw new ImportError('the file is empty');
   let v: unknown;
@@ -44,5 +44,5 @@ export function importText(text: string, src?: string): Imported {
     const msg = e instanceof Error ? e.message : String(e);
     throw new ImportError(`not valid JSON (${msg.split('\n')[0]})`);
   }
-  return importValue(v, src);
+  return importValue(v, harOptions);
 }

@@ -121,6 +121,22 @@ describe('HAR import', () => {
     expect(s.findings.map((f) => f.code)).toEqual(['capture-gap']);
   });
 
+  it("reads Playwright's attached bodies (content._file) through readAttachment", () => {
+    const h = lossyHar();
+    const inline = analyzeRecords(importValue(h).records);
+    const files = new Map<string, Uint8Array>();
+    h.log.entries.forEach((e, i) => {
+      const c = e.response.content as { text?: string; _file?: string };
+      if (c.text) {
+        files.set(`body${i}.txt`, new TextEncoder().encode(c.text));
+        c._file = `body${i}.txt`;
+        delete c.text;
+      }
+    });
+    const attached = analyzeRecords(importValue(h, { readAttachment: (n) => files.get(n) }).records);
+    expect(attached.findings).toEqual(inline.findings);
+  });
+
   it('rejects bad base64 with a one-line error', () => {
     const h = har([entry({ start: '2026-11-30T07:00:00.000Z', headers: { 'mcp-session-id': 'S' }, text: '***', encoding: 'base64' })]);
     expect(() => importValue(h)).toThrow(ImportError);
