@@ -24,7 +24,7 @@ export function SessionHeader({ snap, session: s }: { snap: AnalysisSnapshot; se
         {s.lossless ? <span className="lossless-yes">yes</span> : <span className="lossless-no">NO</span>}
         {!s.lossless && s.losslessReasons.length > 0 && <span>{visible(` — ${s.losslessReasons.join('; ')}`)}</span>}
       </span>
-      <span className="shead-kv faint" style={{ whiteSpace: 'normal' }}>{visibleLine(`id evidence: ${s.idScheme.evidence}`, 300)}</span>
+      <span className="shead-kv faint shead-evidence" style={{ whiteSpace: 'normal' }}>{visibleLine(`id evidence: ${s.idScheme.evidence}`, 300)}</span>
     </div>
   );
 }

@@ -369,7 +369,7 @@ export function Timeline(props: {
     <div className="tl" data-testid="timeline">
       <div className="tl-bar">
         <span>{`${lanes.length} stream${lanes.length > 1 ? 's' : ''} · ${formatRel(view.start - t0)} – ${formatRel(view.end - t0)}`}</span>
-        <span className="faint">wheel zoom · drag pan · arrows move · +/− · 0 reset · Enter open</span>
+        <span className="faint tl-hint">wheel zoom · drag pan · arrows move · +/− · 0 reset · Enter open</span>
         <span className="tl-legend" aria-hidden="true">
           <span><span style={{ color: 'var(--mark-fill)' }}>●</span> event</span>
           <span><span className="ok">●</span> result</span>
