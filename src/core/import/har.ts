@@ -54,7 +54,7 @@ function decodeBase64(b64: string): { text: string; bytes: number } {
   return { text: new TextDecoder('utf-8').decode(bytes), bytes: bytes.length };
 }
 
-function endHowFor(error: string | undefined, hasResponse: boolean): { how: EndHow; reason?: string } {
+function endHowFor(error: string | undefined): { how: EndHow; reason?: string } {
   if (!error) return { how: 'unknown' };
   const e = error.toLowerCase();
   if (e.includes('err_aborted') || e.includes('abort') || e.includes('cancel')) return { how: 'page-aborted', reason: error };
@@ -180,7 +180,7 @@ export function importHar(v: unknown, srcOrOptions: string | HarImportOptions = 
         });
       }
     }
-    const end = endHowFor(error, hasResponse);
+    const end = endHowFor(error);
     push(endT, 0, 3, { kind: 'end', src, t: endT, conn, how: end.how, ...(end.reason ? { reason: end.reason } : {}) });
   });
   // Capture order: by time; at equal times, ends before starts (a resume begins after the cut),

@@ -125,7 +125,7 @@ describe('HAR import', () => {
     const h = lossyHar();
     const inline = analyzeRecords(importValue(h).records);
     const files = new Map<string, Uint8Array>();
-    h.log.entries.forEach((e, i) => {
+    (h.log.entries as ReturnType<typeof entry>[]).forEach((e, i) => {
       const c = e.response.content as { text?: string; _file?: string };
       if (c.text) {
         files.set(`body${i}.txt`, new TextEncoder().encode(c.text));

@@ -1,0 +1,299 @@
+// Snapshot-time derivation for one session: the id scheme, which gap candidates are real gaps
+// (ids no stream of the session delivered), unverifiable reconnects, verdicts, the lossless flag
+// and the reconnect chains. Runs only for sessions that changed since the last snapshot; its cost
+// is in the number of candidates, requests, streams and resumes, not in the number of events.
+import type { Finding, FindingCode, ReconnectChain, RequestInfo, Session, Stream, Verdict } from './model';
+import { countRanges, describeRanges, expandRanges, inferScheme } from './ids';
+import { SEVERITY, worstOf } from './findings';
+import { NO_SESSION, type OrdFinding, type SessionState, type StreamS } from './state';
+
+export function streamModel(st: StreamS, overlay: Map<number, FindingCode[]> | undefined): Stream {
+  if (!st.dirty && st.cached && !overlay) return st.cached;
+  let events = st.events.slice();
+  if (overlay) {
+    events = events.map((ev, i) => {
+      const add = overlay.get(i);
+      if (!add) return ev;
+      const codes = ev.findings.slice();
+      for (const c of add) if (!codes.includes(c)) codes.push(c);
+      return { ...ev, findings: codes };
+    });
+  }
+  const m: Stream = {
+    id: st.id,
+    sessionKey: st.session?.key ?? NO_SESSION,
+    kind: st.kind,
+    method: st.method,
+    url: st.url,
+    requestHeaders: st.requestHeaders.map(([k, v]) => [k, v] as [string, string]),
+    responseHeaders: st.responseHeaders.map(([k, v]) => [k, v] as [string, string]),
+    requestIds: st.requestIds.slice(),
+    resumedBy: st.resumedBy.slice(),
+    start: st.start,
+    state: st.state,
+    events,
+    comments: st.comments,
+    bytes: st.bytes,
+    transport: st.transport,
+    chainRoot: st.root.id,
+  };
+  if (st.status !== undefined) m.status = st.status;
+  if (st.contentType !== undefined) m.contentType = st.contentType;
+  if (st.lastEventIdSent !== undefined) m.lastEventIdSent = st.lastEventIdSent;
+  if (st.resumes) m.resumes = st.resumes.id;
+  if (st.end !== undefined) m.end = st.end;
+  if (st.endReason !== undefined) m.endReason = st.endReason;
+  if (st.captureIncomplete) m.captureIncomplete = true;
+  if (st.cursor !== undefined) m.lastCursor = st.cursor;
+  if (st.retry !== undefined) m.retry = st.retry;
+  st.cached = m;
+  st.dirty = false;
+  return m;
+}
+
+export function chainOpen(root: StreamS): boolean {
+  return root.segments.some((x) => x.state === 'open');
+}
+
+export interface Derived {
+  session: Session;
+  requests: RequestInfo[];
+  findings: OrdFinding[];
+  overlays: Map<StreamS, Map<number, FindingCode[]>>;
+}
+
+export function deriveSession(s: SessionState, finished: boolean): Derived {
+  const scheme = inferScheme(s.stats, s.override);
+  const contiguous = scheme.kind === 'contiguous';
+  const ordered = contiguous || scheme.kind === 'sparse';
+  const findings: OrdFinding[] = s.findings.slice();
+  const overlays = new Map<StreamS, Map<number, FindingCode[]>>();
+  const overlay = (st: StreamS, idx: number, code: FindingCode) => {
+    let m = overlays.get(st);
+    if (!m) overlays.set(st, (m = new Map()));
+    const l = m.get(idx);
+    if (l) l.push(code);
+    else m.set(idx, [code]);
+  };
+  const anyOpen = !finished && s.streams.some((x) => x.state === 'open');
+  const gapOrds = new Map<StreamS, [number, number][]>(); // chain root -> [prevOrd, ord] of confirmed gaps
+  let gapCount = 0;
+  const gapTexts: string[] = [];
+  const add = (at: number, code: FindingCode, f: Omit<Finding, 'code' | 'severity' | 'sessionKey' | 'sessionId'>) => {
+    findings.push({ ord: at, f: { code, severity: SEVERITY[code], sessionKey: s.key, sessionId: s.sessionId, ...f } });
+  };
+
+  for (const c of s.candidates) {
+    const st = c.stream;
+    const req = st.root.requests[0];
+    if ((c.kind === 'live' || c.kind === 'replay') && contiguous) {
+      const g = s.stats.groups.get(c.prefix);
+      if (!g) continue;
+      const missing = g.set.missingIn(c.from, c.to);
+      if (missing.length === 0) continue;
+      const n = countRanges(missing);
+      const text = describeRanges(missing, c.prefix, c.width);
+      const code: FindingCode = c.kind === 'replay' ? 'replay-gap' : 'live-gap';
+      gapCount++;
+      gapTexts.push(text);
+      const l = gapOrds.get(st.root);
+      if (l) l.push([c.prevOrd, c.ord]);
+      else gapOrds.set(st.root, [[c.prevOrd, c.ord]]);
+      overlay(st, c.eventIndex, code);
+      const f: Omit<Finding, 'code' | 'severity' | 'sessionKey' | 'sessionId'> = {
+        streamId: st.id,
+        eventIds: expandRanges(missing, c.prefix, c.width),
+        missing: text,
+        eventIndex: c.eventIndex,
+        ...(req ? { requestId: req.id } : {}),
+        message:
+          c.kind === 'replay'
+            ? c.atResume
+              ? `${n === 1 ? 'Id' : 'Ids'} ${text} never delivered: the client resumed from ${c.prevId ?? '?'} and the replay continued at ${c.id}.`
+              : `${n === 1 ? 'Id' : 'Ids'} ${text} never delivered: the resumed stream went from ${c.prevId ?? '?'} to ${c.id}.`
+            : `${n === 1 ? 'Id' : 'Ids'} ${text} never delivered: the connection went from ${c.prevId ?? '?'} to ${c.id} without a reconnect, and no other stream of the session carried ${n === 1 ? 'it' : 'them'}.`,
+      };
+      if (st.resumes) f.relatedStreamIds = [st.resumes.id];
+      if (st.captureIncomplete) f.message += ' (This stream was not fully captured: the inspector may have lost them.)';
+      if (anyOpen) f.pending = true;
+      add(c.ord, code, f);
+    } else if (c.kind === 'reorder' && ordered) {
+      overlay(st, c.eventIndex, 'replay-reordered');
+      add(c.ord, 'replay-reordered', {
+        streamId: st.id,
+        eventIds: [c.id],
+        eventIndex: c.eventIndex,
+        ...(req ? { requestId: req.id } : {}),
+        message: `Event ${c.id} arrived after ${c.prevId ?? 'a later id'} on the same connection: the ids went backwards.`,
+      });
+    } else if (c.kind === 'cross-prefix' && ordered && scheme.scope === 'stream') {
+      overlay(st, c.eventIndex, 'replay-cross-stream');
+      const l = gapOrds.get(st.root);
+      if (l) l.push([c.prevOrd, c.ord]);
+      else gapOrds.set(st.root, [[c.prevOrd, c.ord]]);
+      add(c.ord, 'replay-cross-stream', {
+        streamId: st.id,
+        relatedStreamIds: st.resumes ? [st.resumes.id] : [],
+        eventIds: [c.id],
+        eventIndex: c.eventIndex,
+        ...(req ? { requestId: req.id } : {}),
+        message: `The resumed stream delivered event ${c.id}, whose id belongs to another stream than the one resumed from ${c.prevId ?? 'its cursor'}.`,
+      });
+    }
+  }
+
+  // Reconnects that cannot be verified.
+  const unverifiedRoots = new Map<StreamS, number[]>();
+  if (!contiguous && !s.gaplessDeclared) {
+    for (const r of s.resumes) {
+      // A refused resume replayed nothing: resume-rejected says it.
+      if ((r.status !== undefined && r.status >= 400) || (r.state !== 'open' && r.events.length === 0 && r.status === undefined)) continue;
+      const l = unverifiedRoots.get(r.root);
+      if (l) l.push(r.ord);
+      else unverifiedRoots.set(r.root, [r.ord]);
+      const req = r.root.requests[0];
+      add(r.ord, 'replay-unverifiable', {
+        streamId: r.id,
+        relatedStreamIds: r.resumes ? [r.resumes.id] : [],
+        eventIds: r.lastEventIdSent !== undefined ? [r.lastEventIdSent] : [],
+        ...(req ? { requestId: req.id } : {}),
+        message: `The client resumed${r.lastEventIdSent !== undefined ? ` from ${r.lastEventIdSent}` : ''}, but the event ids are ${scheme.kind === 'none' ? 'absent' : scheme.kind} and the server did not declare gapless retention: whether the replay left events out cannot be checked.`,
+      });
+    }
+  }
+
+  // Requests and verdicts.
+  const requests: RequestInfo[] = [];
+  const reqFindings = new Map<string, FindingCode[]>();
+  for (const r of s.requests) {
+    const root = r.stream.root;
+    let verdict: Verdict;
+    if (r.response !== undefined) {
+      const respOrd = r.responseOrd!;
+      const resyncs = root.resyncOrds.concat(s.resyncOrds);
+      // A resync after the loss and before the result: the client was told to discard.
+      const discounted = (prevOrd: number) => resyncs.some((x) => x > prevOrd && x < respOrd);
+      const losses: [number, number][] = (gapOrds.get(root) ?? []).concat(root.crossOrds.map((o) => [o - 1, o] as [number, number]));
+      const lossesBefore = losses.filter(([, o]) => o >= r.ord && o <= respOrd);
+      const affected = lossesBefore.some(([p]) => !discounted(p));
+      const unverified = (unverifiedRoots.get(root) ?? []).some((o) => o >= r.ord && o < respOrd);
+      const incomplete = root.segments.some((x) => x.captureIncomplete);
+      if (affected && r.cumulative > 0) {
+        verdict = 'lossy';
+        add(respOrd, 'lossy-result-accepted', {
+          streamId: r.responseStream!.id,
+          relatedStreamIds: root.segments.map((x) => x.id).filter((x) => x !== r.responseStream!.id),
+          requestId: r.id,
+          eventIds: [],
+          message: `The client accepted the ${r.response} of request ${r.id} (${r.method}) although the stream it was built from lost events (${gapTexts.length ? 'ids ' + gapTexts.join('; ') + ' never delivered' : "another stream's events mixed in"}) and it had received ${r.cumulative} cumulative notification(s): the result looks complete but the accumulated output is not. Discard it and re-issue the call or read the state explicitly.`,
+        });
+      } else if (unverified && r.cumulative > 0) {
+        verdict = 'complete-unverified';
+        add(respOrd, 'unverified-result-accepted', {
+          streamId: r.responseStream!.id,
+          requestId: r.id,
+          eventIds: [],
+          message: `The client accepted the ${r.response} of request ${r.id} (${r.method}) after a reconnect whose replay cannot be checked, with ${r.cumulative} cumulative notification(s) received: if the replay left events out, the accumulated output is incomplete. Read the state explicitly before trusting it.`,
+        });
+      } else if (lossesBefore.length > 0 || unverified || incomplete) verdict = 'complete-unverified';
+      else verdict = 'complete';
+    } else {
+      const post = r.stream;
+      const httpError = post.status !== undefined && post.status >= 400;
+      const last = root.segments[root.segments.length - 1]!;
+      const mayResume = !finished && (last.state === 'error' || last.state === 'aborted') && root.chainCursor !== undefined;
+      // Legacy HTTP+SSE: results arrive on the GET stream that announced the endpoint.
+      const legacyWait = s.legacyStream !== undefined && s.legacyStream.state === 'open';
+      if (chainOpen(root) || post.deferSession || mayResume || legacyWait) verdict = 'pending';
+      else {
+        verdict = 'incomplete';
+        if (!httpError) {
+          add(last.endOrd ?? last.ord, 'result-missing', {
+            streamId: last.id,
+            relatedStreamIds: root.segments.filter((x) => x !== last).map((x) => x.id),
+            requestId: r.id,
+            eventIds: root.chainCursor !== undefined ? [root.chainCursor] : [],
+            message:
+              `Request ${r.id} (${r.method}) never received a result: ` +
+              (root.segments.length > 1 ? `all ${root.segments.length} streams of its chain ended` : last.state === 'error' ? 'its stream broke and was not resumed' : last.state === 'aborted' ? 'the client closed its stream' : 'its stream ended') +
+              `${root.chainCursor !== undefined ? ` (last event id ${root.chainCursor})` : ''} without one.` +
+              (last.state === 'complete' || last.state === 'unknown' ? ' The server closed the stream without it: a client waits until its timeout.' : ''),
+          });
+        }
+      }
+    }
+    const info: RequestInfo = {
+      id: r.id,
+      method: r.method,
+      streamId: r.stream.id,
+      verdict,
+      notifications: r.notifications.slice(),
+      cumulativeCount: r.cumulative,
+      findings: [],
+      start: r.start,
+    };
+    if (r.params !== undefined) info.params = r.params;
+    if (r.progressToken !== undefined) info.progressToken = r.progressToken;
+    if (r.responseStream) info.responseStreamId = r.responseStream.id;
+    if (r.response) info.response = r.response;
+    if (r.end !== undefined) info.end = r.end;
+    if (r.stream.status === 404 && r.stream.sessionHeader !== undefined) info.findings.push('session-expired');
+    requests.push(info);
+    reqFindings.set(r.id, info.findings);
+  }
+
+  findings.sort((a, b) => a.ord - b.ord);
+  let worst: Session['worst'];
+  for (const { f } of findings) {
+    worst = worstOf(worst, f.severity);
+    if (f.requestId !== undefined) {
+      const l = reqFindings.get(f.requestId);
+      if (l && !l.includes(f.code)) l.push(f.code);
+    }
+  }
+
+  const reasons: string[] = [];
+  if (!s.gaplessDeclared) reasons.push('the server did not declare gapless event retention');
+  if (s.resumes.length > 0) reasons.push(`${s.resumes.length} reconnect(s) with Last-Event-ID`);
+  if (gapCount > 0) reasons.push(`ids ${gapTexts.join('; ')} never delivered`);
+  if (s.resyncOrds.length > 0 || s.streams.some((x) => x.resyncOrds.length > 0)) reasons.push('the server sent a resync');
+  if (s.captureGap || s.streams.some((x) => x.captureIncomplete)) reasons.push('the inspector lost records of this session');
+  if (s.idReuse > 0) reasons.push(`${s.idReuse} event id(s) reused by different streams: Last-Event-ID is ambiguous`);
+
+  const chains: ReconnectChain[] = [];
+  for (const st of s.streams) {
+    if (st.root !== st || st.segments.length < 2) continue;
+    chains.push({
+      rootStreamId: st.id,
+      requestIds: st.requests.map((r) => r.id),
+      segments: st.segments.map((x) => {
+        const seg: ReconnectChain['segments'][number] = { streamId: x.id, events: x.events.length, state: x.state };
+        if (x !== st && x.lastEventIdSent !== undefined) seg.resumedFrom = x.lastEventIdSent;
+        if (x.firstId !== undefined) seg.firstId = x.firstId;
+        if (x.lastId !== undefined) seg.lastId = x.lastId;
+        if (x.status !== undefined) seg.status = x.status;
+        return seg;
+      }),
+    });
+  }
+
+  const session: Session = {
+    key: s.key,
+    sessionId: s.sessionId,
+    endpoint: s.endpoint,
+    origin: s.origin,
+    idScheme: scheme,
+    gaplessDeclared: s.gaplessDeclared,
+    lossless: reasons.length === 0,
+    losslessReasons: reasons,
+    streamIds: s.streams.map((x) => x.id),
+    requestIds: s.requests.map((r) => r.id),
+    chains,
+  };
+  if (s.protocolVersion !== undefined) {
+    session.protocolVersion = s.protocolVersion;
+    session.protocolVersionSource = s.pvRank === 3 ? 'initialize-result' : s.pvRank === 2 ? 'header' : 'initialize-request';
+  }
+  if (worst !== undefined) session.worst = worst;
+  return { session, requests, findings, overlays };
+}

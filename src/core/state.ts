@@ -1,0 +1,140 @@
+// Internal state of the incremental analyzer (not part of the public model).
+import type { RequestRecord, Header } from './record';
+import type { Finding, RequestInfo, Session, SseEvent, Stream, StreamKind, StreamState } from './model';
+import type { SseConnectionParser } from './sse';
+import type { DecodedMessage } from './jsonrpc';
+import type { IdSchemeOverride, IdStats, ParsedId } from './ids';
+
+/** Session key of findings that belong to no session (capture gaps outside any stream). */
+export const NO_SESSION = '';
+
+export type Capture = 'sse' | 'json' | 'none' | 'unknown';
+
+export interface OrdFinding {
+  ord: number;
+  f: Finding;
+}
+
+export interface ReqState {
+  id: string;
+  method: string;
+  params?: unknown;
+  progressToken?: string;
+  stream: StreamS;
+  ord: number;
+  start: number;
+  end?: number;
+  response?: 'result' | 'error';
+  responseStream?: StreamS;
+  responseOrd?: number;
+  notifications: [string, number][];
+  cumulative: number;
+  lastProgress?: number;
+}
+
+export interface Candidate {
+  kind: 'live' | 'replay' | 'reorder' | 'cross-prefix';
+  stream: StreamS;
+  eventIndex: number;
+  ord: number;
+  prefix: string;
+  width: number;
+  from: number;
+  to: number;
+  id: string;
+  prevId?: string;
+  /** The first event of a resume, compared with the Last-Event-ID sent. */
+  atResume?: boolean;
+  /** Ord of what came before the missing ids (previous event on the connection / the resume). */
+  prevOrd: number;
+}
+
+export interface StreamS {
+  id: string;
+  kind: StreamKind;
+  method: string;
+  url: string;
+  transport: string;
+  requestHeaders: Header[];
+  responseHeaders: Header[];
+  status?: number;
+  contentType?: string;
+  requestIds: string[];
+  lastEventIdSent?: string;
+  resumes?: StreamS;
+  resumedBy: string[];
+  start: number;
+  end?: number;
+  state: StreamState;
+  endReason?: string;
+  events: SseEvent[];
+  comments: number;
+  bytes: number;
+  captureIncomplete: boolean;
+  retry?: number;
+
+  ord: number;
+  endOrd?: number;
+  session?: SessionState;
+  sessionHeader?: string;
+  deferSession: boolean;
+  bodyMessages: DecodedMessage[];
+  capture: Capture;
+  parser?: SseConnectionParser;
+  json: string[];
+  root: StreamS;
+  segments: StreamS[];
+  requests: ReqState[];
+  isResume: boolean;
+  resumeBase?: ParsedId | null;
+  sawId: boolean;
+  /** First and last (non-duplicate) ids delivered on this connection. */
+  firstId?: string;
+  lastId?: string;
+  lastIdOrd?: number;
+  lastParsed?: ParsedId;
+  cursor?: string;
+  chainCursor?: string;
+  esLastId?: string;
+  messages: number;
+  resyncOrds: number[];
+  crossOrds: number[];
+  dirty: boolean;
+  hadOverlay?: boolean;
+  cached?: Stream;
+}
+
+export interface SessionState {
+  key: string;
+  sessionId: string | null;
+  endpoint: string;
+  origin: string;
+  protocolVersion?: string;
+  pvRank: number;
+  gaplessDeclared: boolean;
+  streams: StreamS[];
+  requests: ReqState[];
+  requestById: Map<string, ReqState>;
+  progress: Map<string, ReqState>;
+  idIndex: Map<string, { s: StreamS; index: number }>;
+  stats: IdStats;
+  override?: IdSchemeOverride;
+  parse: (id: string) => ParsedId | null;
+  candidates: Candidate[];
+  findings: OrdFinding[];
+  resumes: StreamS[];
+  resyncOrds: number[];
+  captureGap: boolean;
+  expired?: boolean;
+  idReuse: number;
+  /** Legacy HTTA+SSE transport: the GET stream that announced this session's POST endpoint. */
+  legacyStream?: StreamS;
+  dirty: boolean;
+  cached?: { session: Session; requests: RequestInfo[]; findings: OrdFinding[] };
+}
+
+export interface ConnState {
+  req?: RequestRecord;
+  stream?: StreamS;
+  ignored?: boolean;
+}
