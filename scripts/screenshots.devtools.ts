@@ -2,7 +2,7 @@
 // to mountDevtoolsInspector). The official SDK client runs in a page against the fixture server
 // in the chosen mode; the DevTools window is captured in light and dark.
 //   npx tsx scripts/screenshots.devtools.ts [mode=lossy] [outDir=test-artifacts/screenshots]
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startFixtureServer } from '../test/fixtures/mcp-server/index';
 import { devtoolsFrontend } from '../test/support/devtools';
@@ -46,6 +46,17 @@ try {
   await new Promise((r) => setTimeout(r, 800));
   const snap = await h.panel.eval<{ findings: { code: string }[]; sessions: unknown[] }>('globalThis.__MSI_UI__.snapshot()');
   console.log('panel findings:', snap.findings.map((f) => f.code).join(', '), '| sessions:', snap.sessions.length);
+  // Export from the panel is a real download (Blob + <a download>): check one lands on disk.
+  const dl = join(out, `devtools-${mode}-downloads`);
+  mkdirSync(dl, { recursive: true });
+  await h.browser.cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dl, eventsEnabled: true });
+  for (const kind of ['json', 'har', 'trace', 'markdown']) {
+    await h.panel.eval(`(() => { document.querySelector('[data-testid=tb-export]').click(); return true; })()`);
+    await waitFor(() => h.panel.eval(`!!document.querySelector('[data-testid=export-all-${kind}]')`), { message: 'export menu' });
+    await h.panel.eval(`(() => { document.querySelector('[data-testid=export-all-${kind}]').click(); return true; })()`);
+  }
+  await waitFor(() => readdirSync(dl).filter((f) => !f.endsWith('.crdownload')).length >= 4, { timeoutMs: 10_000, message: 'four exports downloaded' });
+  console.log('downloaded:', readdirSync(dl).join(', '));
   const fe = await devtoolsFrontend(h.browser);
   const feSession = await h.browser.cdp.attach(fe.targetId);
   await h.browser.cdp.send('Emulation.setDeviceMetricsOverride', { width: 1400, height: 900, deviceScaleFactor: 1, mobile: false }, feSession);

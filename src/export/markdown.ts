@@ -14,6 +14,10 @@ export interface MarkdownOptions {
 }
 
 const SEV_ICON = { error: '⛔ error', warning: '⚠ warning', info: 'ℹ info' } as const;
+const toolName = (params: unknown) => {
+  const n = (params as { name?: unknown } | undefined)?.name;
+  return typeof n === 'string' ? ` ${n}` : '';
+};
 const code = (c: string) => `\`${c.replace(/`/g, '')}\``;
 
 function sessionTitle(s: Session): string {
@@ -48,13 +52,13 @@ export function exportMarkdown(snap: AnalysisSnapshot, opts: MarkdownOptions = {
     if (reqs.length) {
       out.push('| Request id | Method | Verdict | Notifications | Findings |', '|---|---|---|---|---|');
       for (const r of reqs) {
-        out.push(`| ${mdText(r.id, 60)} | ${mdText(r.method, 80)} | ${code(r.verdict)} | ${r.notifications.length} | ${r.findings.map(code).join(', ')} |`);
+        out.push(`| ${mdText(r.id, 60)} | ${mdText(r.method + toolName(r.params), 120)} | ${code(r.verdict)} | ${r.notifications.length} | ${r.findings.map(code).join(', ')} |`);
       }
       out.push('');
     }
     for (const r of reqs.filter((x) => x.verdict === 'lossy')) {
       const d = lossDetail(snap, s.key, r);
-      out.push(`### ⛔ Request ${mdText(r.id, 60)} (${mdText(r.method, 80)}) — result accepted over a lossy stream`, '');
+      out.push(`### ⛔ Request ${mdText(r.id, 60)} (${mdText(r.method + toolName(r.params), 120)}) — result accepted over a lossy stream`, '');
       out.push(`- Verdict ${code('lossy')}: ${VERDICT_TEXT.lossy}.`);
       if (d.missing) out.push(`- Missing event ids: ${mdText(d.missing, 300)}${d.missingCount !== undefined ? ` (${d.missingCount} event(s))` : ''}`);
       out.push(`- Cumulative notifications accumulated: ${d.accumulated}${d.implied !== undefined ? `; the ids imply up to ${d.implied}` : ''}`);

@@ -8,7 +8,7 @@ export type ImportFn = (text: string, fileName: string) => CaptureRecord[] | Pro
 
 export class ImportError extends Error {}
 
-export const importWithCore: ImportFn = (text, fileName) => importText(text, `import:${fileName}`).records;
+export const importWithCore: ImportFn = (text, fileName) => importText(text, { src: `import:${fileName}` }).records;
 
 export async function readAndImport(file: Blob & { name?: string }, importFn: ImportFn): Promise<CaptureRecord[]> {
   const name = file.name ?? 'file';
