@@ -34,6 +34,8 @@ const EXPECTED: Record<string, Expect> = {
   'gapless-lossy': { codes: ['lossy-result-accepted', 'replay-gap'], verdict: 'lossy', scheme: 'contiguous' },
   resync: { codes: ['replay-gap'], verdict: 'complete-unverified', scheme: 'contiguous' },
   polling: { codes: [], verdict: 'complete', scheme: 'contiguous' },
+  'json-response': { codes: [], verdict: 'complete', scheme: 'none' },
+  stateless: { codes: [], verdict: 'complete', scheme: 'none' },
 };
 
 describe.each(Object.entries(EXPECTED))('committed fixture capture %s', (name, exp) => {
@@ -65,6 +67,12 @@ describe('acceptance details', () => {
   it('lossless cut-and-resume: no error-level finding', () => {
     expect(errors(load('lossless', 'har'))).toEqual([]);
     expect(errors(load('polling', 'har'))).toEqual([]);
+  });
+
+  it('stateless server: sessionless traffic grouped by endpoint, labelled with its revision', () => {
+    const s = load('stateless', 'har');
+    expect(s.sessions[0]).toMatchObject({ sessionId: null, protocolVersion: '2025-11-25' });
+    expect(s.sessions[0]!.key).toMatch(/^endpoint:http:\/\/127\.0\.0\.1:\d+\/mcp/);
   });
 
   it('gapless declared: read from the fixture capability key', () => {
