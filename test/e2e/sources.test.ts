@@ -22,7 +22,12 @@ beforeAll(async () => {
     const tag = new URL(req.url!, 'http://x').searchParams.get('tag');
     sse([{ id: `${tag}-1`, data: `{"jsonrpc":"2.0","method":"hello","params":{"from":"${tag}"}}` }])(req, res, '');
   });
-  server.page('/top.html', `<!doctype html><html><head>${fetchAtStart('top')}</head><body>
+  server.page('/top.html', `<!doctype html><html><head>${fetchAtStart('top')}<script>
+    // A script-created about:blank iframe used synchronously (a common way to get a "clean" fetch).
+    const blank = document.createElement('iframe');
+    document.head.appendChild(blank);
+    window.blankText = blank.contentWindow.fetch('/sse?tag=blank', { headers: { accept: 'text/event-stream' } }).then((r) => r.text());
+  </script></head><body>
     <iframe src="/child.html?tag=same"></iframe>
     <iframe src="${server.altUrl('/child.html?tag=cross')}"></iframe></body></html>`);
   server.route('/child.html', (req, res) => {
@@ -89,8 +94,8 @@ afterAll(async () => {
 });
 
 describe('capture sources', () => {
-  it('captures the first fetch of the top frame, a same-origin iframe and a cross-origin iframe', async () => {
-    const records = await waitForRecords(h.panel, (rs) => rs.filter((r) => r.kind === 'end').length >= 3, 'three streams');
+  it('captures the first fetch of the top frame, a same-origin, a cross-origin and a script-made about:blank iframe', async () => {
+    const records = await waitForRecords(h.panel, (rs) => rs.filter((r) => r.kind === 'end').length >= 4, 'four streams');
     const byTag = (tag: string) => reqs(records).find((r) => r.url.includes(`tag=${tag}`));
     const top = byTag('top')!;
     const same = byTag('same')!;
@@ -98,10 +103,13 @@ describe('capture sources', () => {
     expect(top && same && cross).toBeTruthy();
     expect(cross.url.startsWith(server.altOrigin)).toBe(true);
     expect(new Set([top.src, same.src, cross.src]).size).toBe(3); // one src per document
-    for (const tag of ['top', 'same', 'cross']) expect(bodyText(records, `tag=${tag}`)).toContain(`"from":"${tag}"`);
+    for (const tag of ['top', 'same', 'cross', 'blank']) expect(bodyText(records, `tag=${tag}`)).toContain(`"from":"${tag}"`);
+    expect(byTag('blank')!.src).not.toBe(top.src); // the about:blank frame has its own hook and relay
     const navs = records.filter((r) => r.kind === 'navigation') as Extract<CaptureRecord, { kind: 'navigation' }>[];
     expect(navs.filter((n) => n.top).length).toBe(1);
-    expect(navs.filter((n) => !n.top).map((n) => n.url).sort()).toEqual([server.url('/child.html?tag=same'), server.altUrl('/child.html?tag=cross')].sort());
+    expect(navs.filter((n) => !n.top).map((n) => n.url).sort()).toEqual(
+      ['about:blank', server.url('/child.html?tag=same'), server.altUrl('/child.html?tag=cross')].sort(),
+    );
   });
 
   it('captures a native EventSource: message and named events, ids, and the browser reconnect with Last-Event-ID', async () => {

@@ -25,6 +25,7 @@ export interface TestServer {
 
 export async function startTestServer(): Promise<TestServer> {
   const routes = new Map<string, Handler>();
+  routes.set('/favicon.ico', (_req, res) => res.writeHead(204).end()); // no 404 noise in consoles
   const sockets = new Set<import('node:net').Socket>();
   const log: TestServer['log'] = [];
   const server: Server = createServer(async (req, res) => {
