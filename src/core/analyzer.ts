@@ -14,7 +14,7 @@ import type { CaptureRecord, ChunkRecord, EndRecord, EsEventRecord, RequestRecor
 import { headerValue, isEventStreamType, isJsonType } from './record';
 import type { AnalysisSnapshot, Finding, FindingCode, JsonRpcSummary, RequestInfo, Session, SseEvent, Stream, StreamKind } from './model';
 import { createSseConnectionParser, type SseBlock } from './sse';
-import { decodeJsonRpc, getPath, type DecodedMessage } from './jsonrpc';
+import { decodeJsonRpc, getPath, idText, type DecodedMessage } from './jsonrpc';
 import { formatId, makeIdParser, newIdStats, recordId, recordStep, type IdSchemeOverride } from './ids';
 import { SEVERITY } from './findings';
 import { lookupCapability, resolveOptions, type AnalyzerOptions, type ResolvedOptions } from './options';
@@ -199,6 +199,11 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     // Requests carried by the body.
     for (const m of st.bodyMessages) {
       const sm = m.summary;
+      if (sm.kind === 'notification' && sm.method === 'notifications/cancelled') {
+        const target = idText(getPath(m.msg, ['params', 'requestId']));
+        const cancelled = target !== undefined ? s.requestById.get(target) : undefined;
+        if (cancelled) cancelled.cancelled = true;
+      }
       if (sm.kind !== 'request' || sm.id === undefined || !sm.method) continue;
       const r: ReqState = {
         id: sm.id,
@@ -776,7 +781,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     const all: OrdFinding[] = globalFindings.slice();
     for (const s of sessions.values()) {
       if (s.dirty || !s.cached) {
-        const d = deriveSession(s, finished);
+        const d = deriveSession(s, finished, opts);
         for (const st of s.streams) {
           const ov = d.overlays.get(st);
           if (ov || st.hadOverlay) st.dirty = true;

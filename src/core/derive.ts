@@ -5,7 +5,15 @@
 import type { Finding, FindingCode, ReconnectChain, RequestInfo, Session, Stream, Verdict } from './model';
 import { countRanges, describeRanges, expandRanges, inferScheme } from './ids';
 import { SEVERITY, worstOf } from './findings';
-import { NO_SESSION, type OrdFinding, type SessionState, type StreamS } from './state';
+import { NO_SESSION, type OrdFinding, type ReqState, type SessionState, type StreamS } from './state';
+import type { ResolvedOptions } from './options';
+
+/** Params without `_meta` (progress tokens differ between a request and its re-issue). */
+function paramsKey(r: ReqState): string {
+  if (typeof r.params !== 'object' || r.params === null) return JSON.stringify(r.params ?? null);
+  const { _meta: _ignored, ...rest } = r.params as Record<string, unknown>;
+  return JSON.stringify(rest);
+}
 
 export function streamModel(st: StreamS, overlay: Map<number, FindingCode[]> | undefined): Stream {
   if (!st.dirty && st.cached && !overlay) return st.cached;
@@ -62,7 +70,7 @@ export interface Derived {
   overlays: Map<StreamS, Map<number, FindingCode[]>>;
 }
 
-export function deriveSession(s: SessionState, finished: boolean): Derived {
+export function deriveSession(s: SessionState, finished: boolean, opts: ResolvedOptions): Derived {
   const scheme = inferScheme(s.stats, s.override);
   const contiguous = scheme.kind === 'contiguous';
   const ordered = contiguous || scheme.kind === 'sparse';
@@ -204,10 +212,15 @@ export function deriveSession(s: SessionState, finished: boolean): Derived {
       const mayResume = !finished && (last.state === 'error' || last.state === 'aborted') && root.chainCursor !== undefined;
       // Legacy HTTP+SSE: results arrive on the GET stream that announced the endpoint.
       const legacyWait = s.legacyStream !== undefined && s.legacyStream.state === 'open';
+      const longLived = opts.longLivedMethods.includes(r.method);
       if (chainOpen(root) || post.deferSession || mayResume || legacyWait) verdict = 'pending';
+      else if (longLived) verdict = last.state === 'aborted' || last.state === 'unread' ? 'complete' : 'incomplete';
       else {
         verdict = 'incomplete';
         if (!httpError) {
+          const idx = s.requests.indexOf(r);
+          const key = paramsKey(r);
+          const reissue = s.requests.find((q, i) => i > idx && q.method === r.method && paramsKey(q) === key);
           add(last.endOrd ?? last.ord, 'result-missing', {
             streamId: last.id,
             relatedStreamIds: root.segments.filter((x) => x !== last).map((x) => x.id),
@@ -217,7 +230,9 @@ export function deriveSession(s: SessionState, finished: boolean): Derived {
               `Request ${r.id} (${r.method}) never received a result: ` +
               (root.segments.length > 1 ? `all ${root.segments.length} streams of its chain ended` : last.state === 'error' ? 'its stream broke and was not resumed' : last.state === 'aborted' ? 'the client closed its stream' : 'its stream ended') +
               `${root.chainCursor !== undefined ? ` (last event id ${root.chainCursor})` : ''} without one.` +
-              (last.state === 'complete' || last.state === 'unknown' ? ' The server closed the stream without it: a client waits until its timeout.' : ''),
+              (last.state === 'complete' || last.state === 'unknown' ? ' The server closed the stream without it: a client waits until its timeout.' : '') +
+              (r.cancelled ? ' The client gave up and cancelled it (notifications/cancelled).' : '') +
+              (reissue ? ` It was re-issued as request ${reissue.id}.` : ''),
           });
         }
       }

@@ -16,18 +16,25 @@ export interface AnalyzerOptions {
   idempotentNotifications?: string[];
   /** Notification methods that are cumulative even if listed as idempotent. */
   cumulativeNotifications?: string[];
+  /**
+   * Requests whose stream is meant to stay open until the client closes it (2026-07-28
+   * `subscriptions/listen`): no result is expected, so no result-missing.
+   */
+  longLivedMethods?: string[];
 }
 
 export const GAPLESS_CAPABILITY_KEY = 'io.mcp-stream-inspector/gapless';
 
-export const DEFAULT_OPTIONS: Required<Omit<AnalyzerOptions, 'cumulativeNotifications'>> & {
+export const DEFAULT_OPTIONS: Required<Omit<AnalyzerOptions, 'cumulativeNotifications' | 'gaplessCapabilityPath'>> & {
   cumulativeNotifications: string[];
+  gaplessCapabilityPath: string[] | string;
 } = {
   idSchemeOverrides: [],
   gaplessCapabilityPath: ['experimental', GAPLESS_CAPABILITY_KEY],
   resyncEvents: ['resync'],
   idempotentNotifications: ['notifications/progress'],
   cumulativeNotifications: [],
+  longLivedMethods: ['subscriptions/listen'],
 };
 
 export type ResolvedOptions = Omit<typeof DEFAULT_OPTIONS, 'gaplessCapabilityPath'> & {
@@ -87,5 +94,6 @@ export function resolveOptions(o: AnalyzerOptions | undefined): ResolvedOptions 
     resyncEvents: o?.resyncEvents ?? DEFAULT_OPTIONS.resyncEvents,
     idempotentNotifications: o?.idempotentNotifications ?? DEFAULT_OPTIONS.idempotentNotifications,
     cumulativeNotifications: o?.cumulativeNotifications ?? DEFAULT_OPTIONS.cumulativeNotifications,
+    longLivedMethods: o?.longLivedMethods ?? DEFAULT_OPTIONS.longLivedMethods,
   };
 }

@@ -19,6 +19,8 @@ export interface ReqState {
   id: string;
   method: string;
   params?: unknown;
+  /** The client sent notifications/cancelled for it. */
+  cancelled?: boolean;
   progressToken?: string;
   stream: StreamS;
   ord: number;

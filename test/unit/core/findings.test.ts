@@ -339,6 +339,39 @@ describe('findings', () => {
     expect(req(s, '2').verdict).toBe('incomplete');
   });
 
+  it('result-missing says when the client cancelled or re-issued the request', () => {
+    const c = new Capture();
+    initSession(c);
+    const p = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(p);
+    c.chunk(p, ev('1', message('a')));
+    c.end(p, 'network-error');
+    const n = c.request({ sessionId: 'sess-1', body: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } } });
+    c.response(n, { status: 202 });
+    c.end(n);
+    const q = c.request({ sessionId: 'sess-1', body: { ...call(3), params: { ...call(3).params, _meta: { progressToken: 3 } } } });
+    c.response(q);
+    c.chunk(q, ev('2', result(3)));
+    c.end(q);
+    const s = analyzeRecords(c.records);
+    expect(codes(s)).toEqual(['result-missing']);
+    expect(s.findings[0]!.message).toContain('cancelled it');
+    expect(s.findings[0]!.message).toContain('re-issued as request 3');
+  });
+
+  it('a long-lived subscriptions/listen stream closed by the client is no result-missing', () => {
+    const c = new Capture();
+    const p = c.request({ body: { jsonrpc: '2.0', id: 1, method: 'subscriptions/listen', params: {} }, headers: [['mcp-protocol-version', '2026-07-28']] });
+    c.response(p);
+    c.chunk(p, ev(undefined, { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'x' } }));
+    const live = analyzeRecords(c.records);
+    expect(live.requests[live.sessions[0]!.key]![0]!.verdict).toBe('pending');
+    c.end(p, 'page-aborted');
+    const s = analyzeRecords(c.records);
+    expect(codes(s)).toEqual([]);
+    expect(s.requests[s.sessions[0]!.key]![0]!.verdict).toBe('complete');
+  });
+
   it('progress-regressed', () => {
     const c = new Capture();
     initSession(c);
