@@ -8,6 +8,15 @@ import { SEVERITY, worstOf } from './findings';
 import { NO_SESSION, type OrdFinding, type ReqState, type SessionState, type StreamS } from './state';
 import type { ResolvedOptions } from './options';
 
+function lossText(losses: [number, number, string][]): string {
+  const ids = losses.map((l) => l[2]).filter(Boolean);
+  const cross = losses.some((l) => !l[2]);
+  const parts: string[] = [];
+  if (ids.length) parts.push(`ids ${ids.join('; ')} never delivered`);
+  if (cross) parts.push("another stream's events mixed in");
+  return parts.join('; ');
+}
+
 /** Params without `_meta` (progress tokens differ between a request and its re-issue). */
 function paramsKey(r: ReqState): string {
   if (typeof r.params !== 'object' || r.params === null) return JSON.stringify(r.params ?? null);
@@ -84,7 +93,8 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
     else m.set(idx, [code]);
   };
   const anyOpen = !finished && s.streams.some((x) => x.state === 'open');
-  const gapOrds = new Map<StreamS, [number, number][]>(); // chain root -> [prevOrd, ord] of confirmed gaps
+  // chain root -> confirmed losses: [prevOrd, ord, missing ids text ('' for cross-stream)]
+  const gapOrds = new Map<StreamS, [number, number, string][]>();
   let gapCount = 0;
   const gapTexts: string[] = [];
   const add = (at: number, code: FindingCode, f: Omit<Finding, 'code' | 'severity' | 'sessionKey' | 'sessionId'>) => {
@@ -105,8 +115,8 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
       gapCount++;
       gapTexts.push(text);
       const l = gapOrds.get(st.root);
-      if (l) l.push([c.prevOrd, c.ord]);
-      else gapOrds.set(st.root, [[c.prevOrd, c.ord]]);
+      if (l) l.push([c.prevOrd, c.ord, text]);
+      else gapOrds.set(st.root, [[c.prevOrd, c.ord, text]]);
       overlay(st, c.eventIndex, code);
       const f: Omit<Finding, 'code' | 'severity' | 'sessionKey' | 'sessionId'> = {
         streamId: st.id,
@@ -137,8 +147,8 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
     } else if (c.kind === 'cross-prefix' && ordered && scheme.scope === 'stream') {
       overlay(st, c.eventIndex, 'replay-cross-stream');
       const l = gapOrds.get(st.root);
-      if (l) l.push([c.prevOrd, c.ord]);
-      else gapOrds.set(st.root, [[c.prevOrd, c.ord]]);
+      if (l) l.push([c.prevOrd, c.ord, '']);
+      else gapOrds.set(st.root, [[c.prevOrd, c.ord, '']]);
       add(c.ord, 'replay-cross-stream', {
         streamId: st.id,
         relatedStreamIds: st.resumes ? [st.resumes.id] : [],
@@ -181,7 +191,7 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
       const resyncs = root.resyncOrds.concat(s.resyncOrds);
       // A resync after the loss and before the result: the client was told to discard.
       const discounted = (prevOrd: number) => resyncs.some((x) => x > prevOrd && x < respOrd);
-      const losses: [number, number][] = (gapOrds.get(root) ?? []).concat(root.crossOrds.map((o) => [o - 1, o] as [number, number]));
+      const losses: [number, number, string][] = (gapOrds.get(root) ?? []).concat(root.crossOrds.map((o) => [o - 1, o, ''] as [number, number, string]));
       const lossesBefore = losses.filter(([, o]) => o >= r.ord && o <= respOrd);
       const affected = lossesBefore.some(([p]) => !discounted(p));
       const unverified = (unverifiedRoots.get(root) ?? []).some((o) => o >= r.ord && o < respOrd);
@@ -193,7 +203,7 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
           relatedStreamIds: root.segments.map((x) => x.id).filter((x) => x !== r.responseStream!.id),
           requestId: r.id,
           eventIds: [],
-          message: `The client accepted the ${r.response} of request ${r.id} (${r.method}) although the stream it was built from lost events (${gapTexts.length ? 'ids ' + gapTexts.join('; ') + ' never delivered' : "another stream's events mixed in"}) and it had received ${r.cumulative} cumulative notification(s): the result looks complete but the accumulated output is not. Discard it and re-issue the call or read the state explicitly.`,
+          message: `The client accepted the ${r.response} of request ${r.id} (${r.method}) although the stream it was built from lost events (${lossText(lossesBefore)}) and it had received ${r.cumulative} cumulative notification(s): the result looks complete but the accumulated output is not. Discard it and re-issue the call or read the state explicitly.`,
         });
       } else if (unverified && r.cumulative > 0) {
         verdict = 'complete-unverified';
