@@ -305,7 +305,7 @@ export function Timeline(props: {
         if (row < 0) continue;
         rows[row]!.push([l, r]);
         labelEls.push(
-          <text key={`el${c.key}`} className="tl-ev-label" x={c.x} y={row === 1 ? y + 17 : y - 8} textAnchor={c.n === 1 ? 'middle' : 'start'} style={c.sev ? { fill: c.sev === 'err' ? 'var(--error)' : 'var(--warning-icon)', fontWeight: 700 } : undefined}>
+          <text key={`el${c.key}`} className="tl-ev-label" x={c.x} y={row === 1 ? y + 17 : y - 8} textAnchor={c.n === 1 ? 'middle' : 'start'} style={c.sev ? { fill: c.sev === 'err' ? 'var(--error)' : 'var(--warning)', fontWeight: 700 } : undefined}>
             {text}
           </text>,
         );
@@ -326,7 +326,7 @@ export function Timeline(props: {
       }
       const label = e.id !== undefined ? visibleLine(e.id, 14) : '·';
       els.push(
-        <g key={`e${key}`} data-ev={key} id={`tl-ev-${key}`} role="listitem" aria-label={`event ${e.id ?? '(no id)'} ${eventMethods(e)} ${e.findings.join(' ')}`.trim()} style={{ cursor: 'pointer' }}>
+        <g key={`e${key}`} data-ev={key} id={`tl-ev-${key.replace(":", "-")}`} role="listitem" aria-label={`event ${e.id ?? '(no id)'} ${eventMethods(e)} ${e.findings.join(' ')}`.trim()} style={{ cursor: 'pointer' }}>
           <circle className={`tl-ev${sev ? ` ${sev}` : isRes ? ' res' : ''}${key === selKey ? ' sel' : ''}`} cx={px} cy={y} r={key === selKey ? 5.5 : 4} />
           {e.duplicate && <circle className="tl-dup" cx={px} cy={y} r={7} />}
         </g>,
@@ -398,7 +398,7 @@ export function Timeline(props: {
           tabIndex={0}
           role="list"
           aria-label="Session timeline: streams as lanes, events as marks. Arrow keys move between events, plus and minus zoom."
-          aria-activedescendant={selKey ? `tl-ev-${selKey}` : undefined}
+          aria-activedescendant={selKey ? `tl-ev-${selKey.replace(":", "-")}` : undefined}
           onKeyDown={onKey}
           onWheel={onWheel}
           onPointerDown={onPointerDown}
