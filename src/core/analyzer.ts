@@ -543,7 +543,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     if (b.id !== undefined) {
       st.cursor = b.id === '' ? undefined : b.id;
       st.root.chainCursor = st.cursor;
-      if (b.id !== '') onId(st, s, ev, b.id, at);
+      if (b.id !== '') onId(st, s, ev, b.id, at, !b.data);
     }
     if (st.cursor !== undefined) ev.cursor = st.cursor;
 
@@ -569,7 +569,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     for (const m of d.messages) onMessage(st, ev, m, at);
   }
 
-  function onId(st: StreamS, s: SessionState, ev: SseEvent, id: string, at: number) {
+  function onId(st: StreamS, s: SessionState, ev: SseEvent, id: string, at: number, priming: boolean) {
     let prev = s.idIndex.get(id);
     if (prev && prev.s.root !== st.root && (!st.isResume || s.sessionId === null)) {
       // The same id on an unrelated, fresh stream is not a replay: the server numbers each
@@ -612,7 +612,9 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     st.lastId = id;
     const p = s.parse(id);
     recordId(s.stats, id, p, st.id);
-    if (!p) {
+    if (!p || priming) {
+      // A priming event (id, empty data) only moves the cursor. Some servers send one with a fresh
+      // id at the start of every stream, a resumed one too: it is no step in the sequence.
       st.sawId = true;
       return;
     }

@@ -152,6 +152,22 @@ describe('findings', () => {
     expect(req(s, '2').verdict).toBe('complete');
   });
 
+  it('a priming event with a fresh id at the start of a resumed stream is no gap nor reorder', () => {
+    const c = new Capture();
+    initSession(c);
+    const p = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(p);
+    c.chunk(p, 'id: 1\nretry: 100\ndata: \n\n' + ev('2', message('a')) + ev('3', message('b')));
+    c.end(p, 'network-error');
+    const g = c.request({ sessionId: 'sess-1', lastEventId: '3' });
+    c.response(g);
+    c.chunk(g, 'id: 7\nretry: 100\ndata: \n\n' + ev('4', message('c')) + ev('5', message('d')) + ev('6', result(2)));
+    c.end(g);
+    const s = analyzeRecords(c.records);
+    expect(codes(s)).toEqual([]);
+    expect(req(s, '2').verdict).toBe('complete');
+  });
+
   it('replay-duplicate: an id delivered again', () => {
     const c = new Capture();
     initSession(c);
