@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import type { AnalysisSnapshot } from '../../core/model';
 import { EventDetail } from './EventDetail';
-import { eventMatches, sessionEventRows, type EventRow, type ParsedFilter } from './filter';
+import { eventMatches, requestLinkedEvents, sessionEventRows, type EventRow, type ParsedFilter } from './filter';
 import { eventMethods, eventRpcIds, requestsById, streamLabel, worstSeverity } from './labels';
 import { formatBytes, formatRel, utf8Length, visibleLine } from './text';
 import { observeRectWithFallback } from './virtual';
@@ -27,7 +27,11 @@ export function EventsTable(props: {
 }) {
   const { snap, sessionKey, filter, selected, onSelect, revealToken } = props;
   const all = useMemo(() => sessionEventRows(snap, sessionKey), [snap, sessionKey]);
-  const rows = useMemo(() => (filter.empty ? all : all.filter((r) => eventMatches(filter, snap.streams[r.streamId]!, snap.streams[r.streamId]!.events[r.index]!))), [all, filter, snap]);
+  const rows = useMemo(() => {
+    if (filter.empty) return all;
+    const linked = requestLinkedEvents(snap, sessionKey, filter);
+    return all.filter((r) => eventMatches(filter, snap.streams[r.streamId]!, snap.streams[r.streamId]!.events[r.index]!, linked));
+  }, [all, filter, snap, sessionKey]);
   const reqs = useMemo(() => (sessionKey ? requestsById(snap, sessionKey) : new Map()), [snap, sessionKey]);
   const t0 = useMemo(() => {
     const session = snap.sessions.find((s) => s.key === sessionKey);
@@ -120,7 +124,11 @@ export function EventsTable(props: {
                     <div role="gridcell" className="num faint">{vi.index + 1}</div>
                     <div role="gridcell" className="mono">{e.id !== undefined ? visibleLine(e.id, 40) : '—'}</div>
                     <div role="gridcell">{visibleLine(streamLabel(s, reqs), 80)}</div>
-                    <div role="gridcell">{visibleLine(e.event, 40)}</div>
+                    <div role="gridcell">
+                      {e.synthetic === 'json-body' ? '(JSON body)' : visibleLine(e.event, 40)}
+                      {e.truncated ? ' ✂ truncated' : ''}
+                      {e.idOnly ? ' (id only)' : ''}
+                    </div>
                     <div role="gridcell">{visibleLine(eventMethods(e), 80)}</div>
                     <div role="gridcell" className="mono">{visibleLine(eventRpcIds(e), 30)}</div>
                     <div role="gridcell" className="num">{formatBytes(utf8Length(e.data))}</div>

@@ -70,7 +70,7 @@ export function FindingsView(props: {
                 <div role="gridcell" className="mono">{f.code}</div>
                 <div role="gridcell" className="mono">{f.requestId !== undefined ? visibleLine(f.requestId, 20) : '—'}</div>
                 <div role="gridcell" className="mono">{visibleLine(f.missing ? `missing ${f.missing}` : f.eventIds.slice(0, 8).join(', '), 80)}</div>
-                <div role="gridcell">{visibleLine(f.message, 300)}</div>
+                <div role="gridcell">{visibleLine(`${f.pending ? '(pending — may still change while streams are open) ' : ''}${f.message}`, 300)}</div>
               </div>
             ))}
           </div>

@@ -13,6 +13,14 @@ function endpointLabel(url: string): string {
   }
 }
 
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
+
 export function SessionsList(props: { snap: AnalysisSnapshot; selectedKey: string | undefined; onSelect(key: string): void }) {
   const { snap } = props;
   const stats = useMemo(() => {
@@ -45,7 +53,7 @@ export function SessionsList(props: { snap: AnalysisSnapshot; selectedKey: strin
         {sessions.length === 0 && <div className="empty">No MCP traffic yet. Streamable HTTP requests of the inspected page appear here.</div>}
         {sessions.map((s: Session, i) => {
           const st = stats.get(s.key)!;
-          const title = s.sessionId ? shortId(s.sessionId, 12) : '(no session)';
+          const title = s.sessionId ? shortId(s.sessionId, 12) : `(no session) ${pathOf(s.endpoint)}`;
           return (
             <div
               key={s.key}

@@ -331,6 +331,7 @@ export function Timeline(props: {
           {e.duplicate && <circle className="tl-dup" cx={px} cy={y} r={7} />}
         </g>,
       );
+      if (e.id === undefined && !sev) continue; // no id to show
       const half = (label.length * 6.2) / 2 + 3;
       if (cluster && cluster.sev === sev && px - half < cluster.right) {
         cluster.last = label;

@@ -74,10 +74,26 @@ function has(hay: string | undefined, needles: string[]): boolean {
   return needles.some((n) => h.includes(n));
 }
 
-export function eventMatches(f: ParsedFilter, s: Stream, e: SseEvent): boolean {
+/** Events linked to the requests named by `request:` tokens (their notifications and response). */
+export function requestLinkedEvents(snap: AnalysisSnapshot, sessionKey: string | undefined, f: ParsedFilter): Set<string> | undefined {
+  if (!f.request.length || sessionKey === undefined) return undefined;
+  const out = new Set<string>();
+  for (const r of snap.requests[sessionKey] ?? []) {
+    if (!f.request.includes(r.id.replace(/^"|"$/g, '').toLowerCase())) continue;
+    for (const [sid, idx] of r.notifications) out.add(`${sid}\u0000${idx}`);
+  }
+  return out;
+}
+
+export function eventMatches(f: ParsedFilter, s: Stream, e: SseEvent, linked?: Set<string>): boolean {
   if (f.empty) return true;
   if (f.method.length && !e.messages.some((m) => has(m.method, f.method))) return false;
-  if (f.request.length && !e.messages.some((m) => m.id !== undefined && f.request.includes(m.id.replace(/^"|"$/g, '').toLowerCase())) && !s.requestIds.some((id) => f.request.includes(id.replace(/^"|"$/g, '').toLowerCase())))
+  if (
+    f.request.length &&
+    !e.messages.some((m) => m.id !== undefined && f.request.includes(m.id.replace(/^"|"$/g, '').toLowerCase())) &&
+    !s.requestIds.some((id) => f.request.includes(id.replace(/^"|"$/g, '').toLowerCase())) &&
+    !linked?.has(`${s.id}\u0000${e.index}`)
+  )
     return false;
   if (f.code.length && !e.findings.some((c) => f.code.some((x) => c.includes(x)))) return false;
   if (f.stream.length && !has(s.id, f.stream)) return false;

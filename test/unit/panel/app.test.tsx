@@ -87,6 +87,11 @@ describe('InspectorApp on a lossy capture', () => {
     const prog = $$(m.container, '[data-testid=event-row]').length;
     expect(prog).toBeGreaterThan(0);
     expect(prog).toBeLessThan(all);
+    // request:2 includes its notifications on the resumed GET, not the other requests' events
+    await type($(m.container, '[data-testid=tb-filter]') as HTMLInputElement, 'request:2');
+    const ids = $$(m.container, '[data-testid=event-row]').map((r) => r.dataset.eventId);
+    expect(ids).toContain('14');
+    expect(ids).not.toContain('1');
     await key($(m.container, '[data-testid=tb-filter]'), 'Escape');
     expect(($(m.container, '[data-testid=tb-filter]') as HTMLInputElement).value).toBe('');
   });
