@@ -673,6 +673,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       req.response = sm.kind;
       req.responseStream = st;
       req.responseOrd = at;
+      req.responseIndex = ev.index;
       req.end = ev.t;
       if (st.isResume && st.resumes && req.stream.root !== st.root && !ev.duplicate) {
         ev.findings.push('replay-cross-stream');

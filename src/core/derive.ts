@@ -198,19 +198,23 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
       const incomplete = root.segments.some((x) => x.captureIncomplete);
       if (affected && r.cumulative > 0) {
         verdict = 'lossy';
+        if (r.responseIndex !== undefined) overlay(r.responseStream!, r.responseIndex, 'lossy-result-accepted');
         add(respOrd, 'lossy-result-accepted', {
           streamId: r.responseStream!.id,
           relatedStreamIds: root.segments.map((x) => x.id).filter((x) => x !== r.responseStream!.id),
           requestId: r.id,
           eventIds: [],
+          ...(r.responseIndex !== undefined ? { eventIndex: r.responseIndex } : {}),
           message: `The client accepted the ${r.response} of request ${r.id} (${r.method}) although the stream it was built from lost events (${lossText(lossesBefore)}) and it had received ${r.cumulative} cumulative notification(s): the result looks complete but the accumulated output is not. Discard it and re-issue the call or read the state explicitly.`,
         });
       } else if (unverified && r.cumulative > 0) {
         verdict = 'complete-unverified';
+        if (r.responseIndex !== undefined) overlay(r.responseStream!, r.responseIndex, 'unverified-result-accepted');
         add(respOrd, 'unverified-result-accepted', {
           streamId: r.responseStream!.id,
           requestId: r.id,
           eventIds: [],
+          ...(r.responseIndex !== undefined ? { eventIndex: r.responseIndex } : {}),
           message: `The client accepted the ${r.response} of request ${r.id} (${r.method}) after a reconnect whose replay cannot be checked, with ${r.cumulative} cumulative notification(s) received: if the replay left events out, the accumulated output is incomplete. Read the state explicitly before trusting it.`,
         });
       } else if (lossesBefore.length > 0 || unverified || incomplete) verdict = 'complete-unverified';

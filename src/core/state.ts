@@ -29,6 +29,8 @@ export interface ReqState {
   response?: 'result' | 'error';
   responseStream?: StreamS;
   responseOrd?: number;
+  /** Index of the event that carried the response (in responseStream.events). */
+  responseIndex?: number;
   notifications: [string, number][];
   cumulative: number;
   lastProgress?: number;
