@@ -64,6 +64,8 @@ export interface Conn {
   emit(rec: HookRecord): void;
   start(rec: HookRecord): void;
   end(how: import('../../core/record').EndHow, reason?: string): void;
+  /** No end record will follow (response not captured): stop tracking it as open. */
+  untrack(): void;
 }
 
 let connCounter = 0;
@@ -88,6 +90,9 @@ export function createConn(emitter: Emitter): Conn {
       const p = pending!;
       pending = null;
       for (const r of p) emitter.emit(r);
+    },
+    untrack() {
+      openConns.delete(conn);
     },
     end(how, reason) {
       if (conn.ended) return;

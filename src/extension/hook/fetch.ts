@@ -288,7 +288,10 @@ function onResponse(res: Response, info: RequestInfo, conn: Conn, emitter: Emitt
   }
   // Other MCP responses (a 405 to a GET, a text/plain error) are left untouched: no body records
   // and no end record follow a response record with capture 'none'.
-  if (capture === 'none') return res;
+  if (capture === 'none') {
+    conn.untrack();
+    return res;
+  }
   const cs: ConnState = { conn, decoder: new N.TextDecoder(), recorded: 0, branches: 1, alive: 1, signal: info.signal };
   makeState(res, cs, ct);
   return res;

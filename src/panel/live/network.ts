@@ -30,7 +30,7 @@ export function isCandidate(e: HarLikeEntry): 'sse' | 'json' | null {
 }
 
 /** Whether the hook recorded this request (same method + URL, start within MATCH_MS). */
-export function seenByHook(records: readonly CaptureRecord[], e: HarLikeEntry, used: Set<CaptureRecord>): boolean {
+export function seenByHook(records: Iterable<CaptureRecord>, e: HarLikeEntry, used: Set<CaptureRecord>): boolean {
   const start = Date.parse(e.startedDateTime);
   for (const r of records) {
     if (r.kind !== 'request' || r.transport === 'network' || used.has(r)) continue;
@@ -42,16 +42,43 @@ export function seenByHook(records: readonly CaptureRecord[], e: HarLikeEntry, u
   return false;
 }
 
+const MAX_INDEX = 5000;
+
 export function startNetworkFallback(store: LiveStore, onFinished: (cb: (e: HarLikeEntry) => void) => void): void {
   const src = 'network';
   let seq = 0;
   let conn = 0;
   const used = new Set<CaptureRecord>();
+  // The hook's request records, kept here as well so that "Clear" or a navigation that empties
+  // the view does not make a finished request look unseen.
+  const hookRequests = new Set<CaptureRecord>();
+  let indexed = 0;
+  let lastRecords: readonly CaptureRecord[] = [];
+  const index = () => {
+    const rs = store.getSnapshot().records;
+    if (rs !== lastRecords) {
+      // Records mostly grow at the end; after a clear or a navigation (shorter array) rescan.
+      // (A rare mid-list insertion of a backfilled request can be missed: it then shows twice.)
+      if (rs.length < indexed) indexed = 0;
+      for (let i = indexed; i < rs.length; i++) {
+        const r = rs[i]!;
+        if (r.kind === 'request' && r.transport !== 'network') hookRequests.add(r);
+      }
+      indexed = rs.length;
+      lastRecords = rs;
+      for (const r of hookRequests) {
+        if (hookRequests.size <= MAX_INDEX) break;
+        hookRequests.delete(r);
+      }
+    }
+  };
+  store.subscribe(index);
   onFinished((entry) => {
     const capture = isCandidate(entry);
     if (!capture) return;
     setTimeout(() => {
-      if (seenByHook(store.getSnapshot().records, entry, used)) return;
+      index();
+      if (seenByHook(hookRequests, entry, used)) return;
       entry.getContent((content, encoding) => {
         const text = content == null ? '' : encoding === 'base64' ? safeAtob(content) : content;
         const start = Date.parse(entry.startedDateTime);
