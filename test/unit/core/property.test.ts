@@ -104,6 +104,17 @@ describe('chunking independence', () => {
   });
 });
 
+describe('live capture vs its re-imported export', () => {
+  const inputs = [...handBuilt(), ...fixtureCaptures()];
+  inputs.forEach((records, n) => {
+    it(`input ${n}: same analysis after export to a capture file and import`, () => {
+      const file = JSON.stringify({ format: 'mcp-stream-inspector', version: 1, createdAt: new Date(0).toISOString(), records });
+      const again = importText(file).records;
+      expect(essence(run(again, [3], true))).toEqual(essence(run(records, [1000], false)));
+    });
+  });
+});
+
 describe('robustness', () => {
   const sseText = fc.stringMatching(/^(id: ?[0-9a-z_-]{0,6}|data: ?[{}":a-z0-9,[\] ]{0,20}|event: ?(message|resync|x)|retry: ?\d{0,4}|: ?c|)(\r\n|\n|\r)?$/);
   const header = fc.tuple(fc.constantFrom('mcp-session-id', 'Mcp-Session-Id', 'last-event-id', 'content-type', 'mcp-protocol-version', 'accept'), fc.constantFrom('s1', 's2', 'text/event-stream', 'application/json', '3', '', 'x'));
@@ -123,6 +134,7 @@ describe('robustness', () => {
     fc.record({ kind: fc.constant('request'), conn, transport: fc.constantFrom('fetch', 'xhr', 'eventsource', 'import'), method: fc.constantFrom('GET', 'POST', 'DELETE'), url: fc.constantFrom('http://h/mcp', 'http://h/sse', 'bad url'), headers: fc.array(header, { maxLength: 4 }), body, reconnectOf: fc.option(conn, { nil: undefined }) }),
     fc.record({ kind: fc.constant('response'), conn, status: fc.constantFrom(200, 202, 400, 404, 409, 500), statusText: fc.constant(''), headers: fc.array(header, { maxLength: 4 }), url: fc.constant('http://h/mcp'), redirected: fc.boolean(), type: fc.constant('basic'), capture: fc.constantFrom('sse', 'json', 'none') }),
     fc.record({ kind: fc.constant('chunk'), conn, text: fc.array(sseText, { maxLength: 6 }).map((a) => a.join('')), bytes: fc.nat(100), droppedBytes: fc.option(fc.nat(5), { nil: undefined }) }),
+    fc.record({ kind: fc.constant('chunk'), conn, text: fc.string({ unit: 'binary', maxLength: 60 }), bytes: fc.nat(100) }),
     fc.record({ kind: fc.constant('chunk'), conn, text: fc.constantFrom(ev('1', message('a')), ev('2', result(1)), ev('3', progress(1, 2)), ev('1', result('a')), ev('9', [result(2), result(3)]), '{"jsonrpc":"2.0","id":1,"result":{}}'), bytes: fc.nat(100) }),
     fc.record({ kind: fc.constant('es-event'), conn, type: fc.constantFrom('message', 'resync', 'endpoint'), data: fc.constantFrom('{}', JSON.stringify(message('x')), '/mcp?sessionId=1', ''), lastEventId: fc.constantFrom('', '1', '2', 'x') }),
     fc.record({ kind: fc.constant('end'), conn, how: fc.constantFrom('complete', 'page-aborted', 'network-error', 'unknown', 'closed', 'unread') }),
