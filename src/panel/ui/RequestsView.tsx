@@ -26,6 +26,16 @@ export function RequestsView(props: { snap: AnalysisSnapshot; sessionKey: string
     else if (e.key === 'ArrowUp') to = Math.max(0, cur - 1);
     else if (e.key === 'Home') to = 0;
     else if (e.key === 'End') to = reqs.length - 1;
+    else if (e.key === 'Enter' && sel?.responseStreamId) {
+      // Enter: show the terminal response in the events table.
+      const st = snap.streams[sel.responseStreamId];
+      const i = st?.events.findIndex((ev) => ev.messages.some((m) => (m.kind === 'result' || m.kind === 'error') && m.id === sel.id)) ?? -1;
+      if (st && i >= 0) {
+        e.preventDefault();
+        props.onShowEvent(st.id, i);
+      }
+      return;
+    }
     if (to !== undefined && reqs[to]) {
       e.preventDefault();
       setFocusIdx(to);

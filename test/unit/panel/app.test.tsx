@@ -46,6 +46,9 @@ describe('InspectorApp on a lossy capture', () => {
     const d = $(m.container, '[data-testid=request-detail]')!;
     expect(d.textContent).toContain('12–13');
     expect(d.textContent).toMatch(/re-issue the request or read the state explicitly/);
+    await key($(m.container, '[data-testid=requests-grid] .grid-body'), 'Enter');
+    expect($(m.container, '[data-testid=tab-events]')!.getAttribute('aria-selected')).toBe('true');
+    expect($(m.container, '[data-testid=event-raw]')!.textContent).toMatch(/"result"/);
   });
 
   it('findings view lists codes; selecting jumps to timeline and events', async () => {
@@ -147,6 +150,19 @@ describe('import, settings, live updates', () => {
     expect($(m.container, '[data-testid=error-banner]')!.textContent).toMatch(/Could not open bad\.json: not a HAR 1\.2 file nor an mcp-stream-inspector capture/);
     expect($$(m.container, '[data-testid=session-row]').length).toBe(before);
     expect($(m.container, '[data-testid=worst-finding]')!.dataset.code).toBe('lossy-result-accepted');
+  });
+
+  it('a file dropped on the panel opens', async () => {
+    m = await mount(<InspectorApp source={createStaticSource([])} analyzerFactory={factory} mode="viewer" />);
+    const file = new File([JSON.stringify({ format: 'mcp-stream-inspector', version: 1, createdAt: 'x', records: lossy })], 'dropped.json');
+    const root = $(m.container, '.msi-root')!;
+    const ev = new Event('drop', { bubbles: true, cancelable: true }) as Event & { dataTransfer: unknown };
+    Object.defineProperty(ev, 'dataTransfer', { value: { files: [file], types: ['Files'] } });
+    await vi.waitFor(async () => {
+      if (!$(m!.container, '[data-testid=session-row]')) root.dispatchEvent(ev);
+      await tick(20);
+      expect($(m!.container, '[data-testid=worst-finding]')?.dataset.code).toBe('lossy-result-accepted');
+    });
   });
 
   it('a good file replaces the view; Back to live restores it', async () => {
