@@ -85,6 +85,20 @@ export const PROBE = String.raw`(async () => {
   await probe('blobBody', async () => { const r = await fetch('/t/json', { ...post, body: new Blob([rpc], { type: 'application/json' }) }); return await r.json(); });
   await probe('illegalThis', async () => await fetch.call({}, '/t/plain'));
   await probe('newFetch', async () => new fetch('/t/plain'));
+  await probe('xhr', () => new Promise((resolve) => { const x = new XMLHttpRequest(); const states = [];
+    x.onreadystatechange = () => states.push(x.readyState);
+    x.onloadend = () => resolve({ states: [...new Set(states)], status: x.status, statusText: x.statusText, text: x.responseText, url: x.responseURL,
+      headers: x.getAllResponseHeaders().split('\r\n').filter((l) => l && !/^(date|keep-alive):/i.test(l)) });
+    x.open('POST', '/t/redirect'.replace('redirect', 'sse')); x.setRequestHeader('Accept', 'text/event-stream'); x.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'x' })); }));
+  await probe('xhrAbort', () => new Promise((resolve) => { const x = new XMLHttpRequest(); const ev = [];
+    ['abort', 'error', 'load', 'loadend'].forEach((t) => x.addEventListener(t, () => { ev.push(t); if (t === 'loadend') resolve({ ev, rs: x.readyState, status: x.status }); }));
+    x.open('GET', '/t/hang'); x.send(); setTimeout(() => x.abort(), 50); }));
+  await probe('eventSource', () => new Promise((resolve) => { const es = new EventSource('/t/sse'); const got = [];
+    const meta = { inst: es instanceof EventSource, ctor: es.constructor === EventSource, proto: Object.getPrototypeOf(es) === EventSource.prototype, url: es.url, rs0: es.readyState, wc: es.withCredentials };
+    es.onmessage = (e) => { got.push([e.type, e.lastEventId, e.data, e.origin === location.origin]); if (got.length === 2) { es.close(); resolve({ meta, got, rs: es.readyState }); } }; }));
+  await probe('eventSourceSubclass', () => { class My extends EventSource { hello() { return 'hi'; } } const m = new My('/t/sse'); const r = [m instanceof My, m instanceof EventSource, m.hello(), My.name]; m.close(); return r; });
+  await probe('eventSourceBadUrl', () => new EventSource('http://[bad'));
+  await probe('eventSourceCall', () => EventSource('/t/sse'));
   out.fetchName = fetch.name; out.fetchLength = fetch.length; out.fetchString = String(fetch);
   out.fetchToString = Function.prototype.toString.call(fetch); out.toStringString = String(Function.prototype.toString);
   out.fetchOwn = Object.getOwnPropertyNames(fetch).sort(); out.fetchProto = Object.getPrototypeOf(fetch) === Function.prototype;

@@ -67,6 +67,9 @@ describe('transparency (with vs without the extension)', () => {
     const howFor = (path: string) => reqs.filter((r) => r.url.endsWith(path)).map((r) => ends.get(r.conn)?.how);
     expect(howFor('/t/hang')).toEqual(expect.arrayContaining(['page-cancelled', 'page-aborted']));
     expect(howFor('/t/reset')).toContain('network-error');
+    const xhr = reqs.find((r) => r.transport === 'xhr' && r.url.endsWith('/t/sse'))!;
+    expect(textOf(xhr.conn)).toBe(full);
+    expect(reqs.filter((r) => r.transport === 'eventsource').length).toBeGreaterThanOrEqual(2);
     const jsonReq = reqs.find((r) => r.url.endsWith('/t/json') && r.body?.includes('tools/list'));
     expect(jsonReq).toBeTruthy();
     // a Request object's body and a Blob body were recorded without consuming the page's body
