@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { AnalysisSnapshot, Finding } from '../../core/model';
 import { ADVICE_LOSSY, lossDetail } from '../../export/advice';
 import { SevIcon } from './SevIcon';
@@ -9,14 +10,19 @@ export function Callout(props: { snap: AnalysisSnapshot; finding: Finding; onSho
   const req = f.requestId !== undefined ? (snap.requests[f.sessionKey] ?? []).find((r) => r.id === f.requestId) : undefined;
   const lossy = f.code === 'lossy-result-accepted' && req;
   const d = lossy ? lossDetail(snap, f.sessionKey, req) : undefined;
+  const [open, setOpen] = useState(true);
   const toolName = req && typeof (req.params as { name?: unknown } | undefined)?.name === 'string' ? ` ${(req.params as { name: string }).name}` : '';
   return (
     <section className={`callout ${f.severity}`} data-testid="worst-finding" data-code={f.code} aria-label="Worst finding">
       <div className="callout-h">
+        <button type="button" className="jt-toggle" aria-expanded={open} aria-label={open ? 'Collapse' : 'Expand'} onClick={() => setOpen(!open)}>
+          {open ? '▾' : '▸'}
+        </button>
         <SevIcon sev={f.severity} />
         <span className="callout-code">{f.code}</span>
         {req && <span>{visible(`request ${req.id} (${req.method}${toolName})`)}</span>}
         {f.missing && <span className="sev-error">{visible(`missing ids ${f.missing}`)}</span>}
+        {!open && !f.missing && d?.missing && <span className="sev-error">{visible(`missing ids ${d.missing}`)}</span>}
         {f.pending && <span className="dim">(pending: another open stream of the session may still deliver these ids)</span>}
         {more > 0 && (
           <button type="button" className="linkbtn" onClick={props.onShowFindings} style={{ marginLeft: 'auto' }}>
@@ -24,8 +30,8 @@ export function Callout(props: { snap: AnalysisSnapshot; finding: Finding; onSho
           </button>
         )}
       </div>
-      <p>{visible(f.message)}</p>
-      {d && (
+      {open && <p>{visible(f.message)}</p>}
+      {open && d && (
         <div className="callout-facts" data-testid="lossy-detail">
           {d.missing && (
             <span>
@@ -45,8 +51,8 @@ export function Callout(props: { snap: AnalysisSnapshot; finding: Finding; onSho
           </span>
         </div>
       )}
-      {f.code === 'lossy-result-accepted' && <p className="callout-advice">{`What to do: ${ADVICE_LOSSY}`}</p>}
-      <div>
+      {open && f.code === 'lossy-result-accepted' && <p className="callout-advice">{`What to do: ${ADVICE_LOSSY}`}</p>}
+      <div hidden={!open}>
         <button type="button" className="linkbtn" onClick={props.onShowTimeline} data-testid="show-in-timeline">
           Show in timeline
         </button>
