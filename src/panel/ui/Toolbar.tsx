@@ -72,7 +72,7 @@ export function Toolbar(props: {
           </button>
           <span className="tb-sep" />
           <label className="tb-check">
-            <input type="checkbox" checked={status.preserveLog} data-testid="tb-preserve" onChange={(e) => controls.setPreserveLog(e.target.checked)} />
+            <input type="checkbox" checked={status.preserveLog} data-testid="preserve-log" onChange={(e) => controls.setPreserveLog(e.target.checked)} />
             Preserve log
           </label>
           <span className="tb-sep" />

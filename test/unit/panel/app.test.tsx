@@ -247,7 +247,7 @@ describe('import, settings, live updates', () => {
     src.push(...lossy.slice(Math.floor(lossy.length / 2)));
     await tick(200);
     expect($(m.container, '[data-testid=worst-finding]')).toBeTruthy();
-    await click($(m.container, '[data-testid=tb-preserve]'));
+    await click($(m.container, '[data-testid=preserve-log]'));
     await click($(m.container, '[data-testid=tb-record]'));
     await click($(m.container, '[data-testid=tb-clear]'));
     await tick(200);
