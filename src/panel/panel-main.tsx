@@ -8,7 +8,10 @@ import { MinimalPanel } from './live/MinimalPanel';
 import { startNetworkFallback, type HarLikeEntry } from './live/network';
 import { createLiveStore } from './live/store';
 
-const store = createLiveStore();
+// "Preserve log" survives panel reloads and DevTools restarts, as the Network panel's does.
+const PRESERVE_KEY = 'msi.preserveLog';
+const store = createLiveStore({ preserveLog: localStorage.getItem(PRESERVE_KEY) === '1' });
+store.subscribe(() => localStorage.setItem(PRESERVE_KEY, store.getSnapshot().preserveLog ? '1' : '0'));
 const tabId = chrome.devtools.inspectedWindow.tabId;
 const connection = createPanelConnection({ tabId, store });
 startNetworkFallback(store, (cb) =>

@@ -129,6 +129,9 @@ function hello() {
 }
 hello();
 // Back/forward cache: the port was closed when the page was frozen; ask again when it returns.
+// A new navigation record marks the restored page as the current one in the panel.
 window.addEventListener('pageshow', (ev) => {
-  if (ev.persisted) hello();
+  if (!ev.persisted) return;
+  core.add({ kind: 'navigation', t: now(), url: location.href, top: window === window.top });
+  hello();
 });
