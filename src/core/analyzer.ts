@@ -15,7 +15,7 @@ import { headerValue, isEventStreamType, isJsonType } from './record';
 import type { AnalysisSnapshot, Finding, FindingCode, JsonRpcSummary, RequestInfo, Session, SseEvent, Stream, StreamKind } from './model';
 import { createSseConnectionParser, type SseBlock } from './sse';
 import { decodeJsonRpc, getPath, idText, type DecodedMessage } from './jsonrpc';
-import { formatId, makeIdParser, newIdStats, recordId, recordStep, type IdSchemeOverride } from './ids';
+import { IntervalSet, formatId, makeIdParser, newIdStats, recordId, recordStep, type IdSchemeOverride } from './ids';
 import { SEVERITY } from './findings';
 import { lookupCapability, resolveOptions, type AnalyzerOptions, type ResolvedOptions } from './options';
 import { NO_SESSION, type Candidate, type ConnState, type OrdFinding, type ReqState, type SessionState, type StreamS } from './state';
@@ -180,6 +180,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       messages: 0,
       resyncOrds: [],
       crossOrds: [],
+      chainIds: new Map(),
       dirty: true,
     };
     st.root = st;
@@ -571,7 +572,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
 
   function onId(st: StreamS, s: SessionState, ev: SseEvent, id: string, at: number, priming: boolean) {
     let prev = s.idIndex.get(id);
-    if (prev && prev.s.root !== st.root && (!st.isResume || s.sessionId === null)) {
+    if (prev && prev.s.root !== st.root && (!st.isResume || s.sessionId === null || s.idReuse > 0)) {
       // The same id on an unrelated, fresh stream is not a replay: the server numbers each
       // stream on its own (stateless servers, or ids not unique in the session).
       s.idReuse++;
@@ -612,6 +613,11 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     st.lastId = id;
     const p = s.parse(id);
     recordId(s.stats, id, p, st.id);
+    if (p) {
+      let set = st.root.chainIds.get(p.prefix);
+      if (!set) st.root.chainIds.set(p.prefix, (set = new IntervalSet()));
+      set.add(p.counter);
+    }
     if (!p || priming) {
       // A priming event (id, empty data) only moves the cursor. Some servers send one with a fresh
       // id at the start of every stream, a resumed one too: it is no step in the sequence.

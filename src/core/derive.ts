@@ -105,9 +105,11 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
     const st = c.stream;
     const req = st.root.requests[0];
     if ((c.kind === 'live' || c.kind === 'replay') && contiguous) {
-      const g = s.stats.groups.get(c.prefix);
-      if (!g) continue;
-      const missing = g.set.missingIn(c.from, c.to);
+      // Ids reused by different streams (each stream counts on its own): only the chain's own
+      // deliveries can fill its gaps.
+      const set = s.idReuse > 0 ? st.root.chainIds.get(c.prefix) : s.stats.groups.get(c.prefix)?.set;
+      if (!set) continue;
+      const missing = set.missingIn(c.from, c.to);
       if (missing.length === 0) continue;
       const n = countRanges(missing);
       const text = describeRanges(missing, c.prefix, c.width);

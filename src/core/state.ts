@@ -3,7 +3,7 @@ import type { RequestRecord, Header } from './record';
 import type { Finding, RequestInfo, Session, SseEvent, Stream, StreamKind, StreamState } from './model';
 import type { SseConnectionParser } from './sse';
 import type { DecodedMessage } from './jsonrpc';
-import type { IdSchemeOverride, IdStats, ParsedId } from './ids';
+import type { IdSchemeOverride, IdStats, IntervalSet, ParsedId } from './ids';
 
 /** Session key of findings that belong to no session (capture gaps outside any stream). */
 export const NO_SESSION = '';
@@ -103,6 +103,8 @@ export interface StreamS {
   messages: number;
   resyncOrds: number[];
   crossOrds: number[];
+  /** On a chain root: counters delivered on the chain, per prefix (for servers that reuse ids). */
+  chainIds: Map<string, IntervalSet>;
   dirty: boolean;
   hadOverlay?: boolean;
   cached?: Stream;

@@ -168,6 +168,27 @@ describe('findings', () => {
     expect(req(s, '2').verdict).toBe('complete');
   });
 
+  it('a server that numbers each stream from 1: ids of other streams do not fill a gap', () => {
+    const c = new Capture();
+    initSession(c);
+    const a = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(a);
+    c.chunk(a, ev('1', message('a')) + ev('2', message('b')) + ev('3', message('c')) + ev('4', message('d')) + ev('5', result(2)));
+    c.end(a);
+    const b = c.request({ sessionId: 'sess-1', body: call(3) });
+    c.response(b);
+    c.chunk(b, ev('1', message('x')) + ev('2', message('y')));
+    c.end(b, 'network-error');
+    const g = c.request({ sessionId: 'sess-1', lastEventId: '2' });
+    c.response(g);
+    c.chunk(g, ev('5', message('z')) + ev('6', result(3)));
+    c.end(g);
+    const s = analyzeRecords(c.records);
+    expect(codes(s)).toEqual(['replay-gap', 'lossy-result-accepted']);
+    expect(only(s, 'replay-gap')[0]!.missing).toBe('3–4');
+    expect(s.sessions[0]!.losslessReasons.join(' ')).toMatch(/reused/);
+  });
+
   it('replay-duplicate: an id delivered again', () => {
     const c = new Capture();
     initSession(c);
