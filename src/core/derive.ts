@@ -80,7 +80,11 @@ export interface Derived {
 }
 
 export function deriveSession(s: SessionState, finished: boolean, opts: ResolvedOptions): Derived {
-  const scheme = inferScheme(s.stats, s.override);
+  const inferred = inferScheme(s.stats, s.override);
+  const scheme =
+    s.idReuse > 0 && inferred.kind !== 'opaque' && inferred.kind !== 'none' && !inferred.override
+      ? { ...inferred, scope: 'stream' as const, evidence: `${inferred.evidence}; each stream counts on its own (${s.idReuse} id(s) repeated on other streams)` }
+      : inferred;
   const contiguous = scheme.kind === 'contiguous';
   const ordered = contiguous || scheme.kind === 'sparse';
   const findings: OrdFinding[] = s.findings.slice();
