@@ -18,6 +18,7 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ModeName } from '../test/fixtures/mcp-server/options.js';
 import { startFixtureServer, type FixtureServer } from '../test/fixtures/mcp-server/server.js';
+import { buildDemoPage } from './build.js';
 
 export const DEMO_DIR = fileURLToPath(new URL('.', import.meta.url));
 export const DEMO_DIST = join(DEMO_DIR, 'dist');
@@ -35,6 +36,8 @@ export interface DemoServerOptions {
   fixture?: FixtureServer;
   /** Directory of the built page. Default demo/dist. */
   distDir?: string;
+  /** Build demo/dist first if it is missing or stale (vite). Default true. */
+  build?: boolean;
 }
 
 export interface PageParams {
@@ -80,6 +83,7 @@ async function serveFile(res: ServerResponse, root: string, rel: string): Promis
 
 export async function startDemoServer(opts: DemoServerOptions = {}): Promise<DemoServer> {
   const dist = opts.distDir ?? DEMO_DIST;
+  if (opts.build !== false && !opts.distDir) await buildDemoPage();
   if (!existsSync(join(dist, 'index.html'))) {
     throw new Error(`demo page not built: ${join(dist, 'index.html')} is missing (npx vite build --config demo/vite.config.ts)`);
   }

@@ -8,10 +8,11 @@
 // Branded Google Chrome ignores --load-extension since version 137: load dist/ by hand there.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startDemoServer, DEMO_DIR, DEMO_DIST, REPO_ROOT, type DemoServer } from '../demo/server.js';
+import { isDemoPageStale, isStale } from '../demo/build.js';
+import { startDemoServer, REPO_ROOT, type DemoServer } from '../demo/server.js';
 import { SCENARIOS, runScenario, type ScenarioOptions } from '../test/fixtures/client/run-scenario.js';
 import { MODE_NAMES, isModeName, type ModeName } from '../test/fixtures/mcp-server/options.js';
 
@@ -82,25 +83,6 @@ function parseArgs(argv: string[]): Args {
   return a;
 }
 
-/** Newest mtime of the files under `paths` (recursively), skipping node_modules and dist dirs. */
-function newestMtime(paths: string[]): number {
-  let newest = 0;
-  const walk = (p: string) => {
-    if (!existsSync(p)) return;
-    const s = statSync(p);
-    if (s.isDirectory()) {
-      for (const e of readdirSync(p)) if (e !== 'node_modules' && e !== 'dist') walk(join(p, e));
-    } else newest = Math.max(newest, s.mtimeMs);
-  };
-  paths.forEach(walk);
-  return newest;
-}
-
-function isStale(output: string, inputs: string[]): boolean {
-  if (!existsSync(output)) return true;
-  return newestMtime(inputs) > statSync(output).mtimeMs;
-}
-
 function run(cmd: string, args: string[]): void {
   console.log(`demo: $ ${cmd} ${args.join(' ')}`);
   const r = spawnSync(cmd, args, { cwd: REPO_ROOT, stdio: 'inherit' });
@@ -111,8 +93,7 @@ function run(cmd: string, args: string[]): void {
 }
 
 function buildIfStale(a: Args): { extension: 'built' | 'fresh' | 'stale' | 'missing' } {
-  const pageInputs = [DEMO_DIR, join(REPO_ROOT, 'test/fixtures/mcp-server/long-task.ts'), join(REPO_ROOT, 'test/fixtures/mcp-server/options.ts')];
-  if (isStale(join(DEMO_DIST, 'index.html'), pageInputs)) run('npx', ['vite', 'build', '--config', 'demo/vite.config.ts']);
+  if (isDemoPageStale()) run('npx', ['vite', 'build', '--config', 'demo/vite.config.ts']);
   const extInputs = ['src', 'public', 'manifest.json', 'vite.config.ts'].map((p) => join(REPO_ROOT, p));
   const manifest = join(EXT_DIST, 'manifest.json');
   const stale = isStale(manifest, extInputs);
