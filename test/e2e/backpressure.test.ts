@@ -8,8 +8,10 @@
 // (measured: 64-75 MB without the extension), so figures are compared by ratio with room for that
 // noise but far below what read-ahead produces. A hook that reads ahead of the page (an eagerly
 // read clone or tee) drains the socket at memory speed: the control does exactly that without the
-// extension and lets the server write ~9x more (measured 668 MB vs 72 MB), so a read-ahead hook
-// could not pass.
+// extension and lets the server write ~8-10x more (measured 524-691 MB vs 64-72 MB; 230 MB vs 64 MB
+// with the machine loaded by other work), so a read-ahead hook could not pass. Measured with vs
+// without: ratios 0.93-1.06 (1.16 once in an earlier configuration); a round disturbed by other
+// processes (0.55 seen once at load average 12) is re-measured, see the test.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type Browser } from '../support/browser';
@@ -70,7 +72,6 @@ afterAll(async () => {
 });
 
 describe('backpressure', () => {
-  let baseline = 0;
 
   it('the measurement detects read-ahead: an eagerly read clone lets the server write far more', async () => {
     // Without DevTools (DevTools' own per-chunk logging slows an eager reader down).
@@ -86,34 +87,41 @@ describe('backpressure', () => {
       await b.close();
     }
     console.log(`backpressure control (no DevTools): slow page ${slow} B, slow page + eager clone ${eager} B in ${WINDOW_MS} ms`);
-    expect(eager / slow).toBeGreaterThan(2 * TOLERANCE);
+    // ~8-10x on an idle machine, >3x measured under heavy load from other processes
+    expect(eager / slow).toBeGreaterThan(2);
   });
 
-  it('measures the slow page without the extension, DevTools open', async () => {
-    const b: Browser = await launchBrowser({ extension: false, devtools: true, url: server.url('/bp.html') });
-    try {
-      const s = await b.attachPage('/bp.html');
-      baseline = await measure((e) => b.cdp.evaluate(s, e), 'baseline');
-    } finally {
-      await b.close();
+  it('with the extension the server is held back as much as without it (DevTools open in both)', async () => {
+    // One round = the slow page without the extension, then with it (one browser at a time).
+    // Other processes on a shared machine can slow one run of a round; when a round's ratio is
+    // outside the tolerance, up to two more rounds are made and the median ratio decides. A hook
+    // that reads ahead gives ~8-10x every round, so it cannot pass this way.
+    const ratios: number[] = [];
+    for (let round = 1; round <= 3; round++) {
+      const b: Browser = await launchBrowser({ extension: false, devtools: true, url: server.url('/bp.html') });
+      let baseline = 0;
+      try {
+        const s = await b.attachPage('/bp.html');
+        baseline = await measure((e) => b.cdp.evaluate(s, e), `baseline-${round}`);
+      } finally {
+        await b.close();
+      }
+      const h: Harness = await openInspected(server.url('/bp.html'));
+      let withExt = 0;
+      try {
+        withExt = await measure((e) => h.evalPage(e), `with-extension-${round}`);
+        // the hook was really in the path: the stream was captured
+        await waitForRecords(h.panel, (rs) => rs.some((r) => r.kind === 'chunk' && r.text.startsWith('data: xxx')), 'captured /bp chunks');
+      } finally {
+        await h.close();
+      }
+      const ratio = withExt / baseline;
+      ratios.push(ratio);
+      console.log(`backpressure round ${round}: without extension ${baseline} B, with extension ${withExt} B in ${WINDOW_MS} ms, ratio ${ratio.toFixed(2)}`);
+      if (round === 1 && ratio < TOLERANCE && ratio > 1 / TOLERANCE) break;
     }
-    console.log(`backpressure: without extension ${baseline} B in ${WINDOW_MS} ms`);
-    expect(baseline).toBeGreaterThan(0);
-  });
-
-  it('with the extension the server is held back as much as without it', async () => {
-    expect(baseline).toBeGreaterThan(0);
-    const h: Harness = await openInspected(server.url('/bp.html'));
-    let withExt = 0;
-    try {
-      withExt = await measure((e) => h.evalPage(e), 'with-extension');
-      // the hook was really in the path: the stream was captured
-      await waitForRecords(h.panel, (rs) => rs.some((r) => r.kind === 'chunk' && r.text.startsWith('data: xxx')), 'captured /bp chunks');
-    } finally {
-      await h.close();
-    }
-    console.log(`backpressure: with extension ${withExt} B, ratio ${(withExt / baseline).toFixed(2)}`);
-    expect(withExt / baseline).toBeLessThan(TOLERANCE);
-    expect(withExt / baseline).toBeGreaterThan(1 / TOLERANCE);
+    const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
+    expect(median).toBeLessThan(TOLERANCE);
+    expect(median).toBeGreaterThan(1 / TOLERANCE);
   });
 });

@@ -48,8 +48,11 @@ describe('transparency (with vs without the extension)', () => {
   it('the panel holds what the page read, once, including through clone(), readers and pipeThrough', async () => {
     const records = await waitForRecords(
       h.panel,
-      (rs) => rs.filter((r) => r.kind === 'end').length >= 18,
-      'ends of the probe connections',
+      (rs) =>
+        rs.filter((r) => r.kind === 'end').length >= 18 &&
+        rs.filter((r) => r.kind === 'request' && r.transport === 'eventsource').length >= 2 &&
+        rs.some((r) => r.kind === 'request' && r.transport === 'xhr'),
+      'ends of the probe connections, EventSource and XHR records',
     );
     const reqs = records.filter((r): r is Extract<CaptureRecord, { kind: 'request' }> => r.kind === 'request');
     // untouched traffic is not recorded
