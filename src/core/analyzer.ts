@@ -308,7 +308,8 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     const sid = headerValue(r.headers, 'mcp-session-id');
     if (sid !== undefined) st.sessionHeader = sid;
     const isInit = body.some((m) => m.summary.method === 'initialize' && m.summary.kind === 'request');
-    if (sid === undefined && isInit) {
+    if (isInit) {
+      // The InitializeResult's response names the session (even if the client sent an old id).
       st.deferSession = true;
       return;
     }
@@ -358,7 +359,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     st.dirty = true;
     if (st.deferSession) {
       st.deferSession = false;
-      attachSession(st, getSession(sid ?? null, st.url || r.url));
+      attachSession(st, getSession(sid ?? st.sessionHeader ?? null, st.url || r.url));
     }
     const s = st.session!;
     s.dirty = true;
@@ -402,7 +403,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
   function ensureSession(st: StreamS): SessionState {
     if (!st.session) {
       st.deferSession = false;
-      attachSession(st, getSession(null, st.url));
+      attachSession(st, getSession(st.sessionHeader ?? null, st.url));
     }
     return st.session!;
   }

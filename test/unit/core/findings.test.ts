@@ -29,6 +29,20 @@ describe('sessions, streams and requests', () => {
     expect(s.findings).toEqual([]);
   });
 
+  it('a re-initialize that still carries the old session id joins the session its response names', () => {
+    const c = new Capture();
+    initSession(c, 'old');
+    const conn = c.request({ body: initialize(5), sessionId: 'old' });
+    c.response(conn, { sessionId: 'new' });
+    c.chunk(conn, ev('1', initResult(5)));
+    c.end(conn);
+    const s = analyzeRecords(c.records);
+    expect(s.sessions.map((x) => [x.key, s.requests[x.key]!.map((r) => r.id)])).toEqual([
+      ['old', ['0']],
+      ['new', ['5']],
+    ]);
+  });
+
   it('groups sessionless traffic by endpoint and labels its revision', () => {
     const c = new Capture();
     for (const id of [1, 2]) {
