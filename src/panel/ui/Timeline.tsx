@@ -299,6 +299,7 @@ export function Timeline(props: {
       const ordered = [...clusters.filter((c) => c.sev), ...clusters.filter((c) => !c.sev)];
       for (const c of ordered) {
         const text = c.n === 1 ? c.first : `${c.first}…${c.last}${c.n > 2 ? ` (${c.n})` : ''}`;
+        if (c.n > 1) c.x = Math.max(2, c.x);
         const l = c.n === 1 ? c.x - (text.length * 6.2) / 2 : c.x;
         const r = l + text.length * 6.2 + 4;
         const row = free(0, l, r) ? 0 : free(1, l, r) ? 1 : c.sev ? 0 : -1;
@@ -324,7 +325,8 @@ export function Timeline(props: {
         els.push(<rect key={`b${key}`} className="tl-bin" x={bin * 3} y={y - 4} width={2} height={8} />);
         continue;
       }
-      const label = e.id !== undefined ? visibleLine(e.id, 14) : '·';
+      // Long (opaque) ids: their tail is what differs from one event to the next.
+      const label = e.id === undefined ? '·' : e.id.length > 14 ? `…${visibleLine(e.id.slice(-9), 12)}` : visibleLine(e.id, 14);
       els.push(
         <g key={`e${key}`} data-ev={key} id={`tl-ev-${key.replace(":", "-")}`} role="listitem" aria-label={`event ${e.id ?? '(no id)'} ${eventMethods(e)} ${e.findings.join(' ')}`.trim()} style={{ cursor: 'pointer' }}>
           <circle className={`tl-ev${sev ? ` ${sev}` : isRes ? ' res' : ''}${key === selKey ? ' sel' : ''}`} cx={px} cy={y} r={key === selKey ? 5.5 : 4} />
