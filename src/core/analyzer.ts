@@ -321,6 +321,8 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       // EventSource reconnect by the browser: it sends the previous cursor itself.
       const cursor = prev?.root.chainCursor;
       if (cursor !== undefined) st.lastEventIdSent = cursor;
+      // The browser keeps lastEventId across reconnects: only a change is a new id.
+      if (prev?.esLastId !== undefined) st.esLastId = prev.esLastId;
       st.kind = 'eventsource';
       linkResume(st, s, cursor, prev?.session === s ? prev : undefined);
     } else if (st.lastEventIdSent !== undefined && st.method === 'GET') {

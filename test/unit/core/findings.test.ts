@@ -529,6 +529,28 @@ describe('findings', () => {
   });
 });
 
+describe('EventSource reconnects', () => {
+  it('links the browser reconnect and does not take the kept lastEventId for a new id', () => {
+    const c = new Capture();
+    const first = c.request({ transport: 'eventsource', url: 'http://127.0.0.1:3939/sse' });
+    c.response(first);
+    const es = (conn: string, lastEventId: string, data = JSON.stringify(message('x'))) =>
+      c.records.push({ seq: 0, src: 'tab1', t: 0, kind: 'es-event', conn, type: 'message', data, lastEventId });
+    es(first, '1');
+    es(first, '2');
+    c.end(first, 'network-error');
+    const again = c.request({ transport: 'eventsource', url: 'http://127.0.0.1:3939/sse', reconnectOf: first });
+    c.response(again);
+    es(again, '2'); // an event without id: the browser still reports 2
+    es(again, '3');
+    const s = analyzeRecords(c.records);
+    const st = s.streams[`tab1:${again}`]!;
+    expect(st).toMatchObject({ kind: 'eventsource', resumes: `tab1:${first}`, lastEventIdSent: '2' });
+    expect(st.events.map((e) => e.id)).toEqual([undefined, '3']);
+    expect(codes(s)).toEqual([]); // 1, 2, 3: contiguous, verified
+  });
+});
+
 describe('snapshot', () => {
   it('returns the same object until something changes and is JSON-serialisable', () => {
     const c = new Capture();
