@@ -12,16 +12,19 @@ interface DemoConfig {
   mcpOrigin: string;
   mode: string;
 }
+/** What the page exposes as `window.__demo` (for tests driving the page). */
+export interface DemoPageApi {
+  config: { mode: string; url: string } & AgentOptions;
+  /** The first run's outcome (the autorun's, or the first button press's). */
+  outcome: Promise<DemoOutcome>;
+  run(mode?: string): Promise<DemoOutcome>;
+  runs: DemoOutcome[];
+  running: boolean;
+}
 declare global {
   interface Window {
     __DEMO_CONFIG__?: Partial<DemoConfig>;
-    __demo?: {
-      config: { mode: string; url: string } & AgentOptions;
-      outcome: Promise<DemoOutcome>;
-      run(mode?: string): Promise<DemoOutcome>;
-      runs: DemoOutcome[];
-      running: boolean;
-    };
+    __demo?: DemoPageApi;
   }
 }
 
@@ -143,7 +146,7 @@ async function run(m: string = mode): Promise<DemoOutcome> {
   return outcome;
 }
 
-const demo = {
+const demo: DemoPageApi = {
   config: optionsFor(mode),
   outcome: firstOutcome,
   run,

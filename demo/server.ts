@@ -20,6 +20,10 @@ import type { ModeName } from '../test/fixtures/mcp-server/options.js';
 import { startFixtureServer, type FixtureServer } from '../test/fixtures/mcp-server/server.js';
 import { buildDemoPage } from './build.js';
 
+/** The page's `window.__demo` and the outcome of one run (types only). */
+export type { DemoPageApi } from './main.js';
+export type { DemoOutcome } from './agent.js';
+
 export const DEMO_DIR = fileURLToPath(new URL('.', import.meta.url));
 export const DEMO_DIST = join(DEMO_DIR, 'dist');
 export const REPO_ROOT = resolve(DEMO_DIR, '..');
