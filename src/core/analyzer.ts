@@ -585,15 +585,15 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       ev.duplicate = true;
       const req = st.root.requests[0];
       if (!(st.isResume && prev.s.root !== st.root)) {
-      ev.findings.push('replay-duplicate');
-      addFinding(s, at, 'replay-duplicate', {
-        streamId: st.id,
-        relatedStreamIds: prev.s.id !== st.id ? [prev.s.id] : [],
-        eventIds: [id],
-        eventIndex: ev.index,
-        ...(req ? { requestId: req.id } : {}),
-        message: `Event id ${id} arrived again (first on stream ${prev.s.id}): a client that does not de-duplicate applies it twice.`,
-      });
+        ev.findings.push('replay-duplicate');
+        addFinding(s, at, 'replay-duplicate', {
+          streamId: st.id,
+          relatedStreamIds: prev.s.id !== st.id ? [prev.s.id] : [],
+          eventIds: [id],
+          eventIndex: ev.index,
+          ...(req ? { requestId: req.id } : {}),
+          message: `Event id ${id} arrived again (first on stream ${prev.s.id}): a client that does not de-duplicate applies it twice.`,
+        });
       } else {
         ev.findings.push('replay-cross-stream');
         st.root.crossOrds.push(at);
@@ -796,8 +796,8 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
         const d = deriveSession(s, finished, opts);
         for (const st of s.streams) {
           const ov = d.overlays.get(st);
-          if (ov || st.hadOverlay) st.dirty = true;
-          st.hadOverlay = ov !== undefined;
+          if (ov || st.overlay) st.dirty = true;
+          st.overlay = ov;
           streamModel(st, ov);
         }
         s.cached = { session: d.session, requests: d.requests, findings: d.findings };
@@ -809,7 +809,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     }
     for (const st of streamOrder) {
       if (!st.session) continue; // not yet assigned (initialize awaiting its response)
-      outStreams[st.id] = st.cached ?? streamModel(st, undefined);
+      outStreams[st.id] = st.dirty || !st.cached ? streamModel(st, st.overlay) : st.cached;
     }
     all.sort((a, b) => a.ord - b.ord);
     cached = {

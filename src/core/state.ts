@@ -1,6 +1,6 @@
 // Internal state of the incremental analyzer (not part of the public model).
 import type { RequestRecord, Header } from './record';
-import type { Finding, RequestInfo, Session, SseEvent, Stream, StreamKind, StreamState } from './model';
+import type { Finding, FindingCode, RequestInfo, Session, SseEvent, Stream, StreamKind, StreamState } from './model';
 import type { SseConnectionParser } from './sse';
 import type { DecodedMessage } from './jsonrpc';
 import type { IdSchemeOverride, IdStats, IntervalSet, ParsedId } from './ids';
@@ -106,7 +106,8 @@ export interface StreamS {
   /** On a chain root: counters delivered on the chain, per prefix (for servers that reuse ids). */
   chainIds: Map<string, IntervalSet>;
   dirty: boolean;
-  hadOverlay?: boolean;
+  /** Finding codes derived at snapshot time, by event index (last derivation). */
+  overlay?: Map<number, FindingCode[]>;
   cached?: Stream;
 }
 
