@@ -3,17 +3,25 @@ import { JsonTree } from './JsonTree';
 import { eventMethods, eventRpcIds, requestsById, streamLabel } from './labels';
 import { formatClock, visible } from './text';
 
+const CAP = 256 * 1024;
+/** Very large events: show the start (the export has everything). */
+function capped(s: string): string {
+  return s.length > CAP ? `${s.slice(0, CAP)}\n… ${s.length - CAP} more characters (export the capture to see all)` : s;
+}
+
 export function EventDetail({ snap, streamId, index }: { snap: AnalysisSnapshot; streamId: string; index: number }) {
   const s = snap.streams[streamId];
   const e = s?.events[index];
   if (!s || !e) return <div className="empty">Select an event to see its raw SSE text and decoded JSON.</div>;
   let json: unknown;
   let jsonOk = false;
-  try {
-    json = JSON.parse(e.data);
-    jsonOk = true;
-  } catch {
-    /* not JSON */
+  if (e.data.length <= 4_000_000) {
+    try {
+      json = JSON.parse(e.data);
+      jsonOk = true;
+    } catch {
+      /* not JSON */
+    }
   }
   const reqs = requestsById(snap, s.sessionKey);
   return (
@@ -51,11 +59,11 @@ export function EventDetail({ snap, streamId, index }: { snap: AnalysisSnapshot;
           )}
         </dl>
         <div className="section-h">Raw SSE</div>
-        <pre className="raw" data-testid="event-raw">{visible(e.raw)}</pre>
+        <pre className="raw" data-testid="event-raw">{visible(capped(e.raw))}</pre>
       </div>
       <div>
         <div className="section-h">Decoded data</div>
-        {jsonOk ? <JsonTree value={json} /> : <pre className="raw">{visible(e.data)}</pre>}
+        {jsonOk ? <JsonTree value={json} /> : <pre className="raw">{visible(capped(e.data))}</pre>}
       </div>
     </div>
   );

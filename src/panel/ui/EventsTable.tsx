@@ -101,7 +101,7 @@ export function EventsTable(props: {
             aria-activedescendant={selIdx >= 0 ? `ev-row-${selIdx}` : undefined}
           >
             {rows.length === 0 && <div className="empty">{all.length ? 'No events match the filter.' : 'No events in this session.'}</div>}
-            <div style={{ height: v.getTotalSize(), position: 'relative' }}>
+            <div role="presentation" style={{ height: v.getTotalSize(), position: 'relative' }}>
               {v.getVirtualItems().map((vi) => {
                 const r: EventRow = rows[vi.index]!;
                 const s = snap.streams[r.streamId]!;
@@ -117,7 +117,7 @@ export function EventsTable(props: {
                     aria-selected={isSel}
                     data-testid="event-row"
                     data-event-id={e.id ?? ''}
-                    className={`grid-row${sev === 'error' ? ' row-error' : sev === 'warning' ? ' row-warning' : ''}`}
+                    className={`grid-row${vi.index % 2 ? ' odd' : ''}${sev === 'error' ? ' row-error' : sev === 'warning' ? ' row-warning' : ''}`}
                     style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${vi.start}px)`, gridTemplateColumns: COLS }}
                     onClick={() => onSelect({ streamId: r.streamId, index: r.index })}
                   >

@@ -1,8 +1,14 @@
-import { useMemo, type KeyboardEvent } from 'react';
+import { useMemo, useRef, type KeyboardEvent } from 'react';
 import type { AnalysisSnapshot, Finding } from '../../core/model';
 import { sortFindings } from '../../export/advice';
 import { SevIcon } from './SevIcon';
 import { visible, visibleLine } from './text';
+import { useRows } from './virtual';
+
+/** Identity of a finding across snapshots (objects are rebuilt on every analysis). */
+export function findingKey(f: Finding): string {
+  return [f.code, f.sessionKey, f.streamId ?? '', f.requestId ?? '', f.eventIndex ?? '', f.eventIds.join(',')].join('\u0000');
+}
 
 const COLS = '84px 190px 70px minmax(100px,0.6fr) minmax(260px,2fr)';
 
@@ -20,7 +26,10 @@ export function FindingsView(props: {
     const fs = sortFindings(snap.findings.filter((f) => sessionKey === undefined || f.sessionKey === sessionKey));
     return props.codeFilter.length ? fs.filter((f) => props.codeFilter.some((c) => f.code.includes(c))) : fs;
   }, [snap, sessionKey, props.codeFilter]);
-  const selIdx = props.selected ? list.indexOf(props.selected) : -1;
+  const selKey = props.selected ? findingKey(props.selected) : undefined;
+  const selIdx = useMemo(() => (selKey === undefined ? -1 : list.findIndex((f) => findingKey(f) === selKey)), [list, selKey]);
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const v = useRows(list.length, bodyRef);
   const sel = selIdx >= 0 ? list[selIdx] : undefined;
   const onKey = (e: KeyboardEvent) => {
     let to: number | undefined;
@@ -36,13 +45,13 @@ export function FindingsView(props: {
     if (to !== undefined && list[to]) {
       e.preventDefault();
       props.onSelect(list[to]!);
-      document.getElementById(`finding-row-${to}`)?.scrollIntoView?.({ block: 'nearest' });
+      v.scrollToIndex(to, { align: 'auto' });
     }
   };
   return (
     <div className="vsplit">
       <div className="top">
-        <div className="grid" role="grid" aria-label="Findings" data-testid="findings-grid">
+        <div className="grid" role="grid" aria-label="Findings" aria-rowcount={list.length + 1} data-testid="findings-grid">
           <div className="grid-head" role="row" style={{ gridTemplateColumns: COLS }}>
             <div role="columnheader">Severity</div>
             <div role="columnheader">Code</div>
@@ -50,16 +59,18 @@ export function FindingsView(props: {
             <div role="columnheader">Event ids</div>
             <div role="columnheader">Explanation</div>
           </div>
-          <div className="grid-body" role="rowgroup" tabIndex={0} onKeyDown={onKey} aria-activedescendant={selIdx >= 0 ? `finding-row-${selIdx}` : undefined}>
+          <div className="grid-body" ref={bodyRef} role="rowgroup" tabIndex={0} onKeyDown={onKey} aria-activedescendant={selIdx >= 0 ? `finding-row-${selIdx}` : undefined}>
             {list.length === 0 && <div className="empty">No findings{sessionKey ? ' in this session' : ''}.</div>}
-            {list.map((f, i) => (
+            <div role="presentation" style={{ height: v.getTotalSize(), position: 'relative' }}>
+            {v.getVirtualItems().map(({ index: i, start }) => { const f = list[i]!; return (
               <div
                 key={i}
                 id={`finding-row-${i}`}
                 role="row"
+                aria-rowindex={i + 2}
                 aria-selected={i === selIdx}
-                className={`grid-row${f.severity === 'error' ? ' row-error' : ''}`}
-                style={{ gridTemplateColumns: COLS }}
+                className={`grid-row${i % 2 ? ' odd' : ''}${f.severity === 'error' ? ' row-error' : ''}`}
+                style={{ gridTemplateColumns: COLS, position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${start}px)` }}
                 data-testid="finding-row"
                 data-code={f.code}
                 data-severity={f.severity}
@@ -72,7 +83,8 @@ export function FindingsView(props: {
                 <div role="gridcell" className="mono">{visibleLine(f.missing ? `missing ${f.missing}` : f.eventIds.slice(0, 8).join(', '), 80)}</div>
                 <div role="gridcell">{visibleLine(`${f.pending ? '(pending — may still change while streams are open) ' : ''}${f.message}`, 300)}</div>
               </div>
-            ))}
+            ); })}
+            </div>
           </div>
         </div>
       </div>

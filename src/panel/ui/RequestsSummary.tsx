@@ -3,6 +3,7 @@ import { SevIcon } from './SevIcon';
 import { visibleLine } from './text';
 
 const CLS: Record<Verdict, string> = { complete: 'ok', 'complete-unverified': 'sev-warning', lossy: 'sev-error', incomplete: 'sev-error', pending: 'dim' };
+const MAX = 200;
 const COLS = '70px minmax(160px,1.2fr) 170px 70px minmax(200px,2fr)';
 
 /** Compact requests list under the timeline (the first screen); a row opens the Requests view. */
@@ -19,14 +20,14 @@ export function RequestsSummary({ snap, sessionKey, onOpen }: { snap: AnalysisSn
         <div role="columnheader">Findings</div>
       </div>
       <div role="rowgroup">
-        {reqs.map((r) => {
+        {reqs.slice(0, MAX).map((r, i) => {
           const tool = (r.params as { name?: unknown } | undefined)?.name;
           return (
             <div
               key={r.id}
               role="row"
               tabIndex={0}
-              className={`grid-row${r.verdict === 'lossy' || r.verdict === 'incomplete' ? ' row-error' : ''}`}
+              className={`grid-row${i % 2 ? ' odd' : ''}${r.verdict === 'lossy' || r.verdict === 'incomplete' ? ' row-error' : ''}`}
               style={{ gridTemplateColumns: COLS }}
               onClick={() => onOpen(r.id)}
               onKeyDown={(e) => e.key === 'Enter' && onOpen(r.id)}
@@ -43,6 +44,11 @@ export function RequestsSummary({ snap, sessionKey, onOpen }: { snap: AnalysisSn
             </div>
           );
         })}
+        {reqs.length > MAX && (
+          <div role="row" className="grid-row" style={{ display: 'block' }}>
+            <div role="gridcell" className="dim" style={{ border: 0 }}>{`… ${reqs.length - MAX} more requests in the Requests view`}</div>
+          </div>
+        )}
       </div>
     </div>
   );

@@ -1,4 +1,5 @@
-import { useMemo, useState, type KeyboardEvent } from 'react';
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useRows } from './virtual';
 import type { AnalysisSnapshot, RequestInfo, Verdict } from '../../core/model';
 import { ADVICE_LOSSY, lossDetail, VERDICT_TEXT } from '../../export/advice';
 import { formatRel, visible, visibleLine } from './text';
@@ -19,6 +20,8 @@ export function RequestsView(props: { snap: AnalysisSnapshot; sessionKey: string
   const [focusIdx, setFocusIdx] = useState(0);
   const selIdx = reqs.findIndex((r) => r.id === props.selectedId);
   const sel = selIdx >= 0 ? reqs[selIdx] : undefined;
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const v = useRows(reqs.length, bodyRef);
   const onKey = (e: KeyboardEvent) => {
     const cur = selIdx >= 0 ? selIdx : focusIdx;
     let to: number | undefined;
@@ -40,13 +43,13 @@ export function RequestsView(props: { snap: AnalysisSnapshot; sessionKey: string
       e.preventDefault();
       setFocusIdx(to);
       props.onSelect(reqs[to]!.id);
-      document.getElementById(`req-row-${to}`)?.scrollIntoView?.({ block: 'nearest' });
+      v.scrollToIndex(to, { align: 'auto' });
     }
   };
   return (
     <div className="vsplit">
       <div className="top">
-        <div className="grid" role="grid" aria-label="Requests" data-testid="requests-grid">
+        <div className="grid" role="grid" aria-label="Requests" aria-rowcount={reqs.length + 1} data-testid="requests-grid">
           <div className="grid-head" role="row" style={{ gridTemplateColumns: COLS }}>
             <div role="columnheader">Id</div>
             <div role="columnheader">Method</div>
@@ -57,16 +60,18 @@ export function RequestsView(props: { snap: AnalysisSnapshot; sessionKey: string
             <div role="columnheader" className="num">Duration</div>
             <div role="columnheader">Findings</div>
           </div>
-          <div className="grid-body" role="rowgroup" tabIndex={0} onKeyDown={onKey} aria-activedescendant={selIdx >= 0 ? `req-row-${selIdx}` : undefined}>
+          <div className="grid-body" ref={bodyRef} role="rowgroup" tabIndex={0} onKeyDown={onKey} aria-activedescendant={selIdx >= 0 ? `req-row-${selIdx}` : undefined}>
             {reqs.length === 0 && <div className="empty">No JSON-RPC requests in this session.</div>}
-            {reqs.map((r, i) => (
+            <div role="presentation" style={{ height: v.getTotalSize(), position: 'relative' }}>
+            {v.getVirtualItems().map(({ index: i, start }) => { const r = reqs[i]!; return (
               <div
                 key={r.id}
                 id={`req-row-${i}`}
                 role="row"
+                aria-rowindex={i + 2}
                 aria-selected={r.id === props.selectedId}
-                className={`grid-row${r.verdict === 'lossy' || r.verdict === 'incomplete' ? ' row-error' : ''}`}
-                style={{ gridTemplateColumns: COLS }}
+                className={`grid-row${i % 2 ? ' odd' : ''}${r.verdict === 'lossy' || r.verdict === 'incomplete' ? ' row-error' : ''}`}
+                style={{ gridTemplateColumns: COLS, position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${start}px)` }}
                 data-testid="request-row"
                 data-request-id={r.id}
                 onClick={() => props.onSelect(r.id)}
@@ -82,7 +87,8 @@ export function RequestsView(props: { snap: AnalysisSnapshot; sessionKey: string
                 <div role="gridcell" className="num">{r.end !== undefined ? formatRel(r.end - r.start) : '—'}</div>
                 <div role="gridcell" className="codes">{r.findings.join(', ')}</div>
               </div>
-            ))}
+            ); })}
+            </div>
           </div>
         </div>
       </div>

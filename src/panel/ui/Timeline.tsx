@@ -408,7 +408,7 @@ export function Timeline(props: {
           onPointerMove={onPointerMove}
           onPointerUp={onPointerUp}
         >
-          <svg width={width} height={height} aria-hidden={false}>
+          <svg width={width} height={height} role="presentation">
             <defs>
               <pattern id="msi-hatch" width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
                 <rect width="5" height="5" style={{ fill: 'var(--gap-fill)' }} />

@@ -1,3 +1,5 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { RefObject } from 'react';
 import type { Virtualizer } from '@tanstack/react-virtual';
 
 /**
@@ -13,4 +15,19 @@ export function observeRectWithFallback(instance: Virtualizer<HTMLDivElement, El
   const ro = new ResizeObserver(measure);
   ro.observe(el);
   return () => ro.disconnect();
+}
+
+
+export const ROW_H = 21;
+
+/** Row virtualizer for the grids (fixed 21px rows). */
+export function useRows(count: number, ref: RefObject<HTMLDivElement | null>) {
+  return useVirtualizer({
+    count,
+    getScrollElement: () => ref.current,
+    estimateSize: () => ROW_H,
+    overscan: 12,
+    observeElementRect: observeRectWithFallback,
+    initialRect: { width: 800, height: 600 },
+  });
 }
