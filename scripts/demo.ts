@@ -1,4 +1,5 @@
-// npm run demo -- [--mode lossy] [--port N] [--no-browser] [--once] [--no-build] [--browser PATH] [--serve]
+// npm run demo -- [--mode lossy] [--port N] [--no-browser] [--once] [--no-build] [--browser PATH]
+//                 [--serve] [--autorun] [--remote-debugging-port N]
 //
 // Starts the fixture MCP server in a mode, serves the demo page (a web agent on the official SDK
 // client), builds the extension if dist/ is stale, and opens Chromium with the extension loaded
@@ -27,13 +28,15 @@ interface Args {
   build: boolean;
   browserPath?: string;
   serve: boolean;
+  /** Open the page with ?autorun=1 (the agent calls long_task on load). */
+  autorun: boolean;
   /** Chromium's --remote-debugging-port (for checking the launch from a script). */
   debugPort?: number;
 }
 
 function usage(msg?: string): never {
   if (msg) console.error(`demo: ${msg}`);
-  console.error(
+  (msg ? console.error : console.log)(
     [
       'usage: npm run demo -- [options]',
       `  --mode M        server mode: ${DEMO_MODES.join(', ')} (also: ${MODE_NAMES.filter((m) => !DEMO_MODES.includes(m)).join(', ')}); default lossy`,
@@ -43,14 +46,15 @@ function usage(msg?: string): never {
       '  --no-build      do not build the extension even if dist/ is stale',
       '  --browser PATH  Chromium / Chrome for Testing binary (default: $CHROME_PATH, /usr/bin/chromium)',
       '  --serve         with CI=true, keep serving instead of behaving like --once',
+      '  --autorun       open the page with ?autorun=1: the agent calls long_task as soon as it loads',
       '  --remote-debugging-port N   passed to Chromium (to drive the launched browser from a script)',
     ].join('\n'),
   );
-  process.exit(2);
+  process.exit(msg ? 2 : 0);
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { mode: 'lossy', port: 0, browser: true, once: false, build: true, serve: false };
+  const a: Args = { mode: 'lossy', port: 0, browser: true, once: false, build: true, serve: false, autorun: false };
   for (let i = 0; i < argv.length; i++) {
     const x = argv[i]!;
     const v = () => argv[++i] ?? usage(`${x} needs a value`);
@@ -71,6 +75,7 @@ function parseArgs(argv: string[]): Args {
     else if (x === '--no-build') a.build = false;
     else if (x === '--browser') a.browserPath = v();
     else if (x === '--serve') a.serve = true;
+    else if (x === '--autorun') a.autorun = true;
     else if (x === '--remote-debugging-port') a.debugPort = Number(v());
     else if (x === '-h' || x === '--help') usage();
     else usage(`unknown argument ${x}`);
@@ -189,7 +194,7 @@ async function main() {
     console.log(`demo: dist/ is ${extension} and --no-build was given: the extension may not match the sources`);
   }
   const demo = await startDemoServer({ mode: a.mode, port: a.port });
-  const pageUrl = demo.pageUrl({ mode: a.mode });
+  const pageUrl = demo.pageUrl({ mode: a.mode, autorun: a.autorun });
   let browser: { child: ChildProcess; cleanup: () => void } | undefined;
   let stopping = false;
   const stop = async (code: number) => {
