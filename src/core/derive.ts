@@ -211,6 +211,8 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
           requestId: r.id,
           eventIds: [],
           ...(r.responseIndex !== undefined ? { eventIndex: r.responseIndex } : {}),
+          // decided on gaps that another open stream could still fill
+          ...(anyOpen && !lossesBefore.some((l) => l[2] === '') ? { pending: true } : {}),
           message: `The client accepted the ${r.response} of request ${r.id} (${r.method}) although the stream it was built from lost events (${lossText(lossesBefore)}) and it had received ${r.cumulative} cumulative notification(s): the result looks complete but the accumulated output is not. Discard it and re-issue the call or read the state explicitly.`,
         });
       } else if (unverified && r.cumulative > 0) {
