@@ -130,12 +130,17 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     }
   }
 
-  if (values.json) io.stdout(JSON.stringify(toAuditJson(snaps), null, 2) + '\n');
-  else {
-    inputs.forEach(({ file, imported }, i) => {
-      if (i > 0) io.stdout('\n');
-      io.stdout(renderHuman(file, imported.format === 'har' ? 'HAR' : imported.format === 'capture' ? 'capture' : 'records', snaps[i]!));
-    });
+  try {
+    if (values.json) io.stdout(JSON.stringify(toAuditJson(snaps), null, 2) + '\n');
+    else {
+      inputs.forEach(({ file, imported }, i) => {
+        if (i > 0) io.stdout('\n');
+        io.stdout(renderHuman(file, imported.format === 'har' ? 'HAR' : imported.format === 'capture' ? 'capture' : 'records', snaps[i]!));
+      });
+    }
+  } catch (e) {
+    io.stderr(`${NAME}: cannot print the report (${e instanceof Error ? e.message.split('\n')[0] : String(e)})\n`);
+    return 2;
   }
 
   if (failOn === 'never') return 0;
