@@ -1,0 +1,133 @@
+// Node benchmarks of the analysis core (rows 4, 5) and the relay buffer cap (row 7b, replay).
+// Run in a child process (`node --expose-gc --import tsx bench/core.ts '<json config>'`) so each
+// measurement starts from a collected heap and the browsers are not running meanwhile.
+//
+// Row 4: the same chunk texts of a 1M-event capture (a) fed to eventsource-parser alone, counting
+//        events, and (b) pushed as CaptureRecords through createAnalyzer() + finish() + snapshot().
+//        Alternating order; ratio core / parser per pair.
+// Row 5: per-event time at 1M events vs at 10k events (10k timed as the median of 5 runs).
+
+import { createParser } from 'eventsource-parser';
+import { createAnalyzer } from '../src/core';
+import type { HookRecord } from '../src/core/record';
+import { createRelayBuffer, DEFAULT_BUFFER_OPTIONS } from '../src/extension/relay/buffer';
+import { median, spread, type Spread } from './lib/stats';
+import { buildCapture, chunkText, sseBody, type Capture } from './lib/workload';
+
+export interface CoreConfig {
+  reps: number;
+  bigEvents: number;
+  smallEvents: number;
+  eventBytes: number;
+  /** Row 7b replay: stream size (events of relayEventBytes) pushed through the relay buffer. */
+  relayEvents: number;
+  relayEventBytes: number;
+}
+
+export interface CoreResults {
+  throughput: { ratios: Spread; coreMs: Spread; parserMs: Spread; events: number; mb: number; eventsSeen: number };
+  scaling: { ratios: Spread; usPerEventBig: Spread; usPerEventSmall: Spread };
+  relayReplay: { cap: number; maxBytes: number; maxRecords: number; capRecords: number; pushes: number; chunkSize: number };
+}
+
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+
+function timeParser(c: Capture): { ms: number; events: number } {
+  gc();
+  const t0 = performance.now();
+  let events = 0;
+  const p = createParser({ onEvent: () => void events++ });
+  for (const ch of c.chunks) p.feed(ch);
+  p.reset({ consume: true });
+  return { ms: performance.now() - t0, events };
+}
+
+function timeCore(c: Capture): { ms: number; events: number } {
+  gc();
+  const t0 = performance.now();
+  const a = createAnalyzer();
+  a.pushAll(c.records);
+  a.finish();
+  const snap = a.snapshot();
+  const ms = performance.now() - t0;
+  let events = 0;
+  for (const s of Object.values(snap.streams)) events += s.events.length;
+  return { ms, events };
+}
+
+function relayReplay(cfg: CoreConfig): CoreResults['relayReplay'] {
+  // The hook's records for one stream read in 64 KiB chunks, pushed through the real buffer with
+  // its default caps; its (estimated) size is checked after every push.
+  const body = sseBody(cfg.relayEvents, cfg.relayEventBytes).toString('utf8');
+  const chunkSize = 64 * 1024;
+  const buf = createRelayBuffer('replay');
+  let maxBytes = 0;
+  let maxRecords = 0;
+  let pushes = 0;
+  const push = (r: HookRecord) => {
+    buf.push(r);
+    pushes++;
+    const s = buf.size();
+    maxBytes = Math.max(maxBytes, s.bytes);
+    maxRecords = Math.max(maxRecords, s.records);
+  };
+  push({ kind: 'navigation', t: 0, url: 'http://127.0.0.1/', top: true });
+  push({ kind: 'request', t: 1, conn: 'c1', transport: 'fetch', method: 'POST', url: 'http://127.0.0.1/mcp', headers: [], body: '{}' });
+  push({ kind: 'response', t: 2, conn: 'c1', status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']], url: 'http://127.0.0.1/mcp', redirected: false, type: 'basic', capture: 'sse' });
+  for (const text of chunkText(body, chunkSize)) push({ kind: 'chunk', t: 3, conn: 'c1', text, bytes: text.length });
+  push({ kind: 'end', t: 4, conn: 'c1', how: 'complete' });
+  return { cap: DEFAULT_BUFFER_OPTIONS.maxBytes, capRecords: DEFAULT_BUFFER_OPTIONS.maxRecords, maxBytes, maxRecords, pushes, chunkSize };
+}
+
+export function runCore(cfg: CoreConfig, log: (m: string) => void = () => {}): CoreResults {
+  log(`building captures: ${cfg.bigEvents} and ${cfg.smallEvents} events of ~${cfg.eventBytes} B`);
+  const big = buildCapture(cfg.bigEvents, cfg.eventBytes);
+  const small = buildCapture(cfg.smallEvents, cfg.eventBytes);
+  // Warm-up (JIT) on the small capture.
+  for (let i = 0; i < 3; i++) {
+    timeParser(small);
+    timeCore(small);
+  }
+  const ratios: number[] = [];
+  const coreMs: number[] = [];
+  const parserMs: number[] = [];
+  const scal: number[] = [];
+  const usBig: number[] = [];
+  const usSmall: number[] = [];
+  let eventsSeen = 0;
+  for (let i = 0; i < cfg.reps; i++) {
+    log(`rep ${i + 1}/${cfg.reps}`);
+    let p: { ms: number; events: number }, c: { ms: number; events: number };
+    if (i % 2 === 0) {
+      p = timeParser(big);
+      c = timeCore(big);
+    } else {
+      c = timeCore(big);
+      p = timeParser(big);
+    }
+    if (p.events !== cfg.bigEvents || c.events !== cfg.bigEvents) throw new Error(`events: parser ${p.events}, core ${c.events}, expected ${cfg.bigEvents}`);
+    eventsSeen = c.events;
+    ratios.push(c.ms / p.ms);
+    coreMs.push(c.ms);
+    parserMs.push(p.ms);
+    const smallRuns: number[] = [];
+    for (let k = 0; k < 5; k++) smallRuns.push(timeCore(small).ms);
+    const perSmall = median(smallRuns) / cfg.smallEvents;
+    const perBig = c.ms / cfg.bigEvents;
+    usBig.push(perBig * 1000);
+    usSmall.push(perSmall * 1000);
+    scal.push(perBig / perSmall);
+  }
+  return {
+    throughput: { ratios: spread(ratios), coreMs: spread(coreMs), parserMs: spread(parserMs), events: cfg.bigEvents, mb: big.bytes / 1e6, eventsSeen },
+    scaling: { ratios: spread(scal), usPerEventBig: spread(usBig), usPerEventSmall: spread(usSmall) },
+    relayReplay: relayReplay(cfg),
+  };
+}
+
+// Child-process entry.
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!) && process.argv[2]) {
+  const cfg = JSON.parse(process.argv[2]) as CoreConfig;
+  const res = runCore(cfg, (m) => process.stderr.write(`  [core] ${m}\n`));
+  process.stdout.write(JSON.stringify(res));
+}

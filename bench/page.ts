@@ -1,0 +1,346 @@
+// Page-side benchmarks in real Chromium: the cost of the extension to the page (rows 1-3), the
+// relay's buffer against its cap (row 7b) and page read -> panel latency (row 8).
+//
+// Arms: separate browser instances, all alive at once and idle while another one measures, the
+// same bench page reloaded before every run. An extension cannot be switched off for one page
+// without restarting or reloading it (which is itself a cold start), so "with" and "without" are
+// two browsers, and runs alternate between them (ABBA order) so drift on these shared, noisy
+// 2-core machines hits both arms alike. Each figure is the ratio of one adjacent pair.
+
+import type { Browser } from '../test/support/browser';
+import { openPanel, type PanelHandle } from '../test/support/devtools';
+import { setExtensionStorage } from '../test/support/extension';
+import { waitFor } from '../test/support/wait';
+import { launch, sleep } from './lib/browser';
+import { startBenchServer } from './lib/server';
+import { percentile, spread, type Spread } from './lib/stats';
+
+export interface Arm {
+  name: string;
+  browser: Browser;
+  page: string;
+  panel: PanelHandle | null;
+}
+
+export interface PageConfig {
+  reps: number;
+  /** Main stream (row 1): events and bytes per event. */
+  streamEvents: number;
+  eventBytes: number;
+  /** Row 3: two stream sizes (events). */
+  profileSizes: [number, number];
+  fetches: number;
+  latencyEvents: number;
+  latencyIntervalMs: number;
+  /** Also compare with DevTools closed (extension loaded but no panel) — two more browsers. */
+  devtoolsClosedPair: boolean;
+  log(msg: string): void;
+}
+
+export interface PageResults {
+  stream: { ratios: Spread; withMs: Spread; withoutMs: Spread; mb: number; events: number; reads: number[] };
+  streamNoDevtools?: { ratios: Spread; withMs: Spread; withoutMs: Spread };
+  fetchGet: { ratios: Spread; withMs: Spread; withoutMs: Spread };
+  fetchRpc: { ratios: Spread; withMs: Spread; withoutMs: Spread };
+  profile: { events: number; extMs: number; busyMs: number; usPerEvent: number; chunks: number }[][];
+  relay: { cap: number; deltaWith: number; deltaWithout: number; label: string }[];
+  latency: { storeP50: number; storeP95: number; rowP50: number; rowP95: number; n: number; rows: number }[];
+}
+
+async function navigateFresh(arm: Arm, url: string) {
+  const { cdp } = arm.browser;
+  await cdp.send('Page.navigate', { url }, arm.page);
+  await waitFor(() => cdp.evaluate(arm.page, `location.href === ${JSON.stringify(url)} && document.readyState === 'complete' && typeof window.consume === 'function'`).catch(() => false), {
+    message: `navigation to ${url}`,
+  });
+}
+
+/** Wait until the panel stops receiving batches (its renderer is then idle enough). */
+async function panelQuiet(arm: Arm, quietMs = 400) {
+  if (!arm.panel) return;
+  let last = -1;
+  let since = Date.now();
+  await waitFor(
+    async () => {
+      const b = (await arm.panel!.eval<number>('globalThis.__MSI_PANEL__.batches()')) ?? 0;
+      if (b !== last) {
+        last = b;
+        since = Date.now();
+        return false;
+      }
+      return Date.now() - since >= quietMs;
+    },
+    { timeoutMs: 120_000, intervalMs: 100, message: 'panel did not settle' },
+  );
+}
+
+async function gcHeap(arm: Arm): Promise<number> {
+  const { cdp } = arm.browser;
+  await cdp.send('HeapProfiler.collectGarbage', {}, arm.page);
+  await sleep(50);
+  await cdp.send('HeapProfiler.collectGarbage', {}, arm.page);
+  const h = await cdp.send<{ usedSize: number }>('Runtime.getHeapUsage', {}, arm.page);
+  return h.usedSize;
+}
+
+async function openArm(name: string, dist: string | null, devtools: boolean, url: string, withPanel: boolean): Promise<Arm> {
+  const browser = await launch({ dist, devtools, url });
+  try {
+    const page = await browser.attachPage(new URL(url).host);
+    await browser.cdp.send('HeapProfiler.enable', {}, page);
+    const panel = withPanel ? await openPanel(browser) : null;
+    return { name, browser, page, panel };
+  } catch (e) {
+    await browser.close();
+    throw e;
+  }
+}
+
+type Run = { ms: number; bytes: number; events: number; reads?: number };
+
+/** ABBA pairs of `run` on base and treatment; ratio = treatment / base per pair. */
+async function alternate(base: Arm, treat: Arm, reps: number, url: string, expr: string, check: (r: Run) => void) {
+  const ratios: number[] = [];
+  const a: number[] = [];
+  const b: number[] = [];
+  const reads: number[] = [];
+  const one = async (arm: Arm) => {
+    await navigateFresh(arm, url);
+    await panelQuiet(arm);
+    await sleep(150);
+    const r = await arm.browser.cdp.evaluate<Run>(arm.page, expr, { timeoutMs: 300_000 });
+    check(r);
+    await panelQuiet(arm);
+    return r;
+  };
+  for (let i = 0; i < reps; i++) {
+    let rb: Run, rt: Run;
+    if (i % 2 === 0) {
+      rb = await one(base);
+      rt = await one(treat);
+    } else {
+      rt = await one(treat);
+      rb = await one(base);
+    }
+    a.push(rb.ms);
+    b.push(rt.ms);
+    if (rt.reads !== undefined) reads.push(rt.reads);
+    ratios.push(rt.ms / rb.ms);
+  }
+  return { ratios: spread(ratios), withMs: spread(b), withoutMs: spread(a), reads };
+}
+
+/** Main-thread time in frames of the extension's scripts (inclusive), from a CDP CPU profile. */
+async function profileRun(arm: Arm, url: string, n: number, b: number, origin: string) {
+  const { cdp } = arm.browser;
+  await navigateFresh(arm, url);
+  await panelQuiet(arm);
+  await cdp.send('Profiler.enable', {}, arm.page);
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 }, arm.page);
+  await cdp.send('Profiler.start', {}, arm.page);
+  const r = await cdp.evaluate<Run>(arm.page, `consume(${JSON.stringify(`${origin}/sse?n=${n}&b=${b}`)})`, { timeoutMs: 300_000 });
+  // The hook flushes its batch after 16 ms: let the last flush happen inside the profile.
+  await sleep(100);
+  const { profile } = await cdp.send<{ profile: Profile }>('Profiler.stop', {}, arm.page);
+  await cdp.send('Profiler.disable', {}, arm.page);
+  const chunks = arm.panel
+    ? await (async () => {
+        await panelQuiet(arm);
+        return arm.panel!.eval<number>(`globalThis.__MSI_PANEL__.records().filter((r) => r.kind === 'chunk').length`);
+      })()
+    : 0;
+  const a = attribute(profile);
+  if (r.events !== n) throw new Error(`profile run: page counted ${r.events} events, expected ${n}`);
+  return { events: n, extMs: a.extMs, busyMs: a.busyMs, usPerEvent: (a.extMs * 1000) / n, chunks };
+}
+
+interface Profile {
+  nodes: { id: number; callFrame: { functionName: string; url: string }; children?: number[] }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+export function attribute(p: Profile): { extMs: number; busyMs: number } {
+  const parent = new Map<number, number>();
+  const byId = new Map<number, Profile['nodes'][number]>();
+  for (const n of p.nodes) {
+    byId.set(n.id, n);
+    for (const c of n.children ?? []) parent.set(c, n.id);
+  }
+  const isExt = new Map<number, boolean>();
+  const extOf = (id: number): boolean => {
+    const k = isExt.get(id);
+    if (k !== undefined) return k;
+    const n = byId.get(id)!;
+    const pid = parent.get(id);
+    const v = n.callFrame.url.startsWith('chrome-extension://') || (pid !== undefined && extOf(pid));
+    isExt.set(id, v);
+    return v;
+  };
+  const idle = new Set(['(idle)', '(program)', '(garbage collector)']);
+  let ext = 0;
+  let busy = 0;
+  for (let i = 0; i < p.samples.length; i++) {
+    // timeDeltas[i] is the time before sample i; attribute the interval after it (next delta).
+    const dt = (p.timeDeltas[i + 1] ?? 0) / 1000;
+    const node = byId.get(p.samples[i]!)!;
+    const name = node.callFrame.functionName;
+    if (name === '(idle)') continue;
+    if (!idle.has(name) || name === '(garbage collector)') busy += dt;
+    if (name !== '(garbage collector)' && extOf(node.id)) ext += dt;
+  }
+  return { extMs: ext, busyMs: busy };
+}
+
+/** Latency: page read (record.t) -> (a) record in the panel's store, (b) row rendered in the panel. */
+async function latencyRun(arm: Arm, origin: string, n: number, ms: number) {
+  const panel = arm.panel!;
+  await navigateFresh(arm, `${origin}/bench.html`);
+  await panelQuiet(arm);
+  await panel.eval(`(() => {
+    const st = globalThis.__benchLat = { store: [], rows: new Map(), stop: false, seen: new Set() };
+    const now = () => performance.timeOrigin + performance.now();
+    const tick = () => {
+      const recs = globalThis.__MSI_PANEL__.records();
+      const t = now();
+      for (const r of recs) {
+        if (r.kind !== 'chunk') continue;
+        const k = r.src + '#' + r.seq;
+        if (st.seen.has(k)) continue;
+        st.seen.add(k);
+        st.store.push([r.t, t, r.text]);
+      }
+      if (!st.stop) setTimeout(tick, 0);
+    };
+    tick();
+    const rowId = (el) => {
+      if (el.matches?.('[data-testid=event-row]')) return el.getAttribute('data-event-id');
+      if (el.matches?.('tr.msi-event')) return el.children[1]?.textContent ?? null;
+      return null;
+    };
+    st.mo = new MutationObserver((muts) => {
+      const t = now();
+      for (const m of muts) for (const node of m.addedNodes) {
+        if (node.nodeType !== 1) continue;
+        const els = [node, ...node.querySelectorAll('[data-testid=event-row], tr.msi-event')];
+        for (const el of els) { const id = rowId(el); if (id && !st.rows.has(id)) st.rows.set(id, t); }
+      }
+    });
+    st.mo.observe(document.body, { childList: true, subtree: true });
+    return true; })()`);
+  await arm.browser.cdp.evaluate(
+    arm.page,
+    `(async () => { const r = await fetch('/paced?n=${n}&ms=${ms}', { headers: { accept: 'text/event-stream' } });
+       const rd = r.body.getReader(); for (;;) { const { done } = await rd.read(); if (done) break; } return true; })()`,
+    { timeoutMs: 120_000 },
+  );
+  await sleep(500);
+  await panelQuiet(arm);
+  const out = await panel.eval<{ store: [number, number, string][]; rows: [string, number][] }>(`(() => {
+    const st = globalThis.__benchLat; st.stop = true; st.mo.disconnect();
+    return { store: st.store, rows: [...st.rows] }; })()`);
+  const storeLat = out.store.map(([t, recv]) => recv - t);
+  // event id -> page read time of the chunk that completed it
+  const readT = new Map<string, number>();
+  for (const [t, , text] of out.store) for (const m of text.matchAll(/^id: (\d+)$/gm)) readT.set(m[1]!, t);
+  const rowLat: number[] = [];
+  for (const [id, t] of out.rows) {
+    const r = readT.get(id);
+    if (r !== undefined) rowLat.push(t - r);
+  }
+  return {
+    storeP50: percentile(storeLat, 50),
+    storeP95: percentile(storeLat, 95),
+    rowP50: percentile(rowLat, 50),
+    rowP95: percentile(rowLat, 95),
+    n: storeLat.length,
+    rows: rowLat.length,
+  };
+}
+
+export async function runPageBenches(dist: string, cfg: PageConfig): Promise<PageResults> {
+  const server = await startBenchServer();
+  const arms: Arm[] = [];
+  try {
+    const url = server.url('/bench.html');
+    cfg.log('launching browsers (without / with the extension)');
+    const A = await openArm('without (DevTools open)', null, true, url, false);
+    arms.push(A);
+    const B = await openArm('with (panel open)', dist, true, url, true);
+    arms.push(B);
+    let C: Arm | undefined, D: Arm | undefined;
+    if (cfg.devtoolsClosedPair) {
+      C = await openArm('without (no DevTools)', null, false, url, false);
+      arms.push(C);
+      D = await openArm('with (no DevTools)', dist, false, url, false);
+      arms.push(D);
+    }
+    const n = cfg.streamEvents;
+    const b = cfg.eventBytes;
+    server.bodyFor(n, b);
+    const streamExpr = `consume(${JSON.stringify(server.url(`/sse?n=${n}&b=${b}`))})`;
+    const checkStream = (r: Run) => {
+      if (r.events !== n) throw new Error(`page counted ${r.events} events, expected ${n}`);
+    };
+    // Warm-up: one run in each arm (JIT, sockets, disk cache of the profile).
+    for (const arm of arms) {
+      await navigateFresh(arm, url);
+      await arm.browser.cdp.evaluate(arm.page, streamExpr, { timeoutMs: 300_000 });
+      await panelQuiet(arm);
+    }
+    cfg.log(`row 1: ${n} events, ${(server.bodyFor(n, b).length / 1e6).toFixed(1)} MB, ${cfg.reps} pairs`);
+    const s1 = await alternate(A, B, cfg.reps, url, streamExpr, checkStream);
+    const res: Partial<PageResults> = {};
+    res.stream = { ratios: s1.ratios, withMs: s1.withMs, withoutMs: s1.withoutMs, mb: server.bodyFor(n, b).length / 1e6, events: n, reads: s1.reads };
+    if (C && D) {
+      cfg.log('row 1b: DevTools closed');
+      const s = await alternate(C, D, cfg.reps, url, streamExpr, checkStream);
+      res.streamNoDevtools = { ratios: s.ratios, withMs: s.withMs, withoutMs: s.withoutMs };
+    }
+    cfg.log(`row 2: ${cfg.fetches} JSON GETs / JSON-RPC POSTs`);
+    const checkNone = () => {};
+    const g = await alternate(A, B, cfg.reps, url, `fetchMany(${cfg.fetches})`, checkNone);
+    res.fetchGet = { ratios: g.ratios, withMs: g.withMs, withoutMs: g.withoutMs };
+    const p = await alternate(A, B, cfg.reps, url, `rpcMany(${cfg.fetches})`, checkNone);
+    res.fetchRpc = { ratios: p.ratios, withMs: p.withMs, withoutMs: p.withoutMs };
+
+    cfg.log(`row 3: CPU profiles at ${cfg.profileSizes.join(' and ')} events`);
+    const profReps = Math.max(1, Math.min(3, cfg.reps));
+    res.profile = [];
+    for (const size of cfg.profileSizes) {
+      const runs = [];
+      for (let i = 0; i < profReps; i++) runs.push(await profileRun(B, url, size, b, server.origin));
+      res.profile.push(runs);
+    }
+
+    cfg.log('row 7b: relay buffer (heap retained by the page after GC) vs its cap');
+    res.relay = [];
+    const relayOnce = async (label: string, cap: number) => {
+      const deltas: Record<string, number> = {};
+      for (const arm of [A, B]) {
+        await navigateFresh(arm, url);
+        await panelQuiet(arm);
+        const before = await gcHeap(arm);
+        const r = await arm.browser.cdp.evaluate<Run>(arm.page, streamExpr, { timeoutMs: 300_000 });
+        checkStream(r);
+        await panelQuiet(arm);
+        await sleep(100);
+        deltas[arm === A ? 'without' : 'with'] = (await gcHeap(arm)) - before;
+      }
+      res.relay!.push({ label, cap, deltaWith: deltas.with!, deltaWithout: deltas.without! });
+    };
+    await relayOnce('default cap', 64 * 1024 * 1024);
+    const small = 8 * 1024 * 1024;
+    await setExtensionStorage(B.browser, { bufferMaxBytes: small });
+    await relayOnce('8 MiB cap', small);
+    await setExtensionStorage(B.browser, { bufferMaxBytes: 0 });
+
+    cfg.log(`row 8: latency, ${cfg.latencyEvents} events every ${cfg.latencyIntervalMs} ms`);
+    res.latency = [];
+    for (let i = 0; i < Math.max(1, Math.min(2, cfg.reps)); i++) res.latency.push(await latencyRun(B, server.origin, cfg.latencyEvents, cfg.latencyIntervalMs));
+    return res as PageResults;
+  } finally {
+    for (const arm of arms) await arm.browser.close().catch(() => {});
+    await server.close();
+  }
+}

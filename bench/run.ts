@@ -1,0 +1,189 @@
+// npm run bench        full benchmark (about 10-15 minutes on 2 cores), prints the markdown table
+// npm run bench:smoke  same code paths, small sizes, one pair each (< 2 minutes): checks the bench
+//                      machinery, not the targets — exits 0 on missed targets, non-zero on errors.
+//
+// Options: --smoke, --only=page,core,viewer (comma list), --out=<dir> (default bench/results).
+// Every figure is a ratio measured side by side in one run, min / median / max over repetitions
+// (see docs/benchmarks.md for the method).
+
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import type { CoreConfig, CoreResults } from './core';
+import { buildExtension, chromiumVersion, ROOT } from './lib/browser';
+import { fmt, median, spread, type Spread } from './lib/stats';
+import { runPageBenches, type PageConfig, type PageResults } from './page';
+import { runViewerBenches, type ViewerConfig, type ViewerResults } from './viewer';
+
+const args = process.argv.slice(2);
+const smoke = args.includes('--smoke');
+const only = new Set((args.find((a) => a.startsWith('--only='))?.slice(7) ?? 'page,core,viewer').split(','));
+// Smoke results go to the temp dir: they are not figures to keep.
+const outDir = args.find((a) => a.startsWith('--out='))?.slice(6) ?? (smoke ? join(tmpdir(), 'msi-bench-smoke') : join(ROOT, 'bench/results'));
+const t0 = Date.now();
+const log = (m: string) => process.stderr.write(`[bench ${((Date.now() - t0) / 1000).toFixed(0).padStart(4)}s] ${m}\n`);
+
+const PAGE: Omit<PageConfig, 'log'> = smoke
+  ? { reps: 1, streamEvents: 4000, eventBytes: 500, profileSizes: [1000, 4000], fetches: 50, latencyEvents: 30, latencyIntervalMs: 10, devtoolsClosedPair: true }
+  : { reps: 7, streamEvents: 100_000, eventBytes: 500, profileSizes: [20_000, 100_000], fetches: 1000, latencyEvents: 300, latencyIntervalMs: 10, devtoolsClosedPair: true };
+const CORE: CoreConfig = smoke
+  ? { reps: 1, bigEvents: 20_000, smallEvents: 2000, eventBytes: 200, relayEvents: 4000, relayEventBytes: 500 }
+  : { reps: 5, bigEvents: 1_000_000, smallEvents: 10_000, eventBytes: 200, relayEvents: 100_000, relayEventBytes: 500 };
+const VIEWER: Omit<ViewerConfig, 'log'> = smoke
+  ? { reps: 1, small: 200, big: 2000, eventBytes: 200, scrollFrames: 20 }
+  : { reps: 5, small: 1000, big: 100_000, eventBytes: 200, scrollFrames: 120 };
+
+function machine() {
+  let model = cpus()[0]?.model ?? 'unknown';
+  try {
+    model = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? model;
+  } catch {
+    /* not Linux */
+  }
+  let nproc = String(cpus().length);
+  try {
+    nproc = execFileSync('nproc', { encoding: 'utf8' }).trim();
+  } catch {
+    /* keep os.cpus() */
+  }
+  return {
+    nproc,
+    cpu: model,
+    memGiB: (totalmem() / 2 ** 30).toFixed(1),
+    freeGiB: (freemem() / 2 ** 30).toFixed(1),
+    chromium: chromiumVersion(),
+    node: process.version,
+    loadStart: loadavg().map((x) => x.toFixed(2)).join(' '),
+  };
+}
+
+function runCoreChild(cfg: CoreConfig): Promise<CoreResults> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', join(ROOT, 'bench/core.ts'), JSON.stringify(cfg)], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    const kill = () => child.kill('SIGKILL');
+    process.once('exit', kill);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      process.removeListener('exit', kill);
+      if (code !== 0) return reject(new Error(`core bench exited with ${code}`));
+      try {
+        resolve(JSON.parse(out) as CoreResults);
+      } catch (e) {
+        reject(new Error(`core bench output: ${(e as Error).message}`));
+      }
+    });
+  });
+}
+
+type Row = { n: string; what: string; s?: Spread; unit?: string; target: string; verdict: string; note?: string };
+const f = (s: Spread | undefined, unit = '') => (s ? [fmt(s.min) + unit, fmt(s.median) + unit, fmt(s.max) + unit] : ['—', '—', '—']);
+const pass = (ok: boolean) => (ok ? 'pass' : '**miss**');
+
+function rows(page?: PageResults, core?: CoreResults, viewer?: ViewerResults): Row[] {
+  const r: Row[] = [];
+  if (page) {
+    const s = page.stream;
+    r.push({ n: '1', what: `Event-stream overhead, panel open (${s.mb.toFixed(0)} MB, ${s.events} events; with/without)`, s: s.ratios, target: '≤ 1.05', verdict: pass(s.ratios.median <= 1.05), note: `median ${fmt(s.withMs.median)} vs ${fmt(s.withoutMs.median)} ms` });
+    if (page.streamNoDevtools) {
+      const d = page.streamNoDevtools;
+      r.push({ n: '1b', what: 'Event-stream overhead, DevTools closed (with/without)', s: d.ratios, target: '≤ 1.05', verdict: pass(d.ratios.median <= 1.05), note: `median ${fmt(d.withMs.median)} vs ${fmt(d.withoutMs.median)} ms` });
+    }
+    r.push({ n: '2', what: `Other traffic: ${PAGE.fetches} small JSON GETs (with/without)`, s: page.fetchGet.ratios, target: '≤ 1.01', verdict: pass(page.fetchGet.ratios.median <= 1.01), note: `median ${fmt(page.fetchGet.withMs.median)} vs ${fmt(page.fetchGet.withoutMs.median)} ms` });
+    r.push({ n: '2b', what: `${PAGE.fetches} JSON-RPC POSTs with JSON answers, captured (with/without)`, s: page.fetchRpc.ratios, target: 'reported', verdict: 'reported', note: `median ${fmt(page.fetchRpc.withMs.median)} vs ${fmt(page.fetchRpc.withoutMs.median)} ms` });
+    const per = page.profile.map((runs) => spread(runs.map((x) => x.usPerEvent)));
+    const falling = per.length === 2 && per[1]!.median <= per[0]!.median;
+    page.profile.forEach((runs, i) => {
+      const ev = runs[0]!.events;
+      const chunks = median(runs.map((x) => x.chunks));
+      r.push({ n: i === 0 ? '3' : '3′', what: `Page main-thread time in the extension per event, ${ev} events (µs; ${chunks} chunk records)`, s: per[i]!, target: i === 0 ? 'reported' : 'falling', verdict: i === 0 ? 'reported' : falling ? 'pass (falling)' : '**miss** (not falling)', note: `ext ${fmt(median(runs.map((x) => x.extMs)))} ms of ${fmt(median(runs.map((x) => x.busyMs)))} ms busy` });
+    });
+  }
+  if (core) {
+    const t = core.throughput;
+    r.push({ n: '4', what: `Core throughput: analysis / eventsource-parser, ${t.events} events (${t.mb.toFixed(0)} MB)`, s: t.ratios, target: '≤ 2', verdict: pass(t.ratios.median <= 2), note: `median ${fmt(t.coreMs.median)} vs ${fmt(t.parserMs.median)} ms` });
+    const sc = core.scaling;
+    r.push({ n: '5', what: `Scaling of analysis: µs/event at ${CORE.bigEvents} vs ${CORE.smallEvents} events`, s: sc.ratios, target: '≤ 1.2', verdict: pass(sc.ratios.median <= 1.2), note: `median ${fmt(sc.usPerEventBig.median)} vs ${fmt(sc.usPerEventSmall.median)} µs/event` });
+  }
+  if (viewer) {
+    r.push({ n: '6', what: `Panel first frame, ${VIEWER.big} vs ${VIEWER.small} events imported`, s: viewer.firstFrame.ratios, target: '≤ 2', verdict: pass(viewer.firstFrame.ratios.median <= 2), note: `median ${fmt(viewer.firstFrame.bigMs.median)} vs ${fmt(viewer.firstFrame.smallMs.median)} ms` });
+    r.push({ n: '6b', what: `Events tab to first rows, ${VIEWER.big} vs ${VIEWER.small} events`, s: viewer.eventsTab.ratios, target: 'reported', verdict: 'reported', note: `median ${fmt(viewer.eventsTab.bigMs.median)} vs ${fmt(viewer.eventsTab.smallMs.median)} ms` });
+    const lf = spread(viewer.scroll.map((x) => x.longFrames));
+    const frames = viewer.scroll.reduce((n, x) => n + x.frames, 0);
+    r.push({ n: '6c', what: `Long frames (> 50 ms) scrolling the ${VIEWER.big}-event table (per pass of ${VIEWER.scrollFrames} frames)`, s: lf, target: 'none', verdict: pass(lf.max === 0), note: `${viewer.scroll.length} passes, ${frames} frames; worst frame ${fmt(Math.max(...viewer.scroll.map((x) => x.maxFrameMs)))} ms` });
+    r.push({ n: '7', what: 'Panel heap per retained event / raw event bytes', s: viewer.heap.ratios, target: '≤ 3', verdict: pass(viewer.heap.ratios.median <= 3), note: `median ${fmt(viewer.heap.bytesPerEvent.median)} B per ${fmt(viewer.heap.rawBytesPerEvent)} B event` });
+  }
+  if (page) {
+    for (const x of page.relay) {
+      const ratio = (x.deltaWith - x.deltaWithout) / x.cap;
+      r.push({ n: '7b', what: `Page-side relay buffer: heap kept after the stream (with − without) / cap, ${x.label}`, s: spread([ratio]), target: '≤ 1', verdict: pass(ratio <= 1), note: `${fmt((x.deltaWith - x.deltaWithout) / 2 ** 20)} MiB vs cap ${fmt(x.cap / 2 ** 20)} MiB (estimate)` });
+    }
+  }
+  if (core) {
+    const rr = core.relayReplay;
+    r.push({ n: '7b′', what: `Relay buffer replay in Node: largest estimated size / cap (${rr.pushes} records)`, s: spread([rr.maxBytes / rr.cap]), target: '≤ 1', verdict: pass(rr.maxBytes <= rr.cap && rr.maxRecords <= rr.capRecords), note: `${fmt(rr.maxBytes / 2 ** 20)} MiB, ${rr.maxRecords} records` });
+  }
+  if (page) {
+    const L = page.latency;
+    r.push({ n: '8', what: 'Latency page read → record in the panel store, p50 (ms)', s: spread(L.map((x) => x.storeP50)), target: 'reported', verdict: 'reported' });
+    r.push({ n: '8′', what: 'Latency page read → record in the panel store, p95 (ms)', s: spread(L.map((x) => x.storeP95)), target: 'reported', verdict: 'reported' });
+    r.push({ n: '8″', what: 'Latency page read → row rendered in the panel, p50 / p95 (ms)', s: spread(L.map((x) => x.rowP50)), target: 'reported', verdict: 'reported', note: `p95 median ${fmt(median(L.map((x) => x.rowP95)))} ms; ${L.map((x) => `${x.rows} rows`).join(', ')}` });
+  }
+  return r;
+}
+
+function table(r: Row[]): string {
+  const lines = ['| # | what | min | median | max | target | result | note |', '|---|---|---|---|---|---|---|---|'];
+  for (const x of r) {
+    const [a, b, c] = f(x.s);
+    lines.push(`| ${x.n} | ${x.what} | ${a} | ${b} | ${c} | ${x.target} | ${x.verdict} | ${x.note ?? ''} |`);
+  }
+  return lines.join('\n');
+}
+
+async function main() {
+  const m = machine();
+  log(`${smoke ? 'smoke' : 'full'} run; machine: ${m.nproc} cores, ${m.cpu}, ${m.memGiB} GiB, ${m.chromium}, Node ${m.node}, load ${m.loadStart}`);
+  let page: PageResults | undefined, core: CoreResults | undefined, viewer: ViewerResults | undefined;
+  let dist: string | undefined;
+  if (only.has('page') || only.has('viewer')) {
+    log('building the extension into a private temp dir');
+    dist = buildExtension();
+  }
+  if (only.has('page')) page = await runPageBenches(dist!, { ...PAGE, log });
+  if (only.has('viewer')) {
+    log('panel (standalone viewer)');
+    viewer = await runViewerBenches(dist!, { ...VIEWER, log });
+  }
+  if (only.has('core')) {
+    log('core (Node child process)');
+    core = await runCoreChild(CORE);
+  }
+  const loadEnd = loadavg().map((x) => x.toFixed(2)).join(' ');
+  const md = [
+    `MCP Stream Inspector benchmarks — ${smoke ? 'SMOKE (small sizes; figures not meaningful)' : 'full run'}, ${new Date().toISOString()}`,
+    '',
+    `Machine: ${m.nproc} cores, ${m.cpu}, ${m.memGiB} GiB RAM; ${m.chromium}; Node ${m.node}; load average ${m.loadStart} (start) / ${loadEnd} (end); ${((Date.now() - t0) / 1000).toFixed(0)} s.`,
+    '',
+    table(rows(page, core, viewer)),
+    '',
+  ].join('\n');
+  mkdirSync(outDir, { recursive: true });
+  const base = smoke ? 'smoke' : 'latest';
+  writeFileSync(join(outDir, `${base}.md`), md);
+  writeFileSync(join(outDir, `${base}.json`), JSON.stringify({ smoke, machine: { ...m, loadEnd }, config: { PAGE, CORE, VIEWER }, page, core, viewer }, null, 2));
+  process.stdout.write(md);
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    process.stderr.write(`bench failed: ${(e as Error)?.stack ?? String(e)}\n`);
+    process.exit(1);
+  },
+);

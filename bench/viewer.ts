@@ -1,0 +1,163 @@
+// Panel benchmarks in real Chromium (rows 6 and 7a): the full inspector UI (src/panel/ui) in the
+// standalone viewer page of the built extension (chrome-extension://<id>/src/panel/viewer.html),
+// opening a capture from the loopback server with ?src=<url> — the same import, analysis and
+// rendering path as the DevTools panel's import. A browser of its own, without DevTools, so that
+// the extension renderer holds nothing but the viewer and its heap figures are the viewer's.
+//
+// Row 6: time from navigation start to the first frame showing the imported session, at 100k vs 1k
+//        events (alternating), then the time to switch to the Events tab and show its first rows,
+//        then long frames (> 50 ms) while scrolling the 100k events table.
+// Row 7a: heap after GC with 100k events minus heap with 1k events, per event, vs the event's raw
+//        SSE bytes.
+
+import type { Browser } from '../test/support/browser';
+import { waitFor } from '../test/support/wait';
+import { launch, sleep } from './lib/browser';
+import { startBenchServer } from './lib/server';
+import { spread, type Spread } from './lib/stats';
+import { buildCapture, captureFile } from './lib/workload';
+
+export interface ViewerConfig {
+  reps: number;
+  small: number;
+  big: number;
+  eventBytes: number;
+  scrollFrames: number;
+  log(msg: string): void;
+}
+
+export interface ViewerResults {
+  firstFrame: { ratios: Spread; bigMs: Spread; smallMs: Spread };
+  eventsTab: { ratios: Spread; bigMs: Spread; smallMs: Spread };
+  scroll: { frames: number; longFrames: number; maxFrameMs: number; loafs: number; maxLoafMs: number; mode: string }[];
+  heap: { ratios: Spread; bytesPerEvent: Spread; rawBytesPerEvent: number };
+}
+
+const INSTRUMENT = `(() => {
+  const b = (window.__bench = { marks: {} });
+  const mark = (k) => { if (!(k in b.marks)) b.marks[k] = performance.now(); };
+  const afterPaint = (k) => requestAnimationFrame(() => { const ch = new MessageChannel(); ch.port1.onmessage = () => mark(k); ch.port2.postMessage(0); });
+  b.afterPaint = afterPaint;
+  const mo = new MutationObserver(() => {
+    if (!b.session && document.querySelector('[data-testid=tab-events]')) { b.session = true; mark('sessionDom'); afterPaint('firstFrame'); }
+    if (!b.rows && document.querySelector('[data-testid=event-row]')) { b.rows = true; mark('rowsDom'); afterPaint('rowsFrame'); }
+  });
+  mo.observe(document, { childList: true, subtree: true });
+})();`;
+
+interface Loaded {
+  firstFrame: number;
+  eventsTab: number;
+  heap: number;
+}
+
+async function load(browser: Browser, session: string, url: string, events: number, scroll: ViewerResults['scroll'] | null, frames: number): Promise<Loaded> {
+  const { cdp } = browser;
+  await cdp.send('Page.navigate', { url }, session);
+  const marks = await waitFor(
+    () => cdp.evaluate<Record<string, number> | null>(session, `location.href === ${JSON.stringify(url)} && window.__bench?.marks.firstFrame !== undefined ? window.__bench.marks : null`).catch(() => null),
+    { timeoutMs: 180_000, intervalMs: 100, message: `viewer did not show ${url}` },
+  );
+  const total = await cdp.evaluate<number>(session, `window.__MSI_UI__.snapshot().sessions.length && Object.values(window.__MSI_UI__.snapshot().streams).reduce((n, s) => n + s.events.length, 0)`);
+  if (total !== events) throw new Error(`viewer shows ${total} events, expected ${events}`);
+  const t0 = await cdp.evaluate<number>(session, `(() => { const t = performance.now(); document.querySelector('[data-testid=tab-events]').click(); return t; })()`);
+  const rows = await waitFor(() => cdp.evaluate<number | null>(session, `window.__bench.marks.rowsFrame ?? null`), { timeoutMs: 60_000, message: 'events table rows' });
+  if (scroll) {
+    for (const mode of ['jump', 'smooth'] as const) {
+      const r = await cdp.evaluate<ViewerResults['scroll'][number]>(
+        session,
+        `(async () => {
+          const el = document.querySelector('[data-testid=events-grid] .grid-body');
+          const loafs = [];
+          const po = new PerformanceObserver((l) => { for (const e of l.getEntries()) loafs.push(e.duration); });
+          try { po.observe({ type: 'long-animation-frame' }); } catch (e) {}
+          const frame = () => new Promise((r) => requestAnimationFrame(r));
+          await frame();
+          const range = el.scrollHeight - el.clientHeight;
+          const n = ${frames};
+          const deltas = [];
+          let last = performance.now();
+          for (let i = 1; i <= n; i++) {
+            el.scrollTop = ${mode === 'jump' ? 'Math.round((range * i) / n)' : 'Math.min(range, i * 400)'};
+            await frame();
+            const t = performance.now(); deltas.push(t - last); last = t;
+          }
+          await frame();
+          po.disconnect();
+          el.scrollTop = 0;
+          return { mode: '${mode}', frames: deltas.length, longFrames: deltas.filter((d) => d > 50).length, maxFrameMs: Math.max(...deltas),
+            loafs: loafs.filter((d) => d > 50).length, maxLoafMs: loafs.length ? Math.max(...loafs) : 0 };
+        })()`,
+        { timeoutMs: 120_000 },
+      );
+      scroll.push(r);
+    }
+  }
+  await cdp.send('HeapProfiler.collectGarbage', {}, session);
+  await sleep(50);
+  await cdp.send('HeapProfiler.collectGarbage', {}, session);
+  const heap = (await cdp.send<{ usedSize: number }>('Runtime.getHeapUsage', {}, session)).usedSize;
+  return { firstFrame: marks.firstFrame!, eventsTab: rows - t0, heap };
+}
+
+export async function runViewerBenches(dist: string, cfg: ViewerConfig): Promise<ViewerResults> {
+  const server = await startBenchServer();
+  let browser: Browser | undefined;
+  try {
+    cfg.log(`building captures of ${cfg.small} and ${cfg.big} events`);
+    const files = new Map<number, string>();
+    const raw = new Map<number, number>();
+    for (const n of [cfg.small, cfg.big]) {
+      const c = buildCapture(n, cfg.eventBytes, 64 * 1024, server.origin);
+      files.set(n, JSON.stringify(captureFile(c)));
+      raw.set(n, c.bytes);
+      server.route(`/cap-${n}.json`, (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'cache-control': 'no-store' }).end(files.get(n));
+      });
+    }
+    browser = await launch({ dist, devtools: false, url: server.url('/bench.html') });
+    const session = await browser.attachPage('/bench.html');
+    await browser.cdp.send('Page.enable', {}, session);
+    await browser.cdp.send('HeapProfiler.enable', {}, session);
+    await browser.cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: INSTRUMENT }, session);
+    const viewer = (n: number) => `chrome-extension://${browser!.extensionId}/src/panel/viewer.html?src=${encodeURIComponent(server.url(`/cap-${n}.json`))}`;
+    // Warm-up (compile caches, the extension process).
+    await load(browser, session, viewer(cfg.small), cfg.small, null, 0);
+    await load(browser, session, viewer(cfg.big), cfg.big, null, 0);
+    const ff: number[] = [], ffB: number[] = [], ffS: number[] = [];
+    const et: number[] = [], etB: number[] = [], etS: number[] = [];
+    const hp: number[] = [], hpr: number[] = [];
+    const scroll: ViewerResults['scroll'] = [];
+    const rawPerEvent = (raw.get(cfg.big)! - raw.get(cfg.small)!) / (cfg.big - cfg.small);
+    for (let i = 0; i < cfg.reps; i++) {
+      cfg.log(`rep ${i + 1}/${cfg.reps}`);
+      let s: Loaded, b: Loaded;
+      const doScroll = i === 0 || i === cfg.reps - 1 ? scroll : null;
+      if (i % 2 === 0) {
+        s = await load(browser, session, viewer(cfg.small), cfg.small, null, 0);
+        b = await load(browser, session, viewer(cfg.big), cfg.big, doScroll, cfg.scrollFrames);
+      } else {
+        b = await load(browser, session, viewer(cfg.big), cfg.big, doScroll, cfg.scrollFrames);
+        s = await load(browser, session, viewer(cfg.small), cfg.small, null, 0);
+      }
+      ff.push(b.firstFrame / s.firstFrame);
+      ffB.push(b.firstFrame);
+      ffS.push(s.firstFrame);
+      et.push(b.eventsTab / s.eventsTab);
+      etB.push(b.eventsTab);
+      etS.push(s.eventsTab);
+      const per = (b.heap - s.heap) / (cfg.big - cfg.small);
+      hp.push(per);
+      hpr.push(per / rawPerEvent);
+    }
+    return {
+      firstFrame: { ratios: spread(ff), bigMs: spread(ffB), smallMs: spread(ffS) },
+      eventsTab: { ratios: spread(et), bigMs: spread(etB), smallMs: spread(etS) },
+      scroll,
+      heap: { ratios: spread(hpr), bytesPerEvent: spread(hp), rawBytesPerEvent: rawPerEvent },
+    };
+  } finally {
+    await browser?.close().catch(() => {});
+    await server.close();
+  }
+}
