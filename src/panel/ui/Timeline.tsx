@@ -64,6 +64,19 @@ export function Timeline(props: {
   }, [sessionKey]);
 
   const wrapRef = useRef<HTMLDivElement>(null);
+  // Vertical culling: only lanes near the visible part of the (scrolling) body are drawn.
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const [vScroll, setVScroll] = useState({ top: 0, height: 800 });
+  useLayoutEffect(() => {
+    const el = bodyRef.current;
+    if (!el) return;
+    const measure = () => setVScroll({ top: el.scrollTop, height: el.clientHeight || 800 });
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
   const [width, setWidth] = useState(900);
   useLayoutEffect(() => {
     const el = wrapRef.current;
@@ -80,6 +93,7 @@ export function Timeline(props: {
   const x = useCallback((t: number) => ((t - view.start) / span) * width, [view.start, span, width]);
   const tAt = (px: number) => view.start + (px / width) * span;
   const laneY = (i: number) => AXIS_H + i * LANE_H;
+  const laneVisible = (i: number) => laneY(i) + LANE_H >= vScroll.top - 4 * LANE_H && laneY(i) <= vScroll.top + vScroll.height + 4 * LANE_H;
   const markY = (i: number) => laneY(i) + PAD_TOP + 10;
 
   // Center on a requested focus ("Show in timeline").
@@ -150,6 +164,8 @@ export function Timeline(props: {
       if (!s || !s.events.length) return;
       const i = Math.max(0, Math.min(s.events.length - 1, idx));
       props.onSelect({ streamId: s.id, index: i });
+      const body = bodyRef.current;
+      if (body && (laneY(lane) < body.scrollTop || laneY(lane) + LANE_H > body.scrollTop + body.clientHeight)) body.scrollTop = laneY(lane) - body.clientHeight / 2;
       const t = s.events[i]!.t;
       if (t < view.start || t > view.end) setView((v) => panView(v, t - (v.start + v.end) / 2));
     };
@@ -189,7 +205,7 @@ export function Timeline(props: {
   const step = niceStep(span, width);
   const first = Math.ceil((view.start - t0) / step) * step + t0;
   els.push(<rect key="axbg" className="tl-axis-bg" x={0} y={0} width={width} height={AXIS_H} />);
-  lanes.forEach((_, i) => els.push(<rect key={`lbg${i}`} className={`tl-lane-bg${i % 2 ? ' alt' : ''}`} x={0} y={laneY(i)} width={width} height={LANE_H} />));
+  lanes.forEach((_, i) => laneVisible(i) && els.push(<rect key={`lbg${i}`} className={`tl-lane-bg${i % 2 ? ' alt' : ''}`} x={0} y={laneY(i)} width={width} height={LANE_H} />));
   for (let t = first, n = 0; t <= view.end && n < 200; t += step, n++) {
     const px = x(t);
     els.push(<line key={`tk${n}`} className="tl-tick" x1={px} x2={px} y1={AXIS_H - 5} y2={height} />);
@@ -223,7 +239,7 @@ export function Timeline(props: {
   gapFindings.forEach((f: Finding, gi) => {
     const s = f.streamId ? snap.streams[f.streamId] : undefined;
     const li = s ? laneOf.get(s.id) : undefined;
-    if (!s || li === undefined) return;
+    if (!s || li === undefined || !laneVisible(li)) return;
     const idx = f.eventIndex ?? (f.code === 'replay-gap' ? 0 : undefined);
     if (idx === undefined) return;
     const after = s.events[idx];
@@ -249,6 +265,7 @@ export function Timeline(props: {
   });
 
   lanes.forEach((s, li) => {
+    if (!laneVisible(li)) return;
     const y = markY(li);
     const sx = x(s.start);
     const ex = x(streamEnd(s));
@@ -355,6 +372,7 @@ export function Timeline(props: {
     const from = snap.streams[s.resumes];
     const fl = from ? laneOf.get(from.id) : undefined;
     if (!from || fl === undefined) return;
+    if (!laneVisible(li) && !laneVisible(fl)) return;
     const x1 = x(streamEnd(from));
     const y1 = markY(fl) + 5;
     const x2 = x(s.start);
@@ -382,10 +400,10 @@ export function Timeline(props: {
           <span style={{ color: 'var(--accent)' }}>⤷ reconnect</span>
         </span>
       </div>
-      <div className="tl-body">
+      <div className="tl-body" ref={bodyRef} onScroll={(e) => setVScroll({ top: e.currentTarget.scrollTop, height: e.currentTarget.clientHeight || 800 })}>
         <div className="tl-labels" aria-hidden="true">
           <div className="tl-axis-spacer" />
-          {lanes.map((s) => (
+          {lanes.map((s, li) => !laneVisible(li) ? <div className="tl-label" key={s.id} /> : (
             <div className="tl-label" key={s.id}>
               <div className="l1">{visibleLine(streamLabel(s, reqs), 60)}</div>
               <div className="l2">
