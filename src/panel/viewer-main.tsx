@@ -44,16 +44,7 @@ function Viewer() {
       }
     })();
   }, []);
-  return (
-    <>
-      <InspectorApp source={source} analyzerFactory={analyzerFactory} storage={storage} theme="auto" mode="viewer" importFile={importFile} />
-      {error && (
-        <div role="alert" data-testid="viewer-src-error" style={{ position: 'fixed', bottom: 0, left: 0, right: 0, padding: '6px 10px', background: '#fce8e6', color: '#a50e0e', font: '12px system-ui' }}>
-          {error}
-        </div>
-      )}
-    </>
-  );
+  return <InspectorApp source={source} analyzerFactory={analyzerFactory} storage={storage} theme="auto" mode="viewer" importFile={importFile} {...(error ? { error } : {})} />;
 }
 
 createRoot(document.getElementById('root')!).render(

@@ -42,6 +42,8 @@ export interface InspectorAppProps {
   importFile?: ImportFn;
   /** Called after settings were loaded and whenever the user saves them (wire to the relay: buffer cap, capture while closed). */
   onSettingsChange?(settings: InspectorSettings): void;
+  /** An error from the host to show in the error banner (e.g. the viewer's `?src=` failed to load). */
+  error?: string;
   /** Install `globalThis.__MSI_UI__` for end-to-end tests. Default true. */
   testHook?: boolean;
 }
@@ -131,7 +133,10 @@ export function InspectorApp(props: InspectorAppProps) {
   const filter = useMemo(() => parseFilter(filterText), [filterText]);
   const filterRef = useRef<HTMLInputElement>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const [error, setError] = useState<string | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(props.error);
+  useEffect(() => {
+    if (props.error) setError(props.error);
+  }, [props.error]);
   const [drag, setDrag] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
 

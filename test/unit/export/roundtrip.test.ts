@@ -5,7 +5,7 @@ import { analyzeRecords } from '../../../src/core';
 import { importText } from '../../../src/core/import';
 import type { AnalysisSnapshot } from '../../../src/core/model';
 import type { CaptureRecord } from '../../../src/core/record';
-import { exportHar, exportJson } from '../../../src/export';
+import { exportHar, exportJson, exportMarkdown, exportTrace } from '../../../src/export';
 import { lossyRecords } from '../../../src/panel/ui/__fixtures__/lossy';
 
 const dir = 'test/fixtures/captures';
@@ -25,6 +25,23 @@ describe.each(cases)('%s', (_name, records) => {
   const before = summary(analyzeRecords(records));
   it('own JSON export re-imports to the same analysis', () => {
     expect(summary(analyzeRecords(importText(exportJson(records)).records))).toEqual(before);
+  });
+  it('trace export is valid Trace Event Format with every finding', () => {
+    const snap = analyzeRecords(records);
+    const t = JSON.parse(exportTrace(snap)) as { traceEvents: { ph: string; ts: number; pid: number; tid: number; id?: string; cat?: string; args?: { code?: string } }[] };
+    for (const e of t.traceEvents) {
+      expect(['X', 'i', 'b', 'e', 'M']).toContain(e.ph);
+      expect(Number.isInteger(e.ts) && e.ts >= 0).toBe(true);
+      expect(Number.isInteger(e.pid) && Number.isInteger(e.tid)).toBe(true);
+    }
+    const b = t.traceEvents.filter((e) => e.ph === 'b').map((e) => e.id).sort();
+    expect(t.traceEvents.filter((e) => e.ph === 'e').map((e) => e.id).sort()).toEqual(b);
+    expect(t.traceEvents.filter((e) => e.cat?.startsWith('finding,')).map((e) => e.args!.code).sort()).toEqual(snap.findings.map((f) => f.code).sort());
+  });
+  it('Markdown report names every finding code', () => {
+    const snap = analyzeRecords(records);
+    const md = exportMarkdown(snap);
+    for (const f of snap.findings) expect(md).toContain(`\`${f.code}\``);
   });
   it('HAR export re-imports to the same findings and verdicts', () => {
     expect(summary(analyzeRecords(importText(exportHar(records)).records))).toEqual(before);
