@@ -35,7 +35,7 @@ function Viewer() {
     void (async () => {
       try {
         const res = await fetch(u);
-        if (!res.ok) throw new ImportError(`${name}: HTTP ${res.status}`);
+        if (!res.ok) throw new ImportError(`HTTP ${res.status} ${res.statusText}`.trim());
         const records = await importFile(await res.text(), name);
         setSource(createStaticSource(records, name));
         document.title = `${name} — MCP Stream Inspector`;
