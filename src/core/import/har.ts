@@ -146,7 +146,9 @@ export function importHar(v: unknown, srcOrOptions: string | HarImportOptions = 
       });
       let text: string | undefined;
       let bytes = 0;
-      if (typeof content.text === 'string') {
+      if (capture === 'none') {
+        // not an event-stream or JSON body: not needed (images, scripts, ...)
+      } else if (typeof content.text === 'string') {
         if (content.encoding === 'base64') {
           try {
             const d = decodeBase64(content.text);
