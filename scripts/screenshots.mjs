@@ -70,6 +70,9 @@ try {
         written.push(p);
       };
       await shot('timeline');
+      await shot('timeline-selected', async () => {
+        await page.click('[data-testid=show-in-timeline]').catch(() => {});
+      });
       await shot('events', async () => {
         await page.click('[data-testid=show-events]').catch(() => page.click('[data-testid=tab-events]'));
       });

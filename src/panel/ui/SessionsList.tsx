@@ -33,6 +33,7 @@ export function SessionsList(props: { snap: AnalysisSnapshot; selectedKey: strin
     return m;
   }, [snap]);
   const sessions = snap.sessions;
+  const open = (s: Session) => s.streamIds.reduce((n, id) => n + (snap.streams[id]?.state === 'open' ? 1 : 0), 0);
   const idx = sessions.findIndex((s) => s.key === props.selectedKey);
   const onKey = (e: KeyboardEvent) => {
     let to: number | undefined;
@@ -78,6 +79,7 @@ export function SessionsList(props: { snap: AnalysisSnapshot; selectedKey: strin
               <div className="srow-l3">
                 <span>{`${s.streamIds.length} stream${s.streamIds.length === 1 ? '' : 's'}, ${s.requestIds.length} req`}</span>
                 <span>{`ids: ${s.idScheme.kind}`}</span>
+                {!snap.finished && open(s) > 0 && <span className="ok" data-testid="open-streams">{`● ${open(s)} open`}</span>}
               </div>
               {st.worst && st.sev && (
                 <div className="srow-worst" style={st.sev === 'error' ? undefined : { color: st.sev === 'warning' ? 'var(--warning)' : 'var(--info)' }}>

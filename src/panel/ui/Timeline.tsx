@@ -444,6 +444,19 @@ export function Timeline(props: {
           </div>
         </div>
       </div>
+      {selEv && selected && (
+        <div className="tl-selected" data-testid="timeline-selected">
+          <span className="dim">Selected:</span>
+          <span className="mono">{visibleLine(`id ${selEv.id ?? '(none)'}`, 60)}</span>
+          <span>{visibleLine(eventMethods(selEv) || selEv.event, 80)}</span>
+          <span className="dim">{visibleLine(`${streamLabel(snap.streams[selected.streamId]!, reqs)} · ${formatRel(selEv.t - t0)}`, 100)}</span>
+          {selEv.findings.length > 0 && <span className="sev-error">{selEv.findings.join(', ')}</span>}
+          {selEv.duplicate && <span className="sev-warning">duplicate id</span>}
+          <button type="button" className="linkbtn" onClick={() => props.onOpenEvent(selected)}>
+            Open in Events
+          </button>
+        </div>
+      )}
     </div>
   );
 }
