@@ -38,7 +38,7 @@ const num = (name: string, dflt: number) => {
 };
 
 function optionsFor(m: string): { mode: string; url: string } & AgentOptions {
-  const short = m === 'dropped-result' || m === 'session-404';
+  const short = m === 'dropped-result' || m === 'session-404' || m === 'evicted';
   return {
     mode: m,
     url: `${mcpOrigin}/mcp/${m}`,
