@@ -96,6 +96,7 @@ export function SettingsDialog(props: { settings: InspectorSettings; onSave(s: I
           <label>
             <span>Capture buffer cap (records)</span>
             <input type="number" min={1000} step={1000} value={cap} onChange={(e) => setCap(e.target.value)} />
+            <span className="hint">Records the page keeps for the panel while it is not reading (older ones are dropped and shown as a capture-gap). Applies to pages loaded after saving.</span>
             {capErr && <span className="field-error">{capErr}</span>}
           </label>
           <label style={{ display: 'flex', gap: 6, alignItems: 'center' }}>

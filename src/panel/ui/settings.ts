@@ -9,7 +9,7 @@ export const DEFAULT_SETTINGS: InspectorSettings = Object.freeze({
   idempotentMethods: ['notifications/progress'],
   gaplessKey: 'experimental.io.mcp-stream-inspector/gapless',
   resyncEventNames: ['resync'],
-  captureBufferCap: 200_000,
+  captureBufferCap: 50_000, // the relay's default (src/extension/relay/buffer.ts)
   captureWhileClosed: false,
 }) as InspectorSettings;
 

@@ -139,7 +139,7 @@ describe('text, filter, settings helpers', () => {
   });
   it('settings: malformed stored data falls back per field; pattern check', async () => {
     const s = normalizeSettings({ captureBufferCap: 'x', cumulativeMethods: [1], idSchemeOverrides: [{ origin: 'o', pattern: 'p' }, { origin: 1 }], captureWhileClosed: true });
-    expect(s.captureBufferCap).toBe(200_000);
+    expect(s.captureBufferCap).toBe(50_000);
     expect(s.cumulativeMethods).toEqual([]);
     expect(s.idSchemeOverrides).toEqual([{ origin: 'o', pattern: 'p' }]);
     expect(s.captureWhileClosed).toBe(true);
