@@ -198,7 +198,7 @@ export function Timeline(props: {
   if (!session) return <div className="empty">Select a session.</div>;
   if (!lanes.length) return <div className="empty">No streams in this session yet.</div>;
 
-  const height = AXIS_H + lanes.length * LANE_H + 6;
+  const height = AXIS_H + lanes.length * LANE_H + 12;
   const els: ReactNode[] = [];
 
   // Axis
