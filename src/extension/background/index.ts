@@ -4,13 +4,32 @@
 import { PANEL_PORT, RELAY_PORT } from '../shared/messages';
 import { createRouter } from './router';
 
-const router = createRouter({
-  sendToTab(tabId, msg) {
-    chrome.tabs.sendMessage(tabId, msg).catch(() => {
-      // No content script in the tab (chrome:// page, hook not injected yet): nothing to attach.
-    });
-  },
+const INSTALL_KEY = 'msi.install';
+
+// Remembered in storage (the worker keeps no state of its own): lets a panel tell "this page was
+// loaded before the extension was reloaded" from "content scripts cannot run here".
+chrome.runtime.onInstalled.addListener((details) => {
+  void chrome.storage.local.set({ [INSTALL_KEY]: { installedAt: Date.now(), installReason: details.reason } });
 });
+
+const router = createRouter({
+  // Rejects when no content script of this instance is in the tab (chrome:// page, a page loaded
+  // before the extension was installed or reloaded): the router reports that to the panel.
+  sendToTab: (tabId, msg) => chrome.tabs.sendMessage(tabId, msg),
+  installInfo: () =>
+    chrome.storage.local.get(INSTALL_KEY).then((v) => {
+      const i = v[INSTALL_KEY] as { installedAt?: unknown; installReason?: unknown } | undefined;
+      const out: { installedAt?: number; installReason?: string } = {};
+      if (typeof i?.installedAt === 'number') out.installedAt = i.installedAt;
+      if (typeof i?.installReason === 'string') out.installReason = i.installReason;
+      return out;
+    }),
+});
+
+// Deliberately no chrome.runtime.onMessageExternal / onConnectExternal listener, and the manifest
+// declares externally_connectable with no ids and no matches: no other extension and no web page
+// can message or connect to this extension (e2e: hostile-isolation.test.ts).
+
 
 chrome.runtime.onConnect.addListener((port) => {
   if (port.name === PANEL_PORT) {

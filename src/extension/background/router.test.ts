@@ -22,7 +22,7 @@ const rec = (src: string, seq: number) => ({ kind: 'chunk', conn: 'c1', t: 1, te
 describe('background router', () => {
   it('attaches the tab relays when a panel says hello, and pipes their records to that tab panel only', () => {
     const toTab: [number, unknown][] = [];
-    const r = createRouter({ sendToTab: (tabId, msg) => toTab.push([tabId, msg]) });
+    const r = createRouter({ sendToTab: (tabId, msg) => void toTab.push([tabId, msg]) });
     const panel5 = port();
     const panel6 = port();
     const hp5 = r.panelConnected(panel5);
@@ -62,5 +62,20 @@ describe('background router', () => {
     const orphan = port();
     r.relayConnected(orphan, 9, 0).onMessage(env({ type: 'records', src: 'S', backfill: false, records: [rec('S', 1)] }));
     expect(orphan.got).toEqual([env({ type: 'detach' })]);
+  });
+
+  it('tells the panel whether a relay of this extension instance answered the attach', async () => {
+    const replies = new Map<number, unknown>([[5, env({ type: 'attach-ack', src: 'S' })]]);
+    const r = createRouter({
+      sendToTab: (tabId) => (replies.has(tabId) ? Promise.resolve(replies.get(tabId)) : Promise.reject(new Error('Could not establish connection. Receiving end does not exist.'))),
+      installInfo: () => Promise.resolve({ installedAt: 123, installReason: 'update' }),
+    });
+    const p5 = port();
+    const p7 = port();
+    r.panelConnected(p5).onMessage(env({ type: 'panel-hello', tabId: 5, cursors: {} }));
+    r.panelConnected(p7).onMessage(env({ type: 'panel-hello', tabId: 7, cursors: {} }));
+    await new Promise((res) => setTimeout(res, 0));
+    expect(p5.got).toEqual([env({ type: 'tab-status', relays: true, installedAt: 123, installReason: 'update' })]);
+    expect(p7.got).toEqual([env({ type: 'tab-status', relays: false, installedAt: 123, installReason: 'update' })]);
   });
 });

@@ -6,6 +6,7 @@
 
 import {
   envelope,
+  isAttachAck,
   isPanelHello,
   isRecordsBatch,
   isRelayHello,
@@ -13,6 +14,7 @@ import {
   type Detach,
   type RecordsBatch,
   type RelayHelloReply,
+  type TabStatus,
 } from '../shared/messages';
 
 export interface PortLike {
@@ -21,8 +23,13 @@ export interface PortLike {
 }
 
 export interface RouterEnv {
-  /** Broadcast to every frame of a tab (chrome.tabs.sendMessage without frameId). */
-  sendToTab(tabId: number, msg: unknown): void;
+  /**
+   * Broadcast to every frame of a tab (chrome.tabs.sendMessage without frameId). Resolves with the
+   * first frame's reply; rejects (or resolves undefined) when no content script answered.
+   */
+  sendToTab(tabId: number, msg: unknown): Promise<unknown> | void;
+  /** When and why this extension instance was installed (chrome.runtime.onInstalled, stored). */
+  installInfo?(): Promise<{ installedAt?: number; installReason?: string }>;
 }
 
 export interface Router {
@@ -71,7 +78,18 @@ export function createRouter(env: RouterEnv): Router {
           if (tabId !== null && tabId !== msg.tabId) remove(panels, tabId, port);
           tabId = msg.tabId;
           add(panels, tabId, port);
-          env.sendToTab(tabId, envelope<Attach>({ type: 'attach', cursors: msg.cursors }));
+          const sent = env.sendToTab(tabId, envelope<Attach>({ type: 'attach', cursors: msg.cursors }));
+          // Tell the panel whether a relay of this instance answered: if none did, the page is
+          // older than this extension instance (reloaded/installed since) or out of its reach.
+          const status = (relays: boolean) =>
+            (env.installInfo?.() ?? Promise.resolve({})).then(
+              (info) => safePost(port, envelope<TabStatus>({ type: 'tab-status', relays, ...info })),
+              () => safePost(port, envelope<TabStatus>({ type: 'tab-status', relays })),
+            );
+          Promise.resolve(sent).then(
+            (reply) => status(isAttachAck(reply)),
+            () => status(false),
+          );
         },
         onDisconnect() {
           if (tabId === null) return;

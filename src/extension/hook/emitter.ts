@@ -16,6 +16,20 @@ import { call, N } from './natives';
 const FLUSH_MS = 16;
 const MAX_BATCH = 512;
 
+/**
+ * Arrays the hook fills are made without a prototype and filled with the native push captured at
+ * install: a page that later patches Array.prototype (push, or setters on indices) can neither add
+ * records to a batch nor see it being filled. (Structured clone still sends them as arrays.)
+ */
+function list<T>(): T[] {
+  const a: T[] = [];
+  Object.setPrototypeOf(a, null);
+  return a;
+}
+function add<T>(a: T[], x: T): number {
+  return call<number>(N.arrayPush, a, x);
+}
+
 export interface Emitter {
   emit(rec: HookRecord): void;
   flush(): void;
@@ -27,14 +41,14 @@ export function createEmitter(): Emitter {
   const hello: HookHello = { ch: CHANNEL, v: PROTOCOL_VERSION, type: 'hook-hello' };
   N.windowPost(hello, '*', [channel.port2]);
 
-  let batch: HookRecord[] = [];
+  let batch: HookRecord[] = list();
   let scheduled = false;
 
   function flush() {
     scheduled = false;
     if (batch.length === 0) return;
     const msg: HookBatch = { ch: CHANNEL, v: PROTOCOL_VERSION, type: 'hook-batch', records: batch };
-    batch = [];
+    batch = list();
     try {
       call(N.portPost, port, msg);
     } catch {
@@ -45,8 +59,7 @@ export function createEmitter(): Emitter {
 
   return {
     emit(rec) {
-      batch.push(rec);
-      if (batch.length >= MAX_BATCH) flush();
+      if (add(batch, rec) >= MAX_BATCH) flush();
       else if (!scheduled) {
         scheduled = true;
         N.setTimeout(flush, FLUSH_MS);
@@ -73,13 +86,13 @@ const openConns = new Set<Conn>();
 
 export function createConn(emitter: Emitter): Conn {
   const id = 'c' + (++connCounter).toString(36);
-  let pending: HookRecord[] | null = [];
+  let pending: HookRecord[] | null = list();
   const conn: Conn = {
     id,
     started: false,
     ended: false,
     emit(rec) {
-      if (pending) pending.push(rec);
+      if (pending) add(pending, rec);
       else emitter.emit(rec);
     },
     start(rec) {
@@ -89,7 +102,7 @@ export function createConn(emitter: Emitter): Conn {
       emitter.emit(rec);
       const p = pending!;
       pending = null;
-      for (const r of p) emitter.emit(r);
+      for (let i = 0; i < p.length; i++) emitter.emit(p[i]!);
     },
     untrack() {
       openConns.delete(conn);

@@ -6,6 +6,7 @@
 
 import type { HookRecord } from '../../core/record';
 import { createConn, type Conn, type Emitter } from './emitter';
+import { HOOK_MAX_TEXT } from './limits';
 import { call, disguise, N, now, patchMethod } from './natives';
 
 interface EsState {
@@ -19,9 +20,9 @@ interface EsState {
 
 const esStates = new WeakMap<EventSource, EsState>();
 
-export function installEventSourceHook(emitter: Emitter): void {
+export function installEventSourceHook(emitter: Emitter): typeof EventSource | null {
   const NativeES = window.EventSource;
-  if (!NativeES) return;
+  if (!NativeES) return null;
   const proto = NativeES.prototype;
   const nativeClose = proto.close;
   const nativeAdd = N.addEventListener;
@@ -33,8 +34,8 @@ export function installEventSourceHook(emitter: Emitter): void {
     const url = st?.url ?? call<string>(urlGet, es);
     const headers: [string, string][] = [['Accept', 'text/event-stream']];
     if (lastEventId) headers.push(['Last-Event-ID', lastEventId]);
-    const rec: HookRecord = { kind: 'request', conn: conn.id, t: now(), transport: 'eventsource', method: 'GET', url, headers, body: null, bodyNote: 'none' };
-    if (st) rec.reconnectOf = st.first;
+    const base = { kind: 'request', conn: conn.id, t: now(), transport: 'eventsource', method: 'GET', url, headers, body: null, bodyNote: 'none' } as const;
+    const rec: HookRecord = st ? { ...base, reconnectOf: st.first } : base;
     conn.start(rec);
     return conn;
   }
@@ -52,7 +53,8 @@ export function installEventSourceHook(emitter: Emitter): void {
           conn: cur.conn.id,
           t: now(),
           type: ev.type,
-          data: typeof ev.data === 'string' ? ev.data : String(ev.data),
+          // Cut at the hook's hard bound; the relay's lower, configurable cap marks the cut.
+          data: (typeof ev.data === 'string' ? ev.data : String(ev.data)).slice(0, HOOK_MAX_TEXT),
           lastEventId: ev.lastEventId,
         });
       } catch {
@@ -86,7 +88,7 @@ export function installEventSourceHook(emitter: Emitter): void {
 
   const proxy = new Proxy(NativeES, {
     construct(target, args, newTarget) {
-      const es = Reflect.construct(target, args, newTarget) as EventSource;
+      const es = N.construct(target, args, newTarget) as EventSource;
       try {
         instrument(es);
       } catch {
@@ -119,7 +121,8 @@ export function installEventSourceHook(emitter: Emitter): void {
           /* ignore */
         }
       }
-      return Reflect.apply(nativeAdd, this, arguments);
+      return N.apply(nativeAdd, this, arguments);
     },
   }.addEventListener);
+  return proxy;
 }

@@ -14,10 +14,9 @@
 
 import { isEventStreamType, isJsonType, type Header, type HookRecord } from '../../core/record';
 import { createConn, type Conn, type Emitter } from './emitter';
+import { chunkRecord } from './limits';
 import { call, disguise, G, N, now, patchGetter, patchMethod } from './natives';
 import { describeRequest, type RequestInfo } from './request-info';
-
-const MAX_CHUNK_TEXT = 8 * 1024 * 1024;
 
 interface ConnState {
   conn: Conn;
@@ -61,14 +60,8 @@ function recordChunk(st: BodyState, chunk: Uint8Array) {
   const i = st.index++;
   if (i < cs.recorded) return; // another clone branch read this chunk first
   cs.recorded++;
-  let text = cs.decoder.decode(chunk, { stream: true });
-  const rec: HookRecord = { kind: 'chunk', conn: cs.conn.id, t: now(), text, bytes: chunk.byteLength };
-  if (text.length > MAX_CHUNK_TEXT) {
-    rec.text = text.slice(0, MAX_CHUNK_TEXT);
-    rec.droppedBytes = chunk.byteLength - MAX_CHUNK_TEXT; // approximate for non-ASCII
-  }
-  text = '';
-  cs.conn.emit(rec);
+  const text = cs.decoder.decode(chunk, { stream: true });
+  cs.conn.emit(chunkRecord(cs.conn.id, now(), text, chunk.byteLength));
 }
 
 function finish(cs: ConnState, how: 'complete' | 'network-error' | 'page-aborted' | 'page-cancelled' | 'unread', reason?: string) {
@@ -301,27 +294,33 @@ function startConn(conn: Conn, info: RequestInfo, _emitter: Emitter) {
   const base = { kind: 'request' as const, conn: conn.id, transport: 'fetch' as const, method: info.method, url: info.url, headers: info.headers };
   const t = now();
   const start = (body: string | null) => {
-    const rec: HookRecord = { ...base, t, body };
-    if (info.bodyNote && body === null) rec.bodyNote = info.bodyNote;
-    else if (info.bodyNote === 'truncated') rec.bodyNote = 'truncated';
+    // Built in one literal (no assignment of a new property: a setter the page put on
+    // Object.prototype would intercept it).
+    const note = info.bodyNote && body === null ? info.bodyNote : info.bodyNote === 'truncated' ? 'truncated' : undefined;
+    const rec: HookRecord = note ? { ...base, t, body, bodyNote: note } : { ...base, t, body };
     conn.start(rec);
   };
   if (info.bodyAsync) call(N.promiseThen, info.bodyAsync, (b: string | null) => start(b));
   else start(info.body);
 }
 
-export function installFetchHook(emitter: Emitter): void {
+export function installFetchHook(emitter: Emitter, onCall: () => void = () => {}): typeof fetch {
   installResponsePatches();
   const nativeFetch = N.fetch;
   const proxy = new Proxy(nativeFetch, {
     apply(target, thisArg, args: unknown[]) {
+      try {
+        onCall();
+      } catch {
+        /* diagnostics only */
+      }
       let info: RequestInfo | null = null;
       try {
         info = describeRequest(args[0], args[1] as RequestInit | undefined);
       } catch {
         info = null; // the native fetch will report whatever is wrong with the arguments
       }
-      const p = Reflect.apply(target, thisArg, args) as Promise<Response>;
+      const p = N.apply(target, thisArg, args) as Promise<Response>;
       if (!info) return p;
       const i = info;
       const conn = createConn(emitter);
@@ -353,4 +352,5 @@ export function installFetchHook(emitter: Emitter): void {
   });
   disguise(proxy, nativeFetch);
   Object.defineProperty(window, 'fetch', { ...Object.getOwnPropertyDescriptor(window, 'fetch'), value: proxy });
+  return proxy;
 }

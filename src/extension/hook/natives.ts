@@ -2,7 +2,16 @@
 // that later page patches of globals do not change what the hook does, and the helper that makes
 // the hook's replacements look native to `Function.prototype.toString`.
 
+// Reflect.apply / Reflect.construct are looked up once, here: a page that later replaces them
+// (to spy on the arguments, e.g. to steal the hook's MessagePort, or by breaking them) must neither
+// see what the hook passes nor make the page's own fetch fail.
+const apply = Reflect.apply;
+const construct = Reflect.construct;
+
 export const N = {
+  apply,
+  construct,
+  arrayPush: Array.prototype.push,
   fetch: window.fetch,
   Response: window.Response,
   Headers: window.Headers,
@@ -50,7 +59,7 @@ export const G = {
 };
 
 export function call<R>(fn: unknown, thisArg: unknown, ...args: unknown[]): R {
-  return Reflect.apply(fn as (...a: unknown[]) => unknown, thisArg, args) as R;
+  return apply(fn as (...a: unknown[]) => unknown, thisArg, args) as R;
 }
 
 export const now = (): number => N.timeOrigin + N.perfNow();
@@ -70,7 +79,7 @@ export function installToStringMask(): void {
   const patched = {
     toString(this: unknown): string {
       const target = (typeof this === 'function' || typeof this === 'object') && this !== null ? disguised.get(this) : undefined;
-      return Reflect.apply(nativeToString, target ?? this, []) as string;
+      return apply(nativeToString, target ?? this, []) as string;
     },
   }.toString;
   disguise(patched, nativeToString);

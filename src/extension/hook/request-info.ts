@@ -123,7 +123,9 @@ export function describeRequest(input: unknown, init: RequestInit | undefined): 
     if (init.headers !== undefined) headers = isReq ? merge(headers, headersOf(init.headers)) : headersOf(init.headers);
     if (init.signal !== undefined) signal = init.signal ?? null;
   }
-  const info: RequestInfo = { method, url, headers, body: null, signal, mcpish: false, jsonRpcPost: false };
+  // Every field is an own property from the start: later assignments then never reach a setter
+  // the page may have put on Object.prototype, and reads never reach its getters.
+  const info: RequestInfo = { method, url, headers, body: null, bodyNote: undefined, bodyAsync: undefined, signal, mcpish: false, jsonRpcPost: false };
   const declaresJson = has(headers, 'content-type', (v) => v.includes('json'));
   const acceptsSse = has(headers, 'accept', (v) => v.includes('text/event-stream'));
   if (init && init.body !== undefined) bodyOf(init.body, info);

@@ -5,6 +5,7 @@
 
 import { isEventStreamType, type Header, type HookRecord } from '../../core/record';
 import { createConn, type Emitter } from './emitter';
+import { chunkRecord, utf8Length } from './limits';
 import { call, N, now, patchMethod } from './natives';
 import { looksJsonRpc } from './request-info';
 
@@ -12,20 +13,6 @@ interface XhrInfo {
   method: string;
   url: string;
   headers: Header[];
-}
-
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
 }
 
 function parseHeaders(raw: string): Header[] {
@@ -61,13 +48,13 @@ export function installXhrHook(emitter: Emitter): void {
       } catch {
         infos.delete(this);
       }
-      return Reflect.apply(nativeOpen, this, arguments);
+      return N.apply(nativeOpen, this, arguments);
     },
   }.open);
 
   patchMethod(P, 'setRequestHeader', {
     setRequestHeader(this: XMLHttpRequest, name: string, value: string) {
-      const r = Reflect.apply(nativeSetHeader, this, arguments);
+      const r = N.apply(nativeSetHeader, this, arguments);
       infos.get(this)?.headers.push([String(name), String(value)]); // after: only accepted headers
       return r;
     },
@@ -75,7 +62,7 @@ export function installXhrHook(emitter: Emitter): void {
 
   patchMethod(P, 'send', {
     send(this: XMLHttpRequest) {
-      const r = Reflect.apply(nativeSend, this, arguments);
+      const r = N.apply(nativeSend, this, arguments);
       try {
         watch(this, arguments[0]);
       } catch {
@@ -109,7 +96,7 @@ export function installXhrHook(emitter: Emitter): void {
       if (all.length > seen) {
         const delta = all.slice(seen);
         seen = all.length;
-        conn.emit({ kind: 'chunk', conn: conn.id, t: now(), text: delta, bytes: utf8Length(delta) });
+        conn.emit(chunkRecord(conn.id, now(), delta, utf8Length(delta)));
       }
     };
     call(N.addEventListener, xhr, 'readystatechange', () => {

@@ -3,7 +3,8 @@ import type { CaptureRecord } from '../../core/record';
 import { createRelayCore } from './relay-core';
 
 const batch = (records: unknown[]) => ({ ch: 'mcp-stream-inspector', v: 1, type: 'hook-batch', records });
-const chunk = (i: number) => ({ kind: 'chunk', conn: 'c1', t: i, text: `data: ${i}\n\n`, bytes: 10 });
+const request = (conn = 'c1') => ({ kind: 'request', conn, t: 0, transport: 'fetch', method: 'GET', url: 'http://x/', headers: [], body: null });
+const chunk = (i: number, conn = 'c1') => ({ kind: 'chunk', conn, t: i, text: `data: ${i}\n\n`, bytes: 10 });
 
 function sink() {
   const sent: { records: CaptureRecord[]; backfill: boolean }[] = [];
@@ -13,7 +14,7 @@ function sink() {
 describe('relay core', () => {
   it('buffers while detached, backfills from the cursor on attach, then streams live', () => {
     const core = createRelayCore('S', {}, () => 0);
-    core.onHookMessage(batch([chunk(1), chunk(2), chunk(3)]));
+    core.onHookMessage(batch([request(), chunk(2), chunk(3)]));
     const s = sink();
     core.attach(s, { S: 1 });
     expect(s.sent).toEqual([{ records: expect.any(Array), backfill: true }]);
@@ -31,24 +32,77 @@ describe('relay core', () => {
 
   it('drops malformed hook records, numbers the rest densely and reports the drop once', () => {
     const core = createRelayCore('S', {}, () => 7);
-    const n = core.onHookMessage(batch([chunk(1), { kind: 'chunk', conn: 'c1' }, { ...chunk(2), seq: 40, src: 'evil' }, chunk(3)]));
-    expect(n).toBe(3); // 2 chunks + 1 notice
+    const n = core.onHookMessage(batch([request(), chunk(1), { kind: 'chunk', conn: 'c1' }, { ...chunk(2), seq: 40, src: 'evil' }, chunk(3)]));
+    expect(n).toBe(4); // request + 2 chunks + 1 notice
     const s = sink();
     core.attach(s, {});
     const recs = s.all();
-    expect(recs.map((r) => r.seq)).toEqual([1, 2, 3]);
-    expect(recs.map((r) => r.kind)).toEqual(['chunk', 'chunk', 'notice']);
+    expect(recs.map((r) => r.seq)).toEqual([1, 2, 3, 4]);
+    expect(recs.map((r) => r.kind)).toEqual(['request', 'chunk', 'chunk', 'notice']);
     expect(recs.every((r) => r.src === 'S')).toBe(true);
     core.onHookMessage(batch([{ bogus: true }]));
     expect(s.all().filter((r) => r.kind === 'notice').length).toBe(1);
     expect(core.onHookMessage({ type: 'hook-batch' })).toBe(0); // not even an envelope
+    expect(core.stats()).toMatchObject({ accepted: 3, rejected: 3 });
+  });
+
+  it('drops records of a connection the hook never started, and a second request for a started one', () => {
+    const core = createRelayCore('S', {}, () => 7);
+    core.onHookMessage(batch([request('c1'), chunk(1, 'c1')]));
+    // forged: a chunk into an unknown conn, a restart of c1, an end of an unknown conn
+    core.onHookMessage(batch([chunk(2, 'c9'), request('c1'), { kind: 'end', conn: 'zz', t: 1, how: 'complete' }, chunk(3, 'c1')]));
+    const s = sink();
+    core.attach(s, {});
+    const recs = s.all();
+    expect(recs.map((r) => r.kind)).toEqual(['request', 'chunk', 'chunk', 'notice']);
+    expect(recs.filter((r) => r.kind === 'request').length).toBe(1);
+    expect(recs.at(-1)).toMatchObject({ kind: 'notice', code: 'inconsistent-hook-record' });
+    expect(recs.map((r) => r.seq)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('cuts records over the size cap with explicit markers: droppedBytes on chunks, an event-size-cap gap before an es-event', () => {
+    const core = createRelayCore('S', { recordMaxChars: 300 }, () => 7);
+    const big = 'é'.repeat(500); // 2 bytes each in UTF-8
+    core.onHookMessage(
+      batch([
+        request(),
+        { kind: 'chunk', conn: 'c1', t: 1, text: big, bytes: 1000 },
+        { kind: 'es-event', conn: 'c1', t: 2, type: 'message', data: 'x'.repeat(400), lastEventId: '7' },
+        chunk(3),
+      ]),
+    );
+    const s = sink();
+    core.attach(s, {});
+    const [, c, gap, ev, small] = s.all() as any[];
+    expect(c).toMatchObject({ kind: 'chunk', bytes: 1000, droppedBytes: 400 });
+    expect(c.text.length).toBe(300);
+    expect(gap).toMatchObject({ kind: 'capture-gap', reason: 'event-size-cap', conns: ['c1'], lost: 0 });
+    expect(ev).toMatchObject({ kind: 'es-event', lastEventId: '7' });
+    expect(ev.data.length).toBe(300);
+    expect(small.droppedBytes).toBeUndefined();
+    expect(core.stats().cut).toBe(2);
   });
 
   it('splits a large backfill into several messages', () => {
     const core = createRelayCore('S');
-    core.onHookMessage(batch(Array.from({ length: 2500 }, (_, i) => chunk(i))));
+    core.onHookMessage(batch([request(), ...Array.from({ length: 2499 }, (_, i) => chunk(i))]));
     const s = sink();
     core.attach(s, {});
     expect(s.sent.map((m) => m.records.length)).toEqual([1000, 1000, 500]);
+  });
+
+  it('after release (extension context gone) keeps at most one record and accepts nothing', () => {
+    const core = createRelayCore('S');
+    core.onHookMessage(batch([request(), chunk(1), chunk(2)]));
+    core.release();
+    expect(core.onHookMessage(batch([chunk(3)]))).toBe(0);
+    expect(core.stats()).toMatchObject({ records: 1, released: true });
+  });
+
+  it('setOptions lowers the buffer caps at once and stats report them', () => {
+    const core = createRelayCore('S');
+    core.onHookMessage(batch([request(), ...Array.from({ length: 99 }, (_, i) => chunk(i))]));
+    core.setOptions({ maxRecords: 10 });
+    expect(core.stats()).toMatchObject({ records: 10, maxRecords: 10, evicted: 90, lastSeq: 100 });
   });
 });

@@ -1,16 +1,50 @@
 // The relay's logic without chrome.* or DOM: accept hook batches (validated record by record),
-// number them into the buffer, and deliver to a sink when attached (backfill from a cursor, then
-// live). Unit-tested with a fake sink.
+// check each connection's lifecycle, cap record sizes, number them into the buffer, and deliver to
+// a sink when attached (backfill from a cursor, then live). Unit-tested with a fake sink.
+//
+// Lifecycle check: the hook emits a connection's `request` first (emitter.ts Conn), so a record
+// for a connection that never started, or a second `request` for one that did, did not come from
+// the hook as written: it is dropped and reported once (notice `inconsistent-hook-record`). The
+// conn table is bounded; a conn pushed out of it is no longer checked (accepted).
 
 import type { CaptureRecord, HookRecord } from '../../core/record';
 import { isHookBatch, isHookRecord, type Cursors } from '../shared/messages';
-import { createRelayBuffer, type RelayBuffer, type RelayBufferOptions } from './buffer';
+import { createRelayBuffer, DEFAULT_BUFFER_OPTIONS, type RelayBuffer, type RelayBufferOptions } from './buffer';
+import { applySizeCap, DEFAULT_RECORD_MAX_CHARS } from './limits';
 
 /** Records per message to the background (backfill of a full buffer is split). */
 export const SEND_CHUNK = 1000;
+/** Connections whose lifecycle is tracked (most recent). */
+const MAX_TRACKED_CONNS = 20_000;
 
 export interface RelaySink {
   send(records: CaptureRecord[], backfill: boolean): void;
+}
+
+export interface RelayOptions extends RelayBufferOptions {
+  /** Per-record size cap in characters (chunk text, es-event data). */
+  recordMaxChars: number;
+}
+
+export interface RelayStats {
+  src: string;
+  /** Records numbered so far (= last seq). */
+  lastSeq: number;
+  oldestSeq: number;
+  /** Records and estimated bytes held in the buffer now. */
+  records: number;
+  bytes: number;
+  maxRecords: number;
+  maxBytes: number;
+  recordMaxChars: number;
+  /** Records evicted from the buffer (backfill answers them with a capture gap). */
+  evicted: number;
+  /** Hook records accepted / dropped (malformed or inconsistent). */
+  accepted: number;
+  rejected: number;
+  /** Records cut by the size cap. */
+  cut: number;
+  released: boolean;
 }
 
 export interface RelayCore {
@@ -24,49 +58,86 @@ export interface RelayCore {
   attach(sink: RelaySink, cursors: Cursors): void;
   detach(): void;
   attached(): boolean;
+  setOptions(opts: Partial<RelayOptions>): void;
+  stats(): RelayStats;
+  /** The extension context is gone (extension reloaded): drop the buffer, accept nothing more. */
+  release(): void;
 }
 
-export function createRelayCore(src: string, opts: Partial<RelayBufferOptions> = {}, now = () => Date.now()): RelayCore {
+export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, now = () => Date.now()): RelayCore {
   const buffer = createRelayBuffer(src, opts);
+  let maxChars = opts.recordMaxChars ?? DEFAULT_RECORD_MAX_CHARS;
+  let bufferOpts: RelayBufferOptions = { maxRecords: opts.maxRecords ?? DEFAULT_BUFFER_OPTIONS.maxRecords, maxBytes: opts.maxBytes ?? DEFAULT_BUFFER_OPTIONS.maxBytes };
   let sink: RelaySink | null = null;
-  let rejected = 0;
+  let malformed = 0;
+  let inconsistent = 0;
+  let accepted = 0;
+  let cut = 0;
+  let released = false;
+  // conn -> started (true). Insertion-ordered: the oldest is dropped beyond MAX_TRACKED_CONNS.
+  const conns = new Map<string, true>();
+  let forgotten = false;
 
-  function push(rec: HookRecord): CaptureRecord {
-    const numbered = buffer.push(rec);
-    return numbered;
-  }
+  const push = (rec: HookRecord): CaptureRecord => buffer.push(rec);
 
   function sendAll(records: CaptureRecord[], backfill: boolean) {
     if (!sink || records.length === 0) return;
     for (let i = 0; i < records.length; i += SEND_CHUNK) sink.send(records.slice(i, i + SEND_CHUNK), backfill);
   }
 
+  /** Lifecycle check; true when the record may be kept. */
+  function consistent(r: HookRecord): boolean {
+    if (!('conn' in r)) return true;
+    if (r.kind === 'request') {
+      if (conns.has(r.conn)) return false;
+      conns.set(r.conn, true);
+      if (conns.size > MAX_TRACKED_CONNS) {
+        conns.delete(conns.keys().next().value!);
+        forgotten = true;
+      }
+      return true;
+    }
+    return conns.has(r.conn) || forgotten;
+  }
+
+  function notice(code: string, message: string): CaptureRecord {
+    return push({ kind: 'notice', t: now(), level: 'warning', code, message });
+  }
+
   return {
     src,
     buffer,
     onHookMessage(msg) {
-      if (!isHookBatch(msg)) return 0;
+      if (released || !isHookBatch(msg)) return 0;
       const out: CaptureRecord[] = [];
       let bad = 0;
+      let odd = 0;
       for (const r of msg.records) {
-        if (isHookRecord(r)) out.push(push(r));
-        else bad++;
+        if (!isHookRecord(r)) bad++;
+        else if (!consistent(r)) odd++;
+        else {
+          const capped = applySizeCap(r, maxChars, now());
+          if (capped.cut) cut++;
+          for (const x of capped.out) out.push(push(x));
+          accepted++;
+        }
       }
-      if (bad > 0 && rejected === 0) {
-        // Report malformed data once per document: it means the page interfered with the hook.
-        out.push(
-          push({ kind: 'notice', t: now(), level: 'warning', code: 'malformed-hook-record', message: `${bad} malformed record(s) from the page hook were dropped` }),
-        );
-      }
-      rejected += bad;
+      // Report once per document and kind: it means the page interfered with the hook.
+      if (bad > 0 && malformed === 0) out.push(notice('malformed-hook-record', `${bad} malformed record(s) from the page hook were dropped`));
+      if (odd > 0 && inconsistent === 0)
+        out.push(notice('inconsistent-hook-record', `${odd} record(s) for a connection the page hook never started were dropped (the page interfered with the hook)`));
+      malformed += bad;
+      inconsistent += odd;
       sendAll(out, false);
       return out.length;
     },
     add(rec) {
+      if (released) return;
       const n = push(rec);
       sendAll([n], false);
     },
     attach(s, cursors) {
+      if (released) return;
       sink = s;
       sendAll(buffer.since(cursors[src] ?? 0), true);
     },
@@ -74,5 +145,37 @@ export function createRelayCore(src: string, opts: Partial<RelayBufferOptions> =
       sink = null;
     },
     attached: () => sink !== null,
+    setOptions(o) {
+      if (o.recordMaxChars !== undefined) maxChars = o.recordMaxChars;
+      const b: Partial<RelayBufferOptions> = {};
+      if (o.maxRecords !== undefined) b.maxRecords = o.maxRecords;
+      if (o.maxBytes !== undefined) b.maxBytes = o.maxBytes;
+      bufferOpts = { ...bufferOpts, ...b };
+      buffer.setOptions(b);
+    },
+    stats() {
+      const size = buffer.size();
+      return {
+        src,
+        lastSeq: buffer.lastSeq(),
+        oldestSeq: buffer.oldestSeq(),
+        records: size.records,
+        bytes: size.bytes,
+        maxRecords: bufferOpts.maxRecords,
+        maxBytes: bufferOpts.maxBytes,
+        recordMaxChars: maxChars,
+        evicted: buffer.oldestSeq() - 1,
+        accepted,
+        rejected: malformed + inconsistent,
+        cut,
+        released,
+      };
+    },
+    release() {
+      released = true;
+      sink = null;
+      conns.clear();
+      buffer.setOptions({ maxRecords: 1, maxBytes: 1 });
+    },
   };
 }

@@ -15,6 +15,7 @@
 import type { CaptureRecord } from '../../core/record';
 import {
   envelope,
+  type AttachAck,
   isAttach,
   isDetach,
   isHookHello,
@@ -23,6 +24,7 @@ import {
   type RecordsBatch,
   type RelayHello,
 } from '../shared/messages';
+import { recordMaxChars } from './limits';
 import { createRelayCore } from './relay-core';
 
 function randomId(): string {
@@ -48,7 +50,9 @@ window.addEventListener(
       return;
     }
     hookPort = ev.ports[0]!;
-    hookPort.onmessage = (m) => core.onHookMessage(m.data);
+    hookPort.onmessage = (m) => {
+      if (!core.stats().released) core.onHookMessage(m.data);
+    };
   },
   { capture: true },
 );
@@ -56,17 +60,56 @@ window.addEventListener(
 // First record of every src: which document this is.
 core.add({ kind: 'navigation', t: now(), url: location.href, top: window === window.top });
 
-// Optional buffer caps from extension storage (set by the user or by tests).
+// Limits from extension storage (set by the user or by tests), applied live when they change.
+// See docs/capture.md "Limits".
+const SETTINGS = ['bufferMaxRecords', 'bufferMaxBytes', 'recordMaxChars'] as const;
+function applySettings(v: Record<string, unknown>) {
+  const o: { maxRecords?: number; maxBytes?: number; recordMaxChars?: number } = {};
+  const posInt = (x: unknown) => typeof x === 'number' && Number.isInteger(x) && x > 0;
+  if (posInt(v.bufferMaxRecords)) o.maxRecords = v.bufferMaxRecords as number;
+  if (posInt(v.bufferMaxBytes)) o.maxBytes = v.bufferMaxBytes as number;
+  const chars = recordMaxChars(v.recordMaxChars);
+  if (chars !== null) o.recordMaxChars = chars;
+  core.setOptions(o);
+}
 try {
-  chrome.storage?.local.get(['bufferMaxRecords', 'bufferMaxBytes']).then((v) => {
-    const o: { maxRecords?: number; maxBytes?: number } = {};
-    if (typeof v.bufferMaxRecords === 'number' && v.bufferMaxRecords > 0) o.maxRecords = v.bufferMaxRecords;
-    if (typeof v.bufferMaxBytes === 'number' && v.bufferMaxBytes > 0) o.maxBytes = v.bufferMaxBytes;
-    core.buffer.setOptions(o);
-  }, () => {});
+  chrome.storage?.local.get([...SETTINGS]).then(applySettings, () => {});
+  chrome.storage?.onChanged.addListener((changes, area) => {
+    if (area !== 'local') return;
+    const v: Record<string, unknown> = {};
+    for (const k of SETTINGS) if (changes[k]) v[k] = changes[k].newValue;
+    applySettings(v);
+  });
 } catch {
   /* defaults */
 }
+
+// The extension was reloaded or removed while this document stayed open: this relay belongs to
+// the old instance (chrome.runtime.id is gone, every chrome.* call throws "Extension context
+// invalidated") and can never deliver again. Stop taking records and free the buffer; the new
+// instance's panel reports the loss (tab-status, docs/capture.md "Extension reload").
+function orphaned(): boolean {
+  let gone = false;
+  try {
+    gone = !chrome.runtime?.id;
+  } catch {
+    gone = true;
+  }
+  if (gone && !core.stats().released) {
+    core.release();
+    if (hookPort) {
+      hookPort.onmessage = null;
+      hookPort.close();
+    }
+  }
+  return gone;
+}
+
+// Diagnostics for tests and curious users: the relay's counters, readable only from this
+// extension's isolated world (the page cannot see this global), never posted anywhere.
+Object.defineProperty(globalThis, '__MSI_RELAY__', {
+  value: Object.freeze({ stats: () => (orphaned(), core.stats()) }),
+});
 
 let port: chrome.runtime.Port | null = null;
 
@@ -83,9 +126,14 @@ function connect(): chrome.runtime.Port | null {
       }
     });
     p.onDisconnect.addListener(() => {
-      void chrome.runtime.lastError;
+      try {
+        void chrome.runtime.lastError;
+      } catch {
+        /* context invalidated */
+      }
       if (port === p) port = null;
       core.detach();
+      orphaned();
     });
     return p;
   } catch {
@@ -104,6 +152,7 @@ function attach(cursors: Record<string, number>) {
           p.postMessage(msg);
         } catch {
           core.detach(); // port closed under us; the panel re-attaches from its cursor
+          orphaned();
         }
       },
     },
@@ -111,8 +160,11 @@ function attach(cursors: Record<string, number>) {
   );
 }
 
-chrome.runtime.onMessage.addListener((msg: unknown) => {
-  if (isAttach(msg)) attach(msg.cursors);
+chrome.runtime.onMessage.addListener((msg: unknown, _sender, sendResponse) => {
+  if (!isAttach(msg)) return false;
+  attach(msg.cursors);
+  // Tells the background that a relay of this extension instance lives in the tab.
+  sendResponse(envelope<AttachAck>({ type: 'attach-ack', src }));
   return false;
 });
 

@@ -60,6 +60,13 @@ export interface Attach {
   type: 'attach';
   cursors: Cursors;
 }
+/** relay -> background: the reply to an attach (a live relay of this extension instance exists). */
+export interface AttachAck {
+  ch: typeof CHANNEL;
+  v: typeof PROTOCOL_VERSION;
+  type: 'attach-ack';
+  src: string;
+}
 /** background -> relay port: no panel is listening any more; close the port. */
 export interface Detach {
   ch: typeof CHANNEL;
@@ -90,10 +97,25 @@ export interface PanelHello {
   cursors: Cursors;
 }
 
+/**
+ * background -> panel, after each panel-hello: whether any frame of the tab answered the attach.
+ * `relays: false` means no content script of this extension instance runs in the tab: the page
+ * was loaded before the extension was installed or reloaded, or it is a page content scripts
+ * cannot run in. `installedAt`/`installReason` tell which (from chrome.runtime.onInstalled).
+ */
+export interface TabStatus {
+  ch: typeof CHANNEL;
+  v: typeof PROTOCOL_VERSION;
+  type: 'tab-status';
+  relays: boolean;
+  installedAt?: number;
+  installReason?: string;
+}
+
 export type RelayToBackground = RecordsBatch;
 export type BackgroundToRelay = Attach | Detach;
 export type PanelToBackground = PanelHello;
-export type BackgroundToPanel = RecordsBatch;
+export type BackgroundToPanel = RecordsBatch | TabStatus;
 
 type Envelope = { ch: typeof CHANNEL; v: typeof PROTOCOL_VERSION; type: string };
 type Body<M extends Envelope> = Omit<M, 'ch' | 'v'>;
@@ -129,6 +151,16 @@ export function isRelayHelloReply(x: unknown): x is RelayHelloReply {
 }
 export function isAttach(x: unknown): x is Attach {
   return isEnvelope(x, 'attach') && isCursors(x.cursors);
+}
+export function isAttachAck(x: unknown): x is AttachAck {
+  return isEnvelope(x, 'attach-ack') && typeof x.src === 'string';
+}
+export function isTabStatus(x: unknown): x is TabStatus {
+  return (
+    isEnvelope(x, 'tab-status') && typeof x.relays === 'boolean' &&
+    (x.installedAt === undefined || (typeof x.installedAt === 'number' && Number.isFinite(x.installedAt))) &&
+    (x.installReason === undefined || typeof x.installReason === 'string')
+  );
 }
 export function isDetach(x: unknown): x is Detach {
   return isEnvelope(x, 'detach');

@@ -50,4 +50,44 @@ describe('panel connection', () => {
     ports[1]!.deliver(env({ type: 'records', src: 'S', backfill: true, records: [rec(2), rec(3)] }));
     expect(store.getSnapshot().records.map((r) => r.seq)).toEqual([1, 2, 3]);
   });
+
+  it('says once what it missed when no relay of this instance runs in a page older than the instance', async () => {
+    const store = createLiveStore();
+    const ports: ReturnType<typeof fakePort>[] = [];
+    createPanelConnection({
+      tabId: 7,
+      store,
+      connect: () => {
+        const p = fakePort();
+        ports.push(p);
+        return p;
+      },
+      setTimer: () => {},
+      pageStartedAt: async () => 1000,
+      networkRequestsSince: async (since) => (since === 1000 ? 3 : -1),
+    });
+    const status = (relays: boolean, installedAt: number, installReason = 'update') =>
+      ports[0]!.deliver(env({ type: 'tab-status', relays, installedAt, installReason }));
+    status(true, 5000); // a relay answered: nothing to say
+    status(false, 500); // page newer than the instance: its relay will come
+    await new Promise((r) => setTimeout(r, 0));
+    expect(store.getSnapshot().records).toEqual([]);
+    status(false, 5000);
+    status(false, 5000); // said once
+    await new Promise((r) => setTimeout(r, 0));
+    const recs = store.getSnapshot().records;
+    expect(recs.map((r) => r.kind)).toEqual(['notice', 'capture-gap']);
+    expect(recs[0]).toMatchObject({ src: 'panel', seq: 1, level: 'error', code: 'extension-reloaded' });
+    expect(recs[1]).toMatchObject({ src: 'panel', seq: 2, reason: 'extension-reloaded', lost: 3, conns: [] });
+    expect((recs[0] as { message: string }).message).toContain('3 event-stream / JSON-RPC request(s)');
+  });
+
+  it('calls it hook-missing when the extension was installed (not reloaded) after the page loaded', async () => {
+    const store = createLiveStore();
+    const p = fakePort();
+    createPanelConnection({ tabId: 7, store, connect: () => p, setTimer: () => {}, pageStartedAt: async () => 1000, networkRequestsSince: async () => 0 });
+    p.deliver(env({ type: 'tab-status', relays: false, installedAt: 2000, installReason: 'install' }));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(store.getSnapshot().records.map((r) => (r as { code?: string; reason?: string }).code ?? (r as { reason?: string }).reason)).toEqual(['hook-missing', 'hook-missing']);
+  });
 });

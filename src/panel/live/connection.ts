@@ -2,7 +2,9 @@
 // stopped the service worker, the extension was updated). Each (re)connect sends the store's
 // cursors, so the relays backfill exactly what the panel lacks; the store drops duplicates.
 
-import { envelope, isRecordsBatch, PANEL_PORT, type PanelHello } from '../../extension/shared/messages';
+import type { CaptureRecord } from '../../core/record';
+import { envelope, isRecordsBatch, isTabStatus, PANEL_PORT, type PanelHello, type TabStatus } from '../../extension/shared/messages';
+import { isCandidate, type HarLikeEntry } from './network';
 import type { LiveStore } from './store';
 
 export interface PortLike {
@@ -18,6 +20,8 @@ export interface PanelConnection {
   connected(): boolean;
   /** Record batches received (diagnostics: how well the pipeline batches). */
   batches(): number;
+  /** The last tab-status from the background (null before the first). */
+  status(): TabStatus | null;
   close(): void;
 }
 
@@ -28,6 +32,58 @@ export interface PanelConnectionOptions {
   /** Delay before reconnecting after a disconnect (ms). */
   retryMs?: number;
   setTimer?: (fn: () => void, ms: number) => unknown;
+  /**
+   * When the inspected document started (its performance.timeOrigin), or null if unknown.
+   * Default: chrome.devtools.inspectedWindow.eval (a number read from the page; only compared).
+   */
+  pageStartedAt?: () => Promise<number | null>;
+  /** Event-stream / JSON-RPC requests in DevTools' network log since `since` (default: getHAR). */
+  networkRequestsSince?: (since: number) => Promise<number>;
+}
+
+/**
+ * The panel's own records (src 'panel'): what it learnt about capture itself. Today: the tab has
+ * no relay of this extension instance although the page is older than it (the extension was
+ * reloaded or installed after the page loaded). Its capture scripts, if any, belong to the old
+ * instance and can never deliver; what they captured is gone. Said once per panel.
+ */
+export const PANEL_SRC = 'panel';
+
+function defaultPageStartedAt(): Promise<number | null> {
+  return new Promise((resolve) => {
+    try {
+      chrome.devtools.inspectedWindow.eval('performance.timeOrigin', (result: unknown, exc: unknown) =>
+        resolve(!exc && typeof result === 'number' && Number.isFinite(result) ? result : null),
+      );
+    } catch {
+      resolve(null);
+    }
+  });
+}
+
+function defaultNetworkRequestsSince(since: number): Promise<number> {
+  return new Promise((resolve) => {
+    try {
+      chrome.devtools.network.getHAR((har: { entries?: unknown[] }) => {
+        let n = 0;
+        for (const e of har?.entries ?? []) {
+          const entry = e as HarLikeEntry;
+          try {
+            if (Date.parse(entry.startedDateTime) >= since - 1000 && isCandidate(entry)) n++;
+          } catch {
+            /* skip */
+          }
+        }
+        resolve(n);
+      });
+    } catch {
+      resolve(0);
+    }
+  });
+}
+
+function clock(t: number): string {
+  return new Date(t).toISOString().slice(11, 19) + ' UTC';
 }
 
 export function createPanelConnection(opts: PanelConnectionOptions): PanelConnection {
@@ -37,6 +93,37 @@ export function createPanelConnection(opts: PanelConnectionOptions): PanelConnec
   let count = 0;
   let batches = 0;
   let closed = false;
+
+  let panelSeq = 0;
+  let reported = false;
+  let lastStatus: TabStatus | null = null;
+  async function onStatus(st: TabStatus) {
+    lastStatus = st;
+    if (st.relays || reported || st.installedAt === undefined) return;
+    const started = await (opts.pageStartedAt ?? defaultPageStartedAt)();
+    // A page loaded after this instance started has (or will have) its relay: nothing to say.
+    if (reported || started === null || started >= st.installedAt) return;
+    reported = true;
+    const reloaded = st.installReason === 'update';
+    const missed = await (opts.networkRequestsSince ?? defaultNetworkRequestsSince)(started);
+    const t = Date.now();
+    const what = reloaded ? `The extension was reloaded or updated at ${clock(st.installedAt)}` : `The extension was installed at ${clock(st.installedAt)}`;
+    const recs: CaptureRecord[] = [
+      {
+        kind: 'notice', src: PANEL_SRC, seq: ++panelSeq, t, level: 'error', code: reloaded ? 'extension-reloaded' : 'hook-missing',
+        message:
+          `${what}, after this page was loaded (${clock(started)}). Chrome does not inject capture scripts into open pages, ` +
+          `and the old instance's scripts can no longer deliver: nothing this page reads is captured, and what was captured before is lost. ` +
+          `${missed} event-stream / JSON-RPC request(s) of this page are in DevTools' network log (finished ones appear below as observed after completion). ` +
+          `Reload the page to capture it again.`,
+      },
+      {
+        kind: 'capture-gap', src: PANEL_SRC, seq: ++panelSeq, t, lost: missed, conns: [],
+        reason: reloaded ? 'extension-reloaded' : 'hook-missing',
+      },
+    ];
+    opts.store.ingest(recs);
+  }
 
   function open() {
     if (closed) return;
@@ -50,6 +137,10 @@ export function createPanelConnection(opts: PanelConnectionOptions): PanelConnec
     port = p;
     count++;
     p.onMessage.addListener((msg) => {
+      if (isTabStatus(msg)) {
+        onStatus(msg).catch(() => {});
+        return;
+      }
       if (!isRecordsBatch(msg)) return;
       batches++;
       opts.store.ingest(msg.records);
@@ -67,6 +158,7 @@ export function createPanelConnection(opts: PanelConnectionOptions): PanelConnec
     connects: () => count,
     connected: () => port !== null,
     batches: () => batches,
+    status: () => lastStatus,
     close() {
       closed = true;
       port?.disconnect();

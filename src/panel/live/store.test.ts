@@ -76,3 +76,20 @@ describe('live store', () => {
     expect(keys(s.getSnapshot().records)).toEqual(['A3']);
   });
 });
+
+describe('live store cap', () => {
+  it('drops the oldest records beyond its cap behind one capture-gap that counts them all', () => {
+    const store = createLiveStore({ maxRecords: 100 });
+    const mk = (seq: number) => ({ kind: 'chunk' as const, conn: 'c1', t: seq, text: 'x', bytes: 1, src: 'S', seq });
+    for (let i = 1; i <= 250; i++) store.ingest([mk(i)]);
+    const { records, evicted } = store.getSnapshot();
+    expect(records.length).toBeLessThanOrEqual(100);
+    expect(records[0]).toMatchObject({ kind: 'capture-gap', src: 'panel-store', reason: 'buffer-cap', lost: evicted });
+    expect(records.filter((r) => r.kind === 'capture-gap').length).toBe(1);
+    const kept = records.slice(1).map((r) => r.seq);
+    expect(kept.at(-1)).toBe(250);
+    expect(evicted + kept.length).toBe(250); // every record is either kept or counted
+    expect(store.cursors().S).toBe(250); // nothing re-appears through backfill
+    expect(store.ingest([mk(3)])).toBe(0);
+  });
+});

@@ -9,6 +9,11 @@
 //   ones from those documents are ignored), as the Network panel clears on navigation.
 // - `cursors()` gives, per src, the highest seq held contiguously: what to ask backfill from.
 //
+// - Bounded: beyond `maxRecords` (default 200 000) the oldest records are dropped down to 90 % of
+//   the cap (in steps, so a consumer that re-reads from the start does so rarely) and the list
+//   starts with one `capture-gap` record (src 'panel-store', reason 'buffer-cap') counting every
+//   record dropped so far: never a silent hole. Cursors are kept, so nothing re-appears.
+//
 // useSyncExternalStore-friendly: getSnapshot() returns the same object until something changed;
 // each change produces a new snapshot with a new `records` array.
 
@@ -22,7 +27,12 @@ export interface LiveSnapshot {
   readonly page: NavigationRecord | null;
   /** Records dropped as duplicates so far (diagnostics). */
   readonly duplicates: number;
+  /** Records dropped by the panel's own cap so far (the list then starts with a capture-gap). */
+  readonly evicted: number;
 }
+
+export const PANEL_STORE_SRC = 'panel-store';
+export const DEFAULT_PANEL_MAX_RECORDS = 200_000;
 
 export interface LiveStore {
   subscribe(listener: () => void): () => void;
@@ -38,6 +48,8 @@ export interface LiveStore {
 
 export interface LiveStoreOptions {
   preserveLog?: boolean;
+  /** Most records held (default DEFAULT_PANEL_MAX_RECORDS). */
+  maxRecords?: number;
 }
 
 interface SrcState {
@@ -53,13 +65,16 @@ export function createLiveStore(options: LiveStoreOptions = {}): LiveStore {
   let page: NavigationRecord | null = null;
   let duplicates = 0;
   let revision = 0;
-  let snapshot: LiveSnapshot = { revision, records, preserveLog, page, duplicates };
+  let evicted = 0;
+  let gapSeq = 0;
+  const maxRecords = Math.max(10, options.maxRecords ?? DEFAULT_PANEL_MAX_RECORDS);
+  let snapshot: LiveSnapshot = { revision, records, preserveLog, page, duplicates, evicted };
   const srcs = new Map<string, SrcState>();
   const listeners = new Set<() => void>();
 
   function changed() {
     revision++;
-    snapshot = { revision, records, preserveLog, page, duplicates };
+    snapshot = { revision, records, preserveLog, page, duplicates, evicted };
     for (const l of [...listeners]) l();
   }
 
@@ -99,6 +114,20 @@ export function createLiveStore(options: LiveStoreOptions = {}): LiveStore {
     list.splice(pos, 0, r);
   }
 
+  function evict(list: CaptureRecord[]): CaptureRecord[] {
+    const head = list[0]?.src === PANEL_STORE_SRC ? 1 : 0;
+    const keep = Math.floor(maxRecords * 0.9);
+    const drop = list.length - keep;
+    const dropped = list.slice(head, head + drop);
+    evicted += dropped.length;
+    const gap: CaptureRecord = {
+      kind: 'capture-gap', src: PANEL_STORE_SRC, seq: ++gapSeq, t: dropped[dropped.length - 1]?.t ?? 0,
+      lost: evicted, conns: [], reason: 'buffer-cap',
+    };
+    srcState(PANEL_STORE_SRC).hwm = gapSeq;
+    return [gap, ...list.slice(head + drop)];
+  }
+
   function beforePage(r: CaptureRecord): boolean {
     return page !== null && r.src !== page.src && r.t < page.t;
   }
@@ -127,6 +156,7 @@ export function createLiveStore(options: LiveStoreOptions = {}): LiveStore {
         added++;
       }
       if (next) {
+        if (next.length > maxRecords) next = evict(next);
         records = next;
         changed();
       }
