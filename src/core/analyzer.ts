@@ -19,7 +19,7 @@ import { IntervalSet, formatId, makeIdParser, newIdStats, recordId, recordStep, 
 import { SEVERITY } from './findings';
 import { lookupCapability, resolveOptions, type AnalyzerOptions, type ResolvedOptions } from './options';
 import { NO_SESSION, type Candidate, type ConnState, type OrdFinding, type ReqState, type SessionState, type StreamS } from './state';
-import { deriveSession, streamModel } from './derive';
+import { applyOverlay, deriveSession, streamModel } from './derive';
 
 export interface Analyzer {
   /** Consume one record (records of one source must come in seq order). */
@@ -794,12 +794,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     for (const s of sessions.values()) {
       if (s.dirty || !s.cached) {
         const d = deriveSession(s, finished, opts);
-        for (const st of s.streams) {
-          const ov = d.overlays.get(st);
-          if (ov || st.overlay) st.dirty = true;
-          st.overlay = ov;
-          streamModel(st, ov);
-        }
+        for (const st of s.streams) if (applyOverlay(st, d.overlays.get(st))) st.dirty = true;
         s.cached = { session: d.session, requests: d.requests, findings: d.findings };
         s.dirty = false;
       }
@@ -809,7 +804,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     }
     for (const st of streamOrder) {
       if (!st.session) continue; // not yet assigned (initialize awaiting its response)
-      outStreams[st.id] = st.dirty || !st.cached ? streamModel(st, st.overlay) : st.cached;
+      outStreams[st.id] = st.dirty || !st.cached ? streamModel(st) : st.cached;
     }
     all.sort((a, b) => a.ord - b.ord);
     cached = {

@@ -24,18 +24,58 @@ function paramsKey(r: ReqState): string {
   return JSON.stringify(rest);
 }
 
-export function streamModel(st: StreamS, overlay: Map<number, FindingCode[]> | undefined): Stream {
-  if (!st.dirty && st.cached && !overlay) return st.cached;
-  let events = st.events.slice();
-  if (overlay) {
-    events = events.map((ev, i) => {
-      const add = overlay.get(i);
-      if (!add) return ev;
-      const codes = ev.findings.slice();
-      for (const c of add) if (!codes.includes(c)) codes.push(c);
-      return { ...ev, findings: codes };
-    });
+function sameCodes(a: readonly FindingCode[] | undefined, b: readonly FindingCode[]): boolean {
+  if (!a || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Put the codes derived at snapshot time onto the stream's shared event array, in place: an event
+ * that gains codes is replaced by a copy carrying them, one that loses them gets its pushed
+ * version back. Cost: the size of the old and new overlays, never the number of events.
+ * Returns whether an event changed.
+ */
+export function applyOverlay(st: StreamS, overlay: Map<number, FindingCode[]> | undefined): boolean {
+  const old = st.overlay;
+  let changed = false;
+  if (old && st.base) {
+    for (const i of old.keys()) {
+      if (overlay?.has(i)) continue;
+      const b = st.base.get(i);
+      if (b) st.events[i] = b;
+      st.base.delete(i);
+      changed = true;
+    }
   }
+  if (overlay) {
+    for (const [i, add] of overlay) {
+      if (sameCodes(old?.get(i), add)) continue;
+      st.base ??= new Map();
+      let b = st.base.get(i);
+      if (!b) {
+        b = st.events[i];
+        if (!b) continue;
+        st.base.set(i, b);
+      }
+      const codes = b.findings.slice();
+      for (const c of add) if (!codes.includes(c)) codes.push(c);
+      st.events[i] = { ...b, findings: codes };
+      changed = true;
+    }
+  }
+  st.overlay = overlay;
+  return changed;
+}
+
+/**
+ * The stream's model for a snapshot. O(1) in the number of events: `events` is the stream's own
+ * append-only array, shared by every snapshot (a new Stream object per change, so identity still
+ * says "changed"); `eventCount` is its length at this snapshot.
+ */
+export function streamModel(st: StreamS): Stream {
+  if (!st.dirty && st.cached) return st.cached;
+  const events = st.events;
   const m: Stream = {
     id: st.id,
     sessionKey: st.session?.key ?? NO_SESSION,
@@ -49,6 +89,7 @@ export function streamModel(st: StreamS, overlay: Map<number, FindingCode[]> | u
     start: st.start,
     state: st.state,
     events,
+    eventCount: events.length,
     comments: st.comments,
     bytes: st.bytes,
     transport: st.transport,
@@ -264,7 +305,8 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
       method: r.method,
       streamId: r.stream.id,
       verdict,
-      notifications: r.notifications.slice(),
+      notifications: r.notifications,
+      notificationCount: r.notifications.length,
       cumulativeCount: r.cumulative,
       findings: [],
       start: r.start,

@@ -125,7 +125,15 @@ export interface Stream {
   end?: number;
   state: StreamState;
   endReason?: string;
+  /**
+   * The stream's events. Shared by successive snapshots and only ever appended to (an event that
+   * gains or loses derived finding codes is replaced at its index), so taking a snapshot never
+   * copies it: an older snapshot's array may have grown past that snapshot's `eventCount`.
+   * Read the latest snapshot, or the first `eventCount` events of an older one.
+   */
   events: SseEvent[];
+  /** Number of events at this snapshot (= events.length in the latest snapshot). */
+  eventCount?: number;
   comments: number;
   bytes: number;
   /** Analysis of this stream is incomplete because the inspector lost records. */
@@ -171,8 +179,12 @@ export interface RequestInfo {
   responseStreamId?: string;
   response?: 'result' | 'error';
   verdict: Verdict;
-  /** Notifications linked to this request: [streamId, eventIndex]. */
+  /**
+   * Notifications linked to this request: [streamId, eventIndex]. Shared by successive snapshots
+   * and only appended to (like Stream.events); `notificationCount` is its length at this snapshot.
+   */
   notifications: [string, number][];
+  notificationCount?: number;
   cumulativeCount: number;
   findings: FindingCode[];
   start: number;

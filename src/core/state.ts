@@ -108,6 +108,11 @@ export interface StreamS {
   dirty: boolean;
   /** Finding codes derived at snapshot time, by event index (last derivation). */
   overlay?: Map<number, FindingCode[]>;
+  /**
+   * `events` is the array the snapshots share (append-only; see Stream.eventCount). At indices
+   * carrying derived codes it holds a copy with them; the event as pushed is kept here.
+   */
+  base?: Map<number, SseEvent>;
   cached?: Stream;
 }
 
