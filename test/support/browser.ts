@@ -10,7 +10,8 @@ import { connectCdp, type Cdp, type TargetInfo } from './cdp';
 import { waitFor } from './wait';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const DIST = resolve(import.meta.dirname, '../../dist');
+/** The built extension; MSI_DIST overrides it (e.g. to run a test against an older build). */
+export const DIST = process.env.MSI_DIST ? resolve(process.env.MSI_DIST) : resolve(import.meta.dirname, '../../dist');
 
 export interface LaunchOptions {
   /** Load dist/ (default true). */

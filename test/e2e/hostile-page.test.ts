@@ -1,0 +1,223 @@
+// A page that fights back (issue 5): forged window messages and prototype tampering aimed at the
+// hook's private channel, fetch replaced or wrapped after the hook, a strict CSP with Trusted
+// Types, and sandboxed / srcdoc iframes. Capture works, or a notice says it cannot; the page never
+// breaks; nothing forged reaches the panel.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CaptureRecord } from '../../src/core/record';
+import { bodyText, duplicateKeys, navigate, openInspected, waitForRecords, type Harness } from '../support/extension';
+import { startTestServer, type TestServer } from '../support/server';
+import { waitFor } from '../support/wait';
+
+let server: TestServer;
+let h: Harness;
+const cspReports: string[] = [];
+
+type Req = Extract<CaptureRecord, { kind: 'request' }>;
+const reqs = (rs: CaptureRecord[]) => rs.filter((r): r is Req => r.kind === 'request');
+const notices = (rs: CaptureRecord[], code: string) => rs.filter((r) => r.kind === 'notice' && r.code === code);
+const ended = (rs: CaptureRecord[], tag: string) => {
+  const req = reqs(rs).find((r) => r.url.includes(`tag=${tag}`));
+  return !!req && rs.some((r) => r.kind === 'end' && r.src === req.src && r.conn === req.conn);
+};
+function denseSeqs(rs: CaptureRecord[]) {
+  const bySrc = new Map<string, number[]>();
+  for (const r of rs) bySrc.set(r.src, [...(bySrc.get(r.src) ?? []), r.seq]);
+  for (const [src, seqs] of bySrc) if (src !== 'network') expect(seqs, `seq of ${src}`).toEqual(seqs.map((_, i) => i + 1));
+}
+
+const readSse = (tag: string, url = `/sse?tag=${tag}`) =>
+  `fetch(${JSON.stringify(url)}, { headers: { accept: 'text/event-stream' } }).then((r) => r.text())`;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  server.route('/sse', (req, res) => {
+    const tag = new URL(req.url!, 'http://x').searchParams.get('tag');
+    // CORS for sandboxed (opaque-origin) frames.
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'access-control-allow-origin': '*', 'access-control-allow-headers': '*' });
+    res.write(`id: ${tag}-1\ndata: {"jsonrpc":"2.0","method":"hello","params":{"from":"${tag}"}}\n\n`);
+    setTimeout(() => res.end(`id: ${tag}-2\ndata: {"jsonrpc":"2.0","method":"bye","params":{"from":"${tag}"}}\n\n`), 20);
+  });
+
+  // Everything a page script can try against the hook's channel, from the first inline script.
+  server.page('/attack.html', `<!doctype html><html><head><script>
+    window.seen = []; window.stolen = [];
+    const note = (e) => window.seen.push({ type: e.data && e.data.type, ch: e.data && e.data.ch, ports: e.ports.length });
+    window.addEventListener('message', note, true);
+    window.addEventListener('message', note, false);
+    // 1. spy on Reflect.apply / Function.prototype.call / apply for anything holding a MessagePort
+    const own = new Set();
+    const grab = (x) => { if (x instanceof MessagePort && !own.has(x)) window.stolen.push(x); };
+    const RA = Reflect.apply;
+    Reflect.apply = function (f, t, a) { grab(t); if (a) for (const x of Array.from(a)) grab(x); return RA(f, t, a); };
+    const FC = Function.prototype.call;
+    // 2. wrap MessagePort.prototype.postMessage: steal the port and add forged records to batches
+    const MP = MessagePort.prototype.postMessage;
+    MessagePort.prototype.postMessage = function (m, ...rest) {
+      grab(this);
+      if (m && m.type === 'hook-batch') m.records.push({ kind: 'request', conn: 'forged-mp', t: 1, transport: 'fetch', method: 'GET', url: 'http://forged/mp', headers: [], body: null });
+      return RA(MP, this, [m, ...rest]);
+    };
+    // 3. Array.prototype.push: inject a forged chunk next to every record pushed anywhere
+    const AP = Array.prototype.push;
+    let busy = false;
+    Array.prototype.push = function (...xs) {
+      if (!busy && xs.length === 1 && xs[0] && typeof xs[0] === 'object' && typeof xs[0].conn === 'string' && typeof xs[0].kind === 'string') {
+        busy = true;
+        try { RA(AP, this, [{ kind: 'chunk', conn: xs[0].conn, t: 1, text: 'FORGED-push', bytes: 11 }]); } finally { busy = false; }
+      }
+      return RA(AP, this, xs);
+    };
+    // 4. setters on Object.prototype for properties records get after creation
+    for (const k of ['droppedBytes', 'bodyNote', 'reconnectOf', 'bodyAsync']) {
+      Object.defineProperty(Object.prototype, k, { configurable: true, set(v) { try { this.conn = 'hijacked'; this.text = 'FORGED-setter'; } catch {} Object.defineProperty(this, k, { value: v, writable: true, enumerable: true, configurable: true }); } });
+    }
+    // 5. forged hello with a port, forged batch on window, forged hello from a nested context
+    const ch = new MessageChannel();
+    own.add(ch.port1); own.add(ch.port2);
+    window.postMessage({ ch: 'mcp-stream-inspector', v: 1, type: 'hook-hello' }, '*', [ch.port2]);
+    ch.port1.postMessage({ ch: 'mcp-stream-inspector', v: 1, type: 'hook-batch', records: [{ kind: 'request', conn: 'forged-hello', t: 1, transport: 'fetch', method: 'GET', url: 'http://forged/hello', headers: [], body: null }] });
+    window.postMessage({ ch: 'mcp-stream-inspector', v: 1, type: 'hook-batch', records: [{ kind: 'request', conn: 'forged-window', t: 1, transport: 'fetch', method: 'GET', url: 'http://forged/window', headers: [], body: null }] }, '*');
+    window.text = ${readSse('attack')}.then((t) => {
+      // 6. anything stolen is used to post forged batches
+      for (const p of window.stolen) try { MP.call(p, { ch: 'mcp-stream-inspector', v: 1, type: 'hook-batch', records: [{ kind: 'chunk', conn: 'c1', t: 1, text: 'FORGED-stolen', bytes: 13 }] }); } catch {}
+      return t;
+    });
+  </script></head><body>attack</body></html>`);
+
+  server.page('/wrap.html', `<!doctype html><html><head><script>
+    const orig = window.fetch;
+    window.fetch = function fetch(...a) { return orig.apply(this, a); };
+    window.text = ${readSse('wrapped')};
+  </script></head><body>wrap</body></html>`);
+
+  server.page('/replace.html', `<!doctype html><html><head><script>
+    window.errors = [];
+    window.addEventListener('error', (e) => window.errors.push(String(e.message)));
+    // Break Reflect.apply: the page's own fetch must still work (the hook captured it at install).
+    Reflect.apply = () => { throw new Error('Reflect.apply disabled by the page'); };
+    window.realText = ${readSse('noreflect')};
+    // Then replace fetch with a stub that never calls the original, and EventSource with a class.
+    window.fetch = async () => new Response('data: stub\\n\\n', { headers: { 'content-type': 'text/event-stream' } });
+    window.EventSource = class FakeEventSource {};
+    window.stubText = window.fetch('/sse?tag=stub').then((r) => r.text());
+  </script></head><body>replace</body></html>`);
+
+  const csp = "script-src 'nonce-n0nce' 'strict-dynamic'; require-trusted-types-for 'script'; trusted-types 'none'; report-uri /csp-report";
+  server.route('/csp-report', (_req, res, body) => {
+    cspReports.push(body);
+    res.writeHead(204).end();
+  });
+  server.route('/csp.html', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html', 'content-security-policy': csp, 'cache-control': 'no-store' }).end(
+      `<!doctype html><html><head><script nonce="n0nce">
+        window.fetchText = ${readSse('csp-fetch')};
+        window.esGot = new Promise((resolve) => { const es = new EventSource('/sse?tag=csp-es'); es.onmessage = (e) => { es.close(); resolve(e.data); }; });
+        window.xhrText = new Promise((resolve) => { const x = new XMLHttpRequest(); x.open('GET', '/sse?tag=csp-xhr'); x.setRequestHeader('Accept', 'text/event-stream'); x.onload = () => resolve(x.responseText); x.send(); });
+        // Control: one deliberate violation, so the test knows reports arrive (no fixed wait).
+        window.control = Promise.all([window.fetchText, window.esGot, window.xhrText]).then(() => { try { eval('1'); } catch (e) { return e.name; } return 'eval ran'; });
+      </script></head><body>csp</body></html>`,
+    );
+  });
+
+  server.page('/frames.html', `<!doctype html><html><head></head><body>
+    <iframe id="sb" sandbox="allow-scripts" src="/child.html?tag=sbx-src"></iframe>
+    <iframe id="sd" srcdoc="<script>window.parent.srcdocText = ${readSse('srcdoc').replace(/"/g, '&quot;')};</script>"></iframe>
+    <iframe id="sbsd" sandbox="allow-scripts" srcdoc="<script>${readSse('sbx-doc', server.url('/sse?tag=sbx-doc')).replace(/"/g, '&quot;')};</script>"></iframe>
+    <iframe id="blank" src="about:blank"></iframe>
+    <script>
+      const w = document.getElementById('blank').contentWindow;
+      window.blankText = w.fetch('/sse?tag=blank-src', { headers: { accept: 'text/event-stream' } }).then((r) => r.text());
+    </script></body></html>`);
+  server.route('/child.html', (req, res) => {
+    const tag = new URL(req.url!, 'http://x').searchParams.get('tag')!;
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><head><script>${readSse(tag, server.url(`/sse?tag=${tag}`))};</script></head><body>${tag}</body></html>`);
+  });
+
+  h = await openInspected(server.url('/attack.html'));
+});
+
+afterAll(async () => {
+  await h?.close();
+  await server?.close();
+});
+
+describe('a page that fights back', () => {
+  it('cannot steal the hook port, inject records or see the handshake; its own stream is captured intact', async () => {
+    const pageText = await h.evalPage<string>('window.text');
+    expect(pageText).toContain('"from":"attack"');
+    const records = await waitForRecords(h.panel, (rs) => ended(rs, 'attack') && notices(rs, 'forged-hook-hello').length === 1, 'attack stream');
+    const page = await h.evalPage<{ stolen: number; seen: { type: string; ch: string; ports: number }[] }>(
+      '({ stolen: window.stolen.length, seen: window.seen })',
+    );
+    expect(page.stolen).toBe(0); // the port never passed through anything the page can patch
+    expect(page.seen.filter((m) => m.type === 'hook-hello' || m.ports > 0)).toEqual([]); // handshakes never reach page listeners
+    const json = JSON.stringify(records);
+    expect(json).not.toContain('FORGED');
+    expect(json).not.toContain('http://forged');
+    expect(json).not.toContain('hijacked');
+    expect([...new Set(records.flatMap((r) => ('conn' in r ? [r.conn] : [])))]).toEqual(['c1']);
+    expect(bodyText(records, 'tag=attack')).toBe(pageText);
+    expect(reqs(records).map((r) => r.url)).toEqual([server.url('/sse?tag=attack')]);
+    expect(duplicateKeys(records)).toEqual([]);
+    denseSeqs(records);
+  });
+
+  it('a page that wraps fetch after the hook is still captured through the wrapper, and the panel says so', async () => {
+    await navigate(h, server.url('/wrap.html'));
+    const text = await h.evalPage<string>('window.text');
+    const records = await waitForRecords(h.panel, (rs) => ended(rs, 'wrapped') && notices(rs, 'hook-wrapped').length > 0, 'wrapped stream');
+    expect(bodyText(records, 'tag=wrapped')).toBe(text);
+    expect(reqs(records)[0]!.transport).toBe('fetch');
+    expect(notices(records, 'hook-wrapped')[0]).toMatchObject({ level: 'info' });
+  });
+
+  it('a page that replaces fetch and EventSource (and breaks Reflect.apply) keeps working; the panel says what it cannot see', async () => {
+    await navigate(h, server.url('/replace.html'));
+    const real = await h.evalPage<string>('window.realText');
+    expect(real).toContain('"from":"noreflect"');
+    expect(await h.evalPage<string>('window.stubText')).toBe('data: stub\n\n');
+    expect(await h.evalPage<string[]>('window.errors')).toEqual([]);
+    const records = await waitForRecords(
+      h.panel,
+      (rs) => ended(rs, 'noreflect') && notices(rs, 'hook-bypassed').length >= 2,
+      'bypass notices',
+    );
+    expect(bodyText(records, 'tag=noreflect')).toBe(real);
+    const msgs = notices(records, 'hook-bypassed').map((n) => (n as { message: string }).message);
+    expect(msgs.some((m) => m.includes('window.fetch'))).toBe(true);
+    expect(msgs.some((m) => m.includes('window.EventSource'))).toBe(true);
+    expect(reqs(records).some((r) => r.url.includes('tag=stub'))).toBe(false); // the stub made no request
+  });
+
+  it('under a strict CSP with Trusted Types, fetch, EventSource and XHR are captured and the hook causes no violation', async () => {
+    cspReports.length = 0;
+    await navigate(h, server.url('/csp.html'));
+    expect(await h.evalPage<string>('window.control')).toBe('EvalError');
+    const records = await waitForRecords(h.panel, (rs) => ended(rs, 'csp-fetch') && ended(rs, 'csp-xhr') && reqs(rs).some((r) => r.url.includes('csp-es')), 'csp streams');
+    expect(bodyText(records, 'tag=csp-fetch')).toBe(await h.evalPage<string>('window.fetchText'));
+    expect(bodyText(records, 'tag=csp-xhr')).toBe(await h.evalPage<string>('window.xhrText'));
+    expect(records.some((r) => r.kind === 'es-event' && r.data.includes('csp-es'))).toBe(true);
+    // Exactly the page's own deliberate eval violation is reported; nothing from the hook.
+    await waitFor(() => cspReports.length >= 1, { message: 'the control CSP report' });
+    const reports = cspReports.map((b) => JSON.parse(b)['csp-report']);
+    console.log('CSP reports:', JSON.stringify(reports.map((r) => [r['violated-directive'], r['blocked-uri'], r['source-file']])));
+    expect(reports.length).toBe(1);
+    expect(['eval', 'trusted-types-sink']).toContain(reports[0]['blocked-uri']);
+    expect(String(reports[0]['source-file'] ?? '')).not.toContain('chrome-extension');
+  });
+
+  it('sandboxed, srcdoc and about:blank iframes: each stream is captured by that frame’s own hook', async () => {
+    await navigate(h, server.url('/frames.html'));
+    const tags = ['sbx-src', 'srcdoc', 'sbx-doc', 'blank-src'];
+    const records = await waitForRecords(h.panel, (rs) => tags.every((t) => ended(rs, t) || reqs(rs).some((r) => r.url.includes(`tag=${t}`) && r.transport === 'network')), 'iframe streams', 20_000);
+    const summary = Object.fromEntries(tags.map((t) => [t, reqs(records).find((r) => r.url.includes(`tag=${t}`))!.transport]));
+    console.log('iframe capture:', JSON.stringify(summary), JSON.stringify(tags.map((t) => reqs(records).find((r) => r.url.includes(`tag=${t}`))!.src)));
+    for (const t of tags) expect(bodyText(records, `tag=${t}`)).toContain(`"from":"${t}"`);
+    expect(summary).toEqual({ 'sbx-src': 'fetch', srcdoc: 'fetch', 'sbx-doc': 'fetch', 'blank-src': 'fetch' });
+    const top = reqs(records).find((r) => r.url.includes('tag=blank-src'))!;
+    expect(new Set(tags.map((t) => reqs(records).find((r) => r.url.includes(`tag=${t}`))!.src)).size).toBe(4);
+    expect(top).toBeTruthy();
+    denseSeqs(records);
+  });
+});
