@@ -302,7 +302,7 @@ export function Timeline(props: {
     // Id labels: neighbours that would overlap are merged into one "first…last (n)" label.
     // Events with findings never merge with plain ones; a cluster that would overlap the previous
     // one goes on a second row below the lane line.
-    type Cluster = { x: number; right: number; first: string; last: string; n: number; sev: 'err' | 'warn' | undefined; key: string; below: boolean };
+    type Cluster = { x: number; right: number; first: string; last: string; n: number; sev: 'err' | 'warn' | undefined; kind: string | undefined; key: string; below: boolean };
     let cluster: Cluster | undefined;
     const clusters: Cluster[] = [];
     const flush = () => {
@@ -311,19 +311,19 @@ export function Timeline(props: {
     };
     const placeLabels = () => {
       // Findings first (they must be readable), then plain ids where room is left.
-      const rows: [number, number][][] = [[], [...(reserved.get(li) ?? [])]];
+      const rows: [number, number][][] = [[], [...(reserved.get(li) ?? [])], []];
       const free = (row: number, l: number, r: number) => rows[row]!.every(([a, b]) => r <= a || l >= b);
-      const ordered = [...clusters.filter((c) => c.sev), ...clusters.filter((c) => !c.sev)];
+      const ordered = [...clusters.filter((c) => c.sev), ...clusters.filter((c) => !c.sev && c.kind), ...clusters.filter((c) => !c.kind)];
       for (const c of ordered) {
         const text = c.n === 1 ? c.first : `${c.first}…${c.last}${c.n > 2 ? ` (${c.n})` : ''}`;
         if (c.n > 1) c.x = Math.max(2, c.x);
         const l = c.n === 1 ? c.x - (text.length * 6.2) / 2 : c.x;
         const r = l + text.length * 6.2 + 4;
-        const row = free(0, l, r) ? 0 : free(1, l, r) ? 1 : c.sev ? 0 : -1;
+        const row = free(0, l, r) ? 0 : free(1, l, r) ? 1 : c.kind && free(2, l, r) ? 2 : c.kind ? 0 : -1;
         if (row < 0) continue;
         rows[row]!.push([l, r]);
         labelEls.push(
-          <text key={`el${c.key}`} className="tl-ev-label" x={c.x} y={row === 1 ? y + 17 : y - 8} textAnchor={c.n === 1 ? 'middle' : 'start'} style={c.sev ? { fill: c.sev === 'err' ? 'var(--error)' : 'var(--warning)', fontWeight: 700 } : undefined}>
+          <text key={`el${c.key}`} className="tl-ev-label" x={c.x} y={row === 1 ? y + 17 : row === 2 ? y - 19 : y - 8} textAnchor={c.n === 1 ? 'middle' : 'start'} style={c.sev ? { fill: c.sev === 'err' ? 'var(--error)' : 'var(--warning)', fontWeight: 700 } : c.kind === 'named' ? { fill: 'var(--named)', fontWeight: 700 } : undefined}>
             {text}
           </text>,
         );
@@ -335,7 +335,9 @@ export function Timeline(props: {
       const key = `${li}:${i}`;
       const sev = e.findings.length ? (e.findings.some((c) => codeSeverity(c) === 'error') ? 'err' : 'warn') : undefined;
       const isRes = e.messages.some((m) => m.kind === 'result' || m.kind === 'error');
-      if (dense && !sev && key !== selKey && !isRes) {
+      // A named SSE event (not "message"): e.g. a server's explicit resync. Drawn as a diamond.
+      const named = e.event !== 'message' && !e.synthetic;
+      if (dense && !sev && key !== selKey && !isRes && !named) {
         const bin = Math.floor(px / 3);
         if (bin === lastBin) continue;
         lastBin = bin;
@@ -343,23 +345,29 @@ export function Timeline(props: {
         continue;
       }
       // Long (opaque) ids: their tail is what differs from one event to the next.
-      const label = e.id === undefined ? '·' : e.id.length > 14 ? `…${visibleLine(e.id.slice(-9), 12)}` : visibleLine(e.id, 14);
+      const idLabel = e.id === undefined ? '' : e.id.length > 14 ? `…${visibleLine(e.id.slice(-9), 12)}` : visibleLine(e.id, 14);
+      const label = named ? `${idLabel ? `${idLabel} ` : ''}⟨${visibleLine(e.event, 16)}⟩` : idLabel || '·';
       els.push(
         <g key={`e${key}`} data-ev={key} id={`tl-ev-${key.replace(":", "-")}`} role="listitem" aria-label={`event ${e.id ?? '(no id)'} ${eventMethods(e)} ${e.findings.join(' ')}`.trim()} style={{ cursor: 'pointer' }}>
-          <circle className={`tl-ev${sev ? ` ${sev}` : isRes ? ' res' : ''}${key === selKey ? ' sel' : ''}`} cx={px} cy={y} r={key === selKey ? 5.5 : 4} />
+          {named ? (
+            <rect className={`tl-ev tl-named${sev ? ` ${sev}` : ''}${key === selKey ? ' sel' : ''}`} x={px - 4} y={y - 4} width={8} height={8} transform={`rotate(45 ${px} ${y})`} />
+          ) : (
+            <circle className={`tl-ev${sev ? ` ${sev}` : isRes ? ' res' : ''}${key === selKey ? ' sel' : ''}`} cx={px} cy={y} r={key === selKey ? 5.5 : 4} />
+          )}
           {e.duplicate && <circle className="tl-dup" cx={px} cy={y} r={7} />}
         </g>,
       );
-      if (e.id === undefined && !sev) continue; // no id to show
+      if (e.id === undefined && !sev && !named) continue; // no id to show
       const half = (label.length * 6.2) / 2 + 3;
-      if (cluster && cluster.sev === sev && px - half < cluster.right) {
+      const kind = sev ?? (named ? 'named' : undefined);
+      if (cluster && cluster.kind === kind && !named && px - half < cluster.right) {
         cluster.last = label;
         cluster.n++;
         if (cluster.n === 2) cluster.x -= (cluster.first.length * 6.2) / 2;
         cluster.right = Math.max(cluster.right, cluster.x + `${cluster.first}…${label} (${cluster.n})`.length * 6.2 + 6);
       } else {
         flush();
-        cluster = { x: px, right: px + half, first: label, last: label, n: 1, sev, key, below: false };
+        cluster = { x: px, right: px + half, first: label, last: label, n: 1, sev, kind, key, below: false };
       }
     }
     flush();
@@ -395,6 +403,7 @@ export function Timeline(props: {
           <span><span style={{ color: 'var(--mark-fill)' }}>●</span> event</span>
           <span><span className="ok">●</span> result</span>
           <span><span className="sev-error">●</span> finding</span>
+          <span><span style={{ color: 'var(--named)' }}>◆</span> named event</span>
           <span><span className="sev-error">▨</span> server gap</span>
           <span style={{ color: 'var(--capture)' }}>┆ capture-gap (inspector)</span>
           <span style={{ color: 'var(--accent)' }}>⤷ reconnect</span>
