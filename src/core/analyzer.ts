@@ -788,8 +788,10 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
   function snapshot(): AnalysisSnapshot {
     if (cached && cachedRevision === revision) return cached;
     const outSessions: Session[] = [];
-    const outStreams: Record<string, Stream> = {};
-    const outRequests: Record<string, RequestInfo[]> = {};
+    // Keyed by page data (session ids, stream ids): no prototype, so "__proto__" or "constructor"
+    // is an ordinary key (JSON.stringify and Object.keys see it like any other).
+    const outStreams: Record<string, Stream> = Object.create(null) as Record<string, Stream>;
+    const outRequests: Record<string, RequestInfo[]> = Object.create(null) as Record<string, RequestInfo[]>;
     const all: OrdFinding[] = globalFindings.slice();
     for (const s of sessions.values()) {
       if (s.dirty || !s.cached) {

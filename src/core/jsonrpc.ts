@@ -14,7 +14,9 @@ export interface DecodeResult {
 }
 
 export function idText(id: unknown): string | undefined {
-  if (typeof id === 'number' || typeof id === 'string') return JSON.stringify(id);
+  // JSON.parse reads 1e400 as Infinity, which JSON.stringify would turn into "null": no valid id.
+  if (typeof id === 'number') return Number.isFinite(id) ? JSON.stringify(id) : undefined;
+  if (typeof id === 'string') return JSON.stringify(id);
   if (id === null) return 'null';
   return undefined;
 }
@@ -55,8 +57,30 @@ export function summarize(m: unknown): DecodedMessage {
   return { summary, msg: m };
 }
 
+/** Which character codes can start a JSON text: { [ " - 0-9 t f n. */
+const JSON_START = new Uint8Array(128);
+for (const c of '{["-0123456789tfn') JSON_START[c.charCodeAt(0)] = 1;
+
+/** Index of the first character that is not JSON whitespace, or -1. */
+function firstNonSpace(text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return i;
+  }
+  return -1;
+}
+
 /** Decode a JSON text into JSON-RPC messages (single or batch). */
 export function decodeJsonRpc(text: string): DecodeResult {
+  // Data that cannot start a JSON text fails here without a thrown SyntaxError (building one costs
+  // microseconds: a stream of a million plain-text events would spend most of its time on them).
+  const at = firstNonSpace(text);
+  if (at === -1) return { messages: [], error: 'empty data' };
+  const c0 = text.charCodeAt(at);
+  if (c0 >= 128 || JSON_START[c0] !== 1) {
+    const ch = String.fromCodePoint(text.codePointAt(at)!);
+    return { messages: [], error: `Unexpected token ${JSON.stringify(ch)} at position ${at}: the data is not JSON` };
+  }
   let v: unknown;
   try {
     v = JSON.parse(text);

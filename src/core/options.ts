@@ -50,7 +50,8 @@ export function lookupCapability(capabilities: unknown, path: string[] | string)
   if (Array.isArray(path)) {
     let cur: unknown = capabilities;
     for (const k of path) {
-      if (typeof cur !== 'object' || cur === null) return undefined;
+      // Own keys only: "__proto__" or "constructor" in the path must not find Object.prototype.
+      if (typeof cur !== 'object' || cur === null || !Object.prototype.hasOwnProperty.call(cur, k)) return undefined;
       cur = (cur as Record<string, unknown>)[k];
     }
     return cur;
