@@ -92,8 +92,9 @@ export function Timeline(props: {
   const span = Math.max(1e-6, view.end - view.start);
   const x = useCallback((t: number) => ((t - view.start) / span) * width, [view.start, span, width]);
   const tAt = (px: number) => view.start + (px / width) * span;
-  const laneY = (i: number) => AXIS_H + i * LANE_H;
-  const laneVisible = (i: number) => laneY(i) + LANE_H >= vScroll.top - 4 * LANE_H && laneY(i) <= vScroll.top + vScroll.height + 4 * LANE_H;
+  // Lane top in the lanes SVG; the sticky axis SVG sits above it inside the scrolling body.
+  const laneY = (i: number) => i * LANE_H;
+  const laneVisible = (i: number) => AXIS_H + laneY(i) + LANE_H >= vScroll.top - 4 * LANE_H && AXIS_H + laneY(i) <= vScroll.top + vScroll.height + 4 * LANE_H;
   const markY = (i: number) => laneY(i) + PAD_TOP + 10;
 
   // Center on a requested focus ("Show in timeline").
@@ -165,7 +166,8 @@ export function Timeline(props: {
       const i = Math.max(0, Math.min(s.events.length - 1, idx));
       props.onSelect({ streamId: s.id, index: i });
       const body = bodyRef.current;
-      if (body && (laneY(lane) < body.scrollTop || laneY(lane) + LANE_H > body.scrollTop + body.clientHeight)) body.scrollTop = laneY(lane) - body.clientHeight / 2;
+      const top = AXIS_H + laneY(lane);
+      if (body && (top < body.scrollTop + AXIS_H || top + LANE_H > body.scrollTop + body.clientHeight)) body.scrollTop = top - body.clientHeight / 2;
       const t = s.events[i]!.t;
       if (t < view.start || t > view.end) setView((v) => panView(v, t - (v.start + v.end) / 2));
     };
@@ -198,18 +200,20 @@ export function Timeline(props: {
   if (!session) return <div className="empty">Select a session.</div>;
   if (!lanes.length) return <div className="empty">No streams in this session yet.</div>;
 
-  const height = AXIS_H + lanes.length * LANE_H + 12;
+  const height = lanes.length * LANE_H + 12;
   const els: ReactNode[] = [];
+  const axisEls: ReactNode[] = [];
 
   // Axis
   const step = niceStep(span, width);
   const first = Math.ceil((view.start - t0) / step) * step + t0;
-  els.push(<rect key="axbg" className="tl-axis-bg" x={0} y={0} width={width} height={AXIS_H} />);
+  axisEls.push(<rect key="axbg" className="tl-axis-bg" x={0} y={0} width={width} height={AXIS_H} />);
   lanes.forEach((_, i) => laneVisible(i) && els.push(<rect key={`lbg${i}`} className={`tl-lane-bg${i % 2 ? ' alt' : ''}`} x={0} y={laneY(i)} width={width} height={LANE_H} />));
   for (let t = first, n = 0; t <= view.end && n < 200; t += step, n++) {
     const px = x(t);
-    els.push(<line key={`tk${n}`} className="tl-tick" x1={px} x2={px} y1={AXIS_H - 5} y2={height} />);
-    els.push(
+    els.push(<line key={`tk${n}`} className="tl-tick" x1={px} x2={px} y1={0} y2={height} />);
+    axisEls.push(<line key={`tka${n}`} className="tl-tick" x1={px} x2={px} y1={AXIS_H - 5} y2={AXIS_H} />);
+    axisEls.push(
       <text key={`tl${n}`} className="tl-tick-label" x={px + 3} y={13}>
         {formatRel(t - t0)}
       </text>,
@@ -221,7 +225,7 @@ export function Timeline(props: {
     const px = x(m.t);
     if (px < -50 || px > width + 50) return;
     const cg = m.kind === 'capture-gap';
-    els.push(<line key={`mk${i}`} className={cg ? 'tl-capgap' : 'tl-nav'} x1={px} x2={px} y1={AXIS_H} y2={height} />);
+    els.push(<line key={`mk${i}`} className={cg ? 'tl-capgap' : 'tl-nav'} x1={px} x2={px} y1={0} y2={height} />);
     els.push(
       <text key={`mkt${i}`} className={cg ? 'tl-capgap-label' : 'tl-tick-label'} x={px + 3} y={height - 4}>
         {visibleLine(cg ? `⚑ ${m.text.startsWith('capture-gap') ? m.text : `capture-gap: ${m.text}`}` : `navigation ${m.text}`, 80)}
@@ -435,6 +439,9 @@ export function Timeline(props: {
           onPointerMove={onPointerMove}
           onPointerUp={onPointerUp}
         >
+          <svg className="tl-axis" width={width} height={AXIS_H} aria-hidden="true">
+            {axisEls}
+          </svg>
           <svg width={width} height={height} role="presentation">
             <defs>
               <pattern id="msi-hatch" width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
