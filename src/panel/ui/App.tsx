@@ -169,6 +169,16 @@ export function InspectorApp(props: InspectorAppProps) {
     setSelFinding(f);
     setTab('timeline');
   };
+  // Selecting a finding also selects its event, so the timeline and the table open on it.
+  const selectFinding = (f: Finding) => {
+    setSelFinding(f);
+    const target = findingTarget(f);
+    if (target) {
+      setSelEvent(target);
+      setFocus({ ...target, token: Date.now() + Math.random() });
+      setReveal((n) => n + 1);
+    }
+  };
   const showInEvents = (f: Finding) => {
     if (f.sessionKey !== sessionKey) setUserSession(f.sessionKey);
     const target = findingTarget(f);
@@ -400,7 +410,7 @@ export function InspectorApp(props: InspectorAppProps) {
                 {tab === 'events' && <EventsTable snap={snap} sessionKey={sessionKey} filter={filter} selected={selEvent} onSelect={setSelEvent} revealToken={reveal} />}
                 {tab === 'requests' && <RequestsView snap={snap} sessionKey={sessionKey} selectedId={selRequest} onSelect={setSelRequest} onShowEvent={showEvent} />}
                 {tab === 'findings' && (
-                  <FindingsView snap={snap} sessionKey={sessionKey} codeFilter={filter.code} selected={selFinding} onSelect={setSelFinding} onShowTimeline={showInTimeline} onShowEvents={showInEvents} />
+                  <FindingsView snap={snap} sessionKey={sessionKey} codeFilter={filter.code} selected={selFinding} onSelect={selectFinding} onShowTimeline={showInTimeline} onShowEvents={showInEvents} />
                 )}
               </div>
             </>

@@ -56,7 +56,7 @@ export function SettingsDialog(props: { settings: InspectorSettings; onSave(s: I
         >
           <fieldset style={{ border: 0, padding: 0, margin: 0, display: 'grid', gap: 4 }}>
             <legend style={{ fontWeight: 600, padding: 0 }}>Event-id scheme overrides (per origin)</legend>
-            <span className="hint">A regular expression with named groups: (?&lt;stream&gt;…) optional, (?&lt;counter&gt;\d+) required. Example: ^(?&lt;stream&gt;[^_]+)_(?&lt;counter&gt;\d+)$</span>
+            <span className="hint">A regular expression with named groups: (?&lt;stream&gt;…) optional, (?&lt;counter&gt;\d+) required. Example: ^(?&lt;stream&gt;[^_]+)_(?&lt;counter&gt;\d+)$ — origin * applies to every origin.</span>
             {overrides.map((o, i) => (
               <div key={i}>
                 <div className="row">

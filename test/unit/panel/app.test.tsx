@@ -67,6 +67,10 @@ describe('InspectorApp on a lossy capture', () => {
     expect($(m.container, '[data-testid=event-raw]')!.textContent).toContain('id: 14');
     await click($(m.container, '[data-testid=tab-findings]'));
     await click($(m.container, '[data-testid=finding-row][data-code=replay-gap]'));
+    // selecting a finding selects its event: the table opens on it
+    await click($(m.container, '[data-testid=tab-events]'));
+    expect($(m.container, '[data-testid=event-row][aria-selected=true]')?.dataset.eventId).toBe('14');
+    await click($(m.container, '[data-testid=tab-findings]'));
     await key($(m.container, '[data-testid=findings-grid] .grid-body'), 'Enter');
     expect($(m.container, '[data-testid=tab-timeline]')!.getAttribute('aria-selected')).toBe('true');
   });
