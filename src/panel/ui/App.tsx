@@ -121,7 +121,8 @@ export function InspectorApp(props: InspectorAppProps) {
 
   // Selection
   const [userSession, setUserSession] = useState<string | undefined>(undefined);
-  const sessionKey = userSession !== undefined && snap.sessions.some((s) => s.key === userSession) ? userSession : worstSessionKey(snap);
+  const worstKey = useMemo(() => worstSessionKey(snap), [snap]);
+  const sessionKey = userSession !== undefined && snap.sessions.some((s) => s.key === userSession) ? userSession : worstKey;
   const session = snap.sessions.find((s) => s.key === sessionKey);
   const [tab, setTab] = useState<Tab>('timeline');
   const [selEvent, setSelEvent] = useState<EventRef | undefined>(undefined);

@@ -6,6 +6,7 @@ import { lowerBound, niceStep, panView, zoomView, type View } from './timeline-g
 import type { EventRef } from './EventsTable';
 
 const LANE_H = 46;
+const BIN_CLASS = ['', ' res', ' warn', ' err'];
 const AXIS_H = 20;
 const PAD_TOP = 16; // room for id labels above marks inside a lane
 
@@ -303,6 +304,10 @@ export function Timeline(props: {
     const b = Math.min(s.events.length, lowerBound(s.events, view.end) + 1);
     const dense = b - a > width / 5;
     let lastBin = -1;
+    let lastRank = 0;
+    let lastBinIdx = -1;
+    // More marked events than room for marks: bin those too.
+    const veryDense = dense && b - a > width;
     // Id labels: neighbours that would overlap are merged into one "first…last (n)" label.
     // Events with findings never merge with plain ones; a cluster that would overlap the previous
     // one goes on a second row below the lane line.
@@ -341,11 +346,22 @@ export function Timeline(props: {
       const isRes = e.messages.some((m) => m.kind === 'result' || m.kind === 'error');
       // A named SSE event (not "message"): e.g. a server's explicit resync. Drawn as a diamond.
       const named = e.event !== 'message' && !e.synthetic;
-      if (dense && !sev && key !== selKey && !isRes && !named) {
+      // Too many events for marks at this zoom: one 2px bar per 3px column, coloured by the
+      // worst thing in it (finding > result > event). Zooming in brings the marks back.
+      if (dense && key !== selKey && (veryDense || (!sev && !isRes && !named))) {
         const bin = Math.floor(px / 3);
-        if (bin === lastBin) continue;
+        const rank = sev === 'err' ? 3 : sev === 'warn' ? 2 : isRes ? 1 : 0;
+        if (bin === lastBin) {
+          if (rank > lastRank && lastBinIdx >= 0) {
+            els[lastBinIdx] = <rect key={`b${li}:${bin}`} className={`tl-bin${BIN_CLASS[rank]}`} x={bin * 3} y={y - 5} width={2} height={10} />;
+            lastRank = rank;
+          }
+          continue;
+        }
         lastBin = bin;
-        els.push(<rect key={`b${key}`} className="tl-bin" x={bin * 3} y={y - 4} width={2} height={8} />);
+        lastRank = rank;
+        lastBinIdx = els.length;
+        els.push(<rect key={`b${li}:${bin}`} className={`tl-bin${BIN_CLASS[rank]}`} x={bin * 3} y={y - 5} width={2} height={10} />);
         continue;
       }
       // Long (opaque) ids: their tail is what differs from one event to the next.
