@@ -392,7 +392,16 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     st.dirty = true;
     if (r.droppedBytes) st.captureIncomplete = true;
     if (st.capture === 'sse' && st.parser) {
-      for (const b of st.parser.feed(r.text)) onBlock(st, b, r.t);
+      const blocks = st.parser.feed(r.text);
+      const x = st.parser.extended;
+      if (x && st.lastBlock && st.lastBlock.b === x) {
+        // CR + LF of a blank line split across reads: the LF completes the last event's raw text.
+        const ev = st.lastBlock.ev;
+        ev.raw = x.raw;
+        const shown = st.events[ev.index];
+        if (shown && shown !== ev) st.events[ev.index] = { ...shown, raw: x.raw };
+      }
+      for (const b of blocks) onBlock(st, b, r.t);
       st.comments = st.parser.comments;
       if (st.parser.retry !== undefined) st.retry = st.parser.retry;
     } else if (st.capture === 'json' || st.capture === 'unknown') {
@@ -523,6 +532,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     if (b.retry !== undefined) ev.retry = b.retry;
     if (b.data === undefined) ev.idOnly = true;
     st.events.push(ev);
+    if (st.parser) st.lastBlock = { b, ev };
     s.dirty = true;
 
     if (b.truncated) {

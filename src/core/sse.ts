@@ -32,6 +32,11 @@ export interface SseConnectionParser {
   /** Comments seen so far (in any block), and the last retry value. */
   readonly comments: number;
   readonly retry: number | undefined;
+  /**
+   * A block returned by an earlier `feed` whose blank line was CR + LF split across chunks: the
+   * last `feed` began with that LF and appended it to the block's `raw`. Set for one `feed` call.
+   */
+  readonly extended: SseBlock | undefined;
 }
 
 const TERMINATOR = /[\r\n]/g;
@@ -70,6 +75,9 @@ export function createSseConnectionParser(): SseConnectionParser {
   let lastWasCR = false;
   /** The previous block ended with a bare CR at the end of a chunk: a leading LF is its CRLF tail. */
   let swallowLF = false;
+  /** The block that ended with that bare CR (if it was returned). */
+  let heldBlock: SseBlock | undefined;
+  let extended: SseBlock | undefined;
 
   function runBlock(raw: string, truncated: boolean): SseBlock | undefined {
     cur = { comments: 0, dispatched: false };
@@ -89,13 +97,20 @@ export function createSseConnectionParser(): SseConnectionParser {
 
   function feed(text: string): SseBlock[] {
     const out: SseBlock[] = [];
+    extended = undefined;
     if (swallowLF && text.length > 0) {
       swallowLF = false;
       if (text.charCodeAt(0) === 10) {
         parser.feed('\n'); // the parser is waiting for it, too
         text = text.slice(1);
         lastWasCR = false;
+        // The LF belongs to the raw text of the block its CR ended.
+        if (heldBlock) {
+          heldBlock.raw += '\n';
+          extended = heldBlock;
+        }
       }
+      heldBlock = undefined;
     }
     let start = 0;
     let pos = 0;
@@ -140,6 +155,7 @@ export function createSseConnectionParser(): SseConnectionParser {
         lastWasCR = false;
         const b = runBlock(raw, false);
         if (b) out.push(b);
+        if (swallowLF) heldBlock = b;
         continue;
       }
       atLineStart = true;
@@ -162,6 +178,8 @@ export function createSseConnectionParser(): SseConnectionParser {
     atLineStart = true;
     lastWasCR = false;
     swallowLF = false;
+    heldBlock = undefined;
+    extended = undefined;
     return out;
   }
 
@@ -176,6 +194,9 @@ export function createSseConnectionParser(): SseConnectionParser {
     },
     get retry() {
       return lastRetry;
+    },
+    get extended() {
+      return extended;
     },
   };
 }

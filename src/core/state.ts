@@ -1,7 +1,7 @@
 // Internal state of the incremental analyzer (not part of the public model).
 import type { RequestRecord, Header } from './record';
 import type { Finding, FindingCode, RequestInfo, Session, SseEvent, Stream, StreamKind, StreamState } from './model';
-import type { SseConnectionParser } from './sse';
+import type { SseBlock, SseConnectionParser } from './sse';
 import type { DecodedMessage } from './jsonrpc';
 import type { IdSchemeOverride, IdStats, IntervalSet, ParsedId } from './ids';
 
@@ -113,6 +113,8 @@ export interface StreamS {
    * carrying derived codes it holds a copy with them; the event as pushed is kept here.
    */
   base?: Map<number, SseEvent>;
+  /** The last SSE block of the connection and its event (see SseConnectionParser.extended). */
+  lastBlock?: { b: SseBlock; ev: SseEvent };
   cached?: Stream;
 }
 
