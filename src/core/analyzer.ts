@@ -672,8 +672,11 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     const sm = m.summary;
     st.messages++;
     if ((sm.kind === 'result' || sm.kind === 'error') && sm.id !== undefined) {
-      const req = s.requestById.get(sm.id);
-      if (!req) return;
+      // A client may reuse an id once its request is answered, or (wrongly) have two requests with
+      // one id in flight: the request carried by this stream's own POST comes first.
+      const own = st.root.requests.find((q) => q.id === sm.id && q.response === undefined);
+      const req = own ?? s.requestById.get(sm.id);
+      if (!req) return; // a response to no request seen: nothing to attach it to
       if (req.response !== undefined) {
         if (!ev.duplicate) {
           ev.duplicate = true;
