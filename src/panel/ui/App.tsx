@@ -2,7 +2,7 @@
 // and by the standalone viewer (static source from a file, localStorage).
 
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent, type KeyboardEvent } from 'react';
-import type { AnalysisSnapshot, Finding } from '../../core/model';
+import type { Finding } from '../../core/model';
 import type { CaptureRecord } from '../../core/record';
 import { sortFindings } from '../../export/advice';
 import { exportCapture } from '../../export';
@@ -20,9 +20,10 @@ import { SessionsList } from './SessionsList';
 import { SettingsDialog } from './SettingsDialog';
 import { loadSettings, normalizeSettings, saveSettings } from './settings';
 import { createStaticSource } from './static-source';
-import type { AnalyzerFactory, ExportKind, InspectorSettings, InspectorSource, SourceStatus, StorageAdapter, UiTestHook } from './store-types';
+import type { AnalyzerFactory, ExportKind, InspectorSettings, InspectorSource, StorageAdapter, UiTestHook } from './store-types';
 import { Timeline, type TimelineFocus } from './Timeline';
 import { Toolbar } from './Toolbar';
+import { usePrefersDark, useStatus, worstSessionKey } from './app-hooks';
 import { visible } from './text';
 import './styles.css';
 
@@ -55,35 +56,6 @@ const TABS: [Tab, string][] = [
   ['requests', 'Requests'],
   ['findings', 'Findings'],
 ];
-
-function usePrefersDark(): boolean {
-  const q = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : undefined;
-  const [dark, setDark] = useState(!!q?.matches);
-  useEffect(() => {
-    if (!q) return;
-    const on = () => setDark(q.matches);
-    q.addEventListener?.('change', on);
-    return () => q.removeEventListener?.('change', on);
-  }, [q]);
-  return dark;
-}
-
-function useStatus(source: InspectorSource): SourceStatus | undefined {
-  const cache = useRef<SourceStatus | undefined>(undefined);
-  const get = useCallback(() => {
-    const s = source.controls?.getStatus();
-    const c = cache.current;
-    if (!s) return (cache.current = undefined);
-    if (c && c.recording === s.recording && c.preserveLog === s.preserveLog) return c;
-    return (cache.current = { recording: s.recording, preserveLog: s.preserveLog });
-  }, [source]);
-  return useSyncExternalStore(source.subscribe, get, get);
-}
-
-function worstSessionKey(snap: AnalysisSnapshot): string | undefined {
-  const f = sortFindings(snap.findings)[0];
-  return f?.sessionKey ?? snap.sessions[0]?.key;
-}
 
 export function InspectorApp(props: InspectorAppProps) {
   const { mode } = props;
