@@ -42,7 +42,17 @@ export function EventDetail({ snap, streamId, index }: { snap: AnalysisSnapshot;
           {e.findings.length > 0 && (
             <>
               <dt>findings</dt>
-              <dd className="sev-error">{e.findings.join(', ')}</dd>
+              <dd className="prose" data-testid="event-findings">
+                {e.findings.map((code) => {
+                  const f = snap.findings.find((x) => x.code === code && x.streamId === s.id && x.eventIndex === index) ?? snap.findings.find((x) => x.code === code && x.streamId === s.id);
+                  return (
+                    <div key={code}>
+                      <span className="mono sev-error">{code}</span>
+                      {f ? <span>{visible(` — ${f.message}`)}</span> : null}
+                    </div>
+                  );
+                })}
+              </dd>
             </>
           )}
           {e.duplicate && (
