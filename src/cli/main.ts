@@ -1,14 +1,14 @@
 // The `mcp-stream-inspector` command. `main` never throws for bad input: it prints one line and
 // returns 2. Exit 1 when a finding is at or above --fail-on.
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyzeRecords } from '../core/analyzer';
 import { SEVERITY_RANK } from '../core/findings';
-import { importText, isImportError, type Imported } from '../core/import/index';
+import { IMPORT_LIMIT_BYTES, importText, isImportError, type Imported } from '../core/import/index';
 import type { AnalysisSnapshot, Severity } from '../core/model';
-import { renderHuman, toAuditJson, worstSeverity } from './report';
+import { renderHuman, terminalSafe, toAuditJson, worstSeverity } from './report';
 
 export interface Io {
   stdout: (s: string) => void;
@@ -22,6 +22,13 @@ const defaultIo: Io = {
 
 const NAME = 'mcp-stream-inspector';
 
+/**
+ * Largest input file, in MB (10^6 bytes). A file is read whole and parsed as JSON, which takes a
+ * few times its size in memory: above this the command says so instead of running out of heap.
+ * `--max-size` changes it.
+ */
+export const DEFAULT_MAX_MB = IMPORT_LIMIT_BYTES / 1e6;
+
 export const USAGE = `Usage: ${NAME} audit <file...> [--json] [--fail-on error|warning|never]
 
 Audit saved MCP Streamable HTTP traffic for event-id gaps across reconnects and results the
@@ -31,6 +38,7 @@ client accepted over lossy or unverifiable replays.
                      recordHar) or captures exported by the inspector (*.capture.json)
   --json             print { version, sessions, findings } as JSON instead of text
   --fail-on LEVEL    exit 1 when a finding is at or above LEVEL: error (default), warning, never
+  --max-size MB      refuse input files larger than MB megabytes (default ${DEFAULT_MAX_MB})
   -h, --help         show this help
 
 Exit status: 0 no finding at or above --fail-on, 1 there is one, 2 unreadable input or bad usage.
@@ -62,6 +70,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       options: {
         json: { type: 'boolean' },
         'fail-on': { type: 'string' },
+        'max-size': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -93,13 +102,27 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     return 2;
   }
 
+  const maxMb = values['max-size'] === undefined ? DEFAULT_MAX_MB : Number(values['max-size']);
+  if (!Number.isFinite(maxMb) || maxMb <= 0) {
+    io.stderr(`${NAME}: --max-size must be a positive number of megabytes, not "${terminalSafe(values['max-size'] ?? '')}"\n`);
+    return 2;
+  }
+  const maxBytes = Math.floor(maxMb * 1e6);
+
   const inputs: { file: string; imported: Imported }[] = [];
   for (const file of files) {
+    const name = terminalSafe(file);
     let text: string;
     try {
+      const st = await stat(file);
+      if (st.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
+      if (st.size > maxBytes) {
+        io.stderr(`${NAME}: ${name}: the file is ${(st.size / 1e6).toFixed(1)} MB, over the ${maxMb} MB limit (raise it with --max-size)\n`);
+        return 2;
+      }
       text = await readFile(file, 'utf8');
     } catch (e) {
-      io.stderr(`${NAME}: ${file}: ${fsError(e)}\n`);
+      io.stderr(`${NAME}: ${name}: ${terminalSafe(fsError(e))}\n`);
       return 2;
     }
     try {
@@ -114,7 +137,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       inputs.push({ file, imported: importText(text, { readAttachment }) });
     } catch (e) {
       const msg = isImportError(e) ? e.message : `cannot read it (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`;
-      io.stderr(`${NAME}: ${file}: ${msg}\n`);
+      io.stderr(`${NAME}: ${name}: ${terminalSafe(msg)}\n`);
       return 2;
     }
   }
@@ -125,7 +148,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       snaps.push(analyzeRecords(imported.records));
     } catch (e) {
       // Should not happen (the analyzer tolerates any records); still one line, no stack.
-      io.stderr(`${NAME}: ${file}: analysis failed (${e instanceof Error ? e.message.split('\n')[0] : String(e)})\n`);
+      io.stderr(`${NAME}: ${terminalSafe(file)}: analysis failed (${terminalSafe(e instanceof Error ? e.message.split('\n')[0]! : String(e))})\n`);
       return 2;
     }
   }

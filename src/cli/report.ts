@@ -23,6 +23,19 @@ export interface AuditJson {
   }[];
 }
 
+// C0 and C1 controls (tab, CR and LF included: page data never breaks a line of the report), DEL,
+// and the bidirectional controls that can make text read differently from what it is.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text from a capture (ids, methods, URLs, messages quoting them) made safe for a terminal: no
+ * escape sequence reaches it, no line break or bidi override rearranges the report. Each such
+ * character is shown as \u{XXXX}.
+ */
+export function terminalSafe(s: string): string {
+  return s.replace(UNSAFE, (c) => `\\u{${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}}`);
+}
+
 /** JSON-RPC id text (`1`, `"a"`) back to its value. */
 export function idValue(text: string | undefined): string | number | null {
   if (text === undefined) return null;
@@ -138,5 +151,5 @@ export function renderHuman(file: string, format: string, snap: AnalysisSnapshot
   const count = (sev: Severity) => snap.findings.filter((f) => f.severity === sev).length;
   L.push('');
   L.push(`  Summary: ${snap.sessions.length} session(s), ${count('error')} error(s), ${count('warning')} warning(s), ${count('info')} info`);
-  return L.join('\n') + '\n';
+  return L.map(terminalSafe).join('\n') + '\n';
 }

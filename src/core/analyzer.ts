@@ -14,7 +14,7 @@ import type { CaptureRecord, ChunkRecord, EndRecord, EsEventRecord, RequestRecor
 import { headerValue, isEventStreamType, isJsonType } from './record';
 import type { AnalysisSnapshot, Finding, FindingCode, JsonRpcSummary, RequestInfo, Session, SseEvent, Stream, StreamKind } from './model';
 import { createSseConnectionParser, type SseBlock } from './sse';
-import { decodeJsonRpc, getPath, idText, type DecodedMessage } from './jsonrpc';
+import { boundedDepth, decodeJsonRpc, getPath, idText, type DecodedMessage } from './jsonrpc';
 import { IntervalSet, formatId, makeIdParser, newIdStats, recordId, recordStep, type IdSchemeOverride } from './ids';
 import { SEVERITY } from './findings';
 import { lookupCapability, resolveOptions, type AnalyzerOptions, type ResolvedOptions } from './options';
@@ -215,7 +215,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
         notifications: [],
         cumulative: 0,
       };
-      if (m.msg && m.msg.params !== undefined) r.params = m.msg.params;
+      if (m.msg && m.msg.params !== undefined) r.params = boundedDepth(m.msg.params);
       if (sm.progressToken !== undefined) {
         r.progressToken = sm.progressToken;
         s.progress.set(sm.progressToken, r);

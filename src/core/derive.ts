@@ -19,9 +19,13 @@ function lossText(losses: [number, number, string][]): string {
 
 /** Params without `_meta` (progress tokens differ between a request and its re-issue). */
 function paramsKey(r: ReqState): string {
-  if (typeof r.params !== 'object' || r.params === null) return JSON.stringify(r.params ?? null);
-  const { _meta: _ignored, ...rest } = r.params as Record<string, unknown>;
-  return JSON.stringify(rest);
+  try {
+    if (typeof r.params !== 'object' || r.params === null) return JSON.stringify(r.params ?? null);
+    const { _meta: _ignored, ...rest } = r.params as Record<string, unknown>;
+    return JSON.stringify(rest);
+  } catch {
+    return `\u0000unkeyable ${r.id}`; // never equal to another request's key
+  }
 }
 
 function sameCodes(a: readonly FindingCode[] | undefined, b: readonly FindingCode[]): boolean {

@@ -100,3 +100,23 @@ export function getPath(v: unknown, path: readonly string[]): unknown {
   }
   return cur;
 }
+
+/** Deepest nesting of params the model keeps (JSON.stringify and structuredClone recurse). */
+export const MAX_PARAMS_DEPTH = 200;
+
+/**
+ * `v` if it nests at most `maxDepth` levels, else a plain-words marker: a page can send params
+ * nested a million levels deep, which JSON.parse accepts but JSON.stringify, structuredClone and
+ * any recursive renderer of the snapshot would overflow the stack on. Iterative, O(size of v).
+ */
+export function boundedDepth(v: unknown, maxDepth = MAX_PARAMS_DEPTH): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  const stack: [unknown, number][] = [[v, 1]];
+  while (stack.length > 0) {
+    const [x, d] = stack.pop()!;
+    if (d > maxDepth) return `[not kept: nested deeper than ${maxDepth} levels]`;
+    const children = Array.isArray(x) ? x : Object.values(x as Record<string, unknown>);
+    for (const c of children) if (typeof c === 'object' && c !== null) stack.push([c, d + 1]);
+  }
+  return v;
+}

@@ -9,6 +9,18 @@ export { ImportError, isImportError } from './errors';
 export { importHar, isHarLike, type HarImportOptions } from './har';
 export { importCaptureFile, importRecordArray } from './capture-file';
 
+/**
+ * Largest file the importers are meant for (bytes). Parsing needs a few times the file's size in
+ * memory; the CLI refuses bigger files (`--max-size` raises it) and the panel may do the same with
+ * `checkImportSize(file.size)`.
+ */
+export const IMPORT_LIMIT_BYTES = 256e6;
+
+/** Throws an ImportError naming the size and the limit when `bytes` is over `limit`. */
+export function checkImportSize(bytes: number, limit = IMPORT_LIMIT_BYTES): void {
+  if (bytes > limit) throw new ImportError(`the file is ${(bytes / 1e6).toFixed(1)} MB, over the ${(limit / 1e6).toFixed(0)} MB import limit`);
+}
+
 export type ImportFormat = 'har' | 'capture' | 'records';
 
 export interface Imported {
