@@ -4,6 +4,7 @@ import type { AnalysisSnapshot, RequestInfo, Verdict } from '../../core/model';
 import { ADVICE_LOSSY, lossDetail, VERDICT_TEXT } from '../../export/advice';
 import { formatRel, visible, visibleLine } from './text';
 import { SevIcon } from './SevIcon';
+import { JsonTree } from './JsonTree';
 
 const COLS = '70px minmax(140px,1.3fr) 150px 64px 70px 70px 74px minmax(160px,1.4fr)';
 const VERDICT_ICON: Record<Verdict, string> = { complete: '✓', 'complete-unverified': '≈', lossy: '', incomplete: '✗', pending: '…' };
@@ -136,24 +137,33 @@ function RequestDetail({ snap, sessionKey, req, onShowEvent }: { snap: AnalysisS
               </>
             )}
           </dd>
-          {req.params !== undefined && (
-            <>
-              <dt>params</dt>
-              <dd>{visibleLine(JSON.stringify(req.params), 600)}</dd>
-            </>
-          )}
         </dl>
+        {req.params !== undefined && (
+          <>
+            <div className="section-h">Params</div>
+            <JsonTree value={req.params} />
+          </>
+        )}
       </div>
       <div>
         <div className="section-h">{`Notifications (${req.notifications.length})`}</div>
         <div role="list" aria-label="Notifications">
-          {req.notifications.slice(0, 1000).map(([sid, idx]) => {
+          {req.notifications.slice(0, 1000).map(([sid, idx], i, all) => {
             const e = snap.streams[sid]?.events[idx];
             if (!e) return null;
+            const prev = i > 0 ? snap.streams[all[i - 1]![0]]?.events[all[i - 1]![1]] : undefined;
+            const hole = d?.missing && prev ? missingBetween(d.missing, prev.id, e.id) : undefined;
             return (
-              <div key={`${sid}:${idx}`} role="listitem" className="grid-row" style={{ gridTemplateColumns: '60px 1fr', display: 'grid' }} onClick={() => onShowEvent(sid, idx)}>
-                <div className="mono">{e.id !== undefined ? visibleLine(e.id, 20) : '—'}</div>
-                <div>{visibleLine(notificationSummary(e.data), 200)}</div>
+              <div key={`${sid}:${idx}`} style={{ display: 'contents' }}>
+                {hole && (
+                  <div role="listitem" className="grid-row row-error" style={{ display: 'block' }} data-testid="notification-gap">
+                    <div style={{ border: 0 }}>{visible(`⋯ ids ${hole} never delivered ⋯`)}</div>
+                  </div>
+                )}
+                <div role="listitem" className="grid-row" style={{ gridTemplateColumns: '60px 1fr', display: 'grid' }} onClick={() => onShowEvent(sid, idx)}>
+                  <div className="mono">{e.id !== undefined ? visibleLine(e.id, 20) : '—'}</div>
+                  <div>{visibleLine(notificationSummary(e.data), 200)}</div>
+                </div>
               </div>
             );
           })}
@@ -174,4 +184,26 @@ export function notificationSummary(data: string): string {
   } catch {
     return data;
   }
+}
+
+/** The part of a missing-ids text ("12–13, 20") that lies between two delivered ids, if any. */
+export function missingBetween(missing: string, before: string | undefined, after: string | undefined): string | undefined {
+  const num = (id: string | undefined) => {
+    const m = id === undefined ? null : /(\d+)$/.exec(id);
+    return m ? Number(m[1]) : undefined;
+  };
+  const a = num(before);
+  const b = num(after);
+  if (a === undefined || b === undefined || b - a < 2) return undefined;
+  const hit = missing
+    .split(/[,;]\s*/)
+    .map((part) => part.trim())
+    .filter((part) => {
+      const m = /^(.*?)(\d+)(?:\s*[–—-]\s*(.*?)(\d+))?$/.exec(part);
+      if (!m) return false;
+      const lo = Number(m[2]);
+      const hi = m[4] !== undefined ? Number(m[4]) : lo;
+      return lo > a && hi < b;
+    });
+  return hit.length ? hit.join(', ') : undefined;
 }

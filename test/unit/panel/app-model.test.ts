@@ -8,6 +8,7 @@ import type { CaptureRecord } from '../../../src/core/record';
 import { lossyRecords } from '../../../src/panel/ui/__fixtures__/lossy';
 import { visible, visibleLine } from '../../../src/panel/ui/text';
 import { parseFilter } from '../../../src/panel/ui/filter';
+import { missingBetween } from '../../../src/panel/ui/RequestsView';
 
 function countingFactory() {
   const log = { created: 0, pushed: 0, finished: 0, snapshots: 0 };
@@ -130,6 +131,13 @@ describe('text, filter, settings helpers', () => {
     expect(visible('a\u202Eb\u200Dc\u0000d\u009be\nf\tg')).toBe('a⟨U+202E⟩b⟨U+200D⟩c⟨U+0000⟩d⟨U+009B⟩e\nf\tg');
     expect(visibleLine('a\r\nb\tc')).toBe('a⏎b⇥c');
     expect(visible('\u2066\u2069\uFEFF')).toBe('⟨U+2066⟩⟨U+2069⟩⟨U+FEFF⟩');
+  });
+  it('missingBetween finds the lost ids between two delivered ones', () => {
+    expect(missingBetween('12–13', '11', '14')).toBe('12–13');
+    expect(missingBetween('12–13, 20', '19', '21')).toBe('20');
+    expect(missingBetween('12–13', '14', '15')).toBeUndefined();
+    expect(missingBetween('s1_12–s1_13', 's1_11', 's1_14')).toBe('s1_12–s1_13');
+    expect(missingBetween('12', 'abc', '14')).toBeUndefined();
   });
   it('parseFilter splits tokens', () => {
     const f = parseFilter('method:tools/call  request:"2" code:replay-gap hello -world');

@@ -46,6 +46,8 @@ describe('InspectorApp on a lossy capture', () => {
     const d = $(m.container, '[data-testid=request-detail]')!;
     expect(d.textContent).toContain('12–13');
     expect(d.textContent).toMatch(/re-issue the request or read the state explicitly/);
+    // the notifications list shows the hole where the lost ids were
+    expect($(m.container, '[data-testid=notification-gap]')!.textContent).toContain('12–13');
     await key($(m.container, '[data-testid=requests-grid] .grid-body'), 'Enter');
     expect($(m.container, '[data-testid=tab-events]')!.getAttribute('aria-selected')).toBe('true');
     expect($(m.container, '[data-testid=event-raw]')!.textContent).toMatch(/"result"/);
