@@ -24,6 +24,20 @@ export function SessionHeader({ snap, session: s }: { snap: AnalysisSnapshot; se
         {s.lossless ? <span className="lossless-yes">yes</span> : <span className="lossless-no">NO</span>}
         {!s.lossless && s.losslessReasons.length > 0 && <span>{visible(` — ${s.losslessReasons.join('; ')}`)}</span>}
       </span>
+      {(s.chains ?? []).map((c) => (
+        <span key={c.rootStreamId} className="shead-kv" style={{ whiteSpace: 'normal' }} data-testid="reconnect-chain">
+          {visibleLine(
+            `reconnect chain${c.requestIds.length ? ` (request ${c.requestIds.join(', ')})` : ''}: ` +
+              c.segments
+                .map(
+                  (g, i) =>
+                    `${i ? `→ Last-Event-ID ${g.resumedFrom ?? '(none)'} ` : ''}${g.status !== undefined ? `[${g.status}] ` : ''}${g.events ? `ids ${g.firstId ?? '?'}…${g.lastId ?? '?'}` : 'no events'} (${g.state})`,
+                )
+                .join(' '),
+            400,
+          )}
+        </span>
+      ))}
       <span className="shead-kv faint shead-evidence" style={{ whiteSpace: 'normal' }}>{visibleLine(`id evidence: ${s.idScheme.evidence}`, 300)}</span>
     </div>
   );
