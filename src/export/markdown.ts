@@ -46,7 +46,14 @@ export function exportMarkdown(snap: AnalysisSnapshot, opts: MarkdownOptions = {
     out.push(`- Event ids: ${mdText(s.idScheme.kind)}${s.idScheme.scope ? ` (${mdText(s.idScheme.scope)} scope)` : ''} — ${mdText(s.idScheme.evidence, 300)}`);
     out.push(`- Lossless: ${s.lossless ? 'yes' : `**NO** — ${s.losslessReasons.map((r) => mdText(r, 300)).join('; ') || 'no reason given'}`}`);
     out.push(`- Gapless retention declared by the server: ${s.gaplessDeclared ? 'yes' : 'no'}`);
-    out.push(`- ${s.streamIds.length} stream(s), ${s.requestIds.length} request(s)`, '');
+    out.push(`- ${s.streamIds.length} stream(s), ${s.requestIds.length} request(s)`);
+    for (const c of s.chains ?? []) {
+      const segs = c.segments
+        .map((g, i) => `${i ? `→ Last-Event-ID ${g.resumedFrom ?? '(none)'} ` : ''}${g.status !== undefined ? `[${g.status}] ` : ''}${g.events ? `ids ${g.firstId ?? '?'}…${g.lastId ?? '?'}` : 'no events'} (${g.state})`)
+        .join(' ');
+      out.push(`- Reconnect chain${c.requestIds.length ? ` (request ${c.requestIds.join(', ')})` : ''}: ${mdText(segs, 600)}`);
+    }
+    out.push('');
 
     const reqs = snap.requests[s.key] ?? [];
     if (reqs.length) {
