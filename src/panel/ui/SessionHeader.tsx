@@ -14,7 +14,7 @@ export function SessionHeader({ snap, session: s }: { snap: AnalysisSnapshot; se
           <b>{visibleLine(s.protocolVersion, 30)}</b>
         </span>
       )}
-      <span className="shead-kv" title={s.idScheme.evidence}>
+      <span className="shead-kv">
         {'ids: '}
         <b>{`${s.idScheme.kind}${s.idScheme.scope ? ` (${s.idScheme.scope})` : ''}${s.idScheme.override ? ' (override)' : ''}`}</b>
       </span>

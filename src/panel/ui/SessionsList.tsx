@@ -68,7 +68,7 @@ export function SessionsList(props: { snap: AnalysisSnapshot; selectedKey: strin
               onClick={() => props.onSelect(s.key)}
             >
               <div className="srow-l1">
-                <span className="srow-id" title={s.sessionId ?? s.endpoint}>{visibleLine(title, 40)}</span>
+                <span className="srow-id" title={visibleLine(s.sessionId ?? s.endpoint, 300)}>{visibleLine(title, 40)}</span>
                 <span className="srow-badges">
                   {st.errors > 0 && <span className="sev-error"><SevIcon sev="error" /> {st.errors}</span>}
                   {st.warnings > 0 && <span style={{ color: 'var(--warning)' }}><SevIcon sev="warning" /> {st.warnings}</span>}

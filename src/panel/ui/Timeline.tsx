@@ -252,7 +252,7 @@ export function Timeline(props: {
             {labelEls}
           </svg>
           <div className="sr-only" aria-live="polite">
-            {selEv ? `Event ${selEv.id ?? '(no id)'} ${eventMethods(selEv)} at ${formatRel(selEv.t - t0)} ${selEv.findings.join(' ')}` : ''}
+            {selEv ? visibleLine(`Event ${selEv.id ?? '(no id)'} ${eventMethods(selEv)} at ${formatRel(selEv.t - t0)} ${selEv.findings.join(' ')}`, 300) : ''}
           </div>
         </div>
       </div>
