@@ -6,10 +6,32 @@ import type { LiveStore } from './store';
 import { buildRows } from './view-model';
 
 const fmt = (t: number) => new Date(t).toISOString().slice(11, 23);
+/** Rows are built from the newest records only, so a long capture keeps the panel responsive. */
+const SHOWN = 1000;
+/** Re-render at most this often: at thousands of records per second, every batch would be too often. */
+const RENDER_MS = 250;
+
+function throttled(subscribe: LiveStore['subscribe']): LiveStore['subscribe'] {
+  return (listener) => {
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const off = subscribe(() => {
+      if (timer === null)
+        timer = setTimeout(() => {
+          timer = null;
+          listener();
+        }, RENDER_MS);
+    });
+    return () => {
+      if (timer !== null) clearTimeout(timer);
+      off();
+    };
+  };
+}
 
 export function MinimalPanel({ store }: { store: LiveStore }) {
-  const snap = useSyncExternalStore(store.subscribe, store.getSnapshot);
-  const rows = useMemo(() => buildRows(snap.records), [snap.records]);
+  const subscribe = useMemo(() => throttled(store.subscribe), [store]);
+  const snap = useSyncExternalStore(subscribe, store.getSnapshot);
+  const rows = useMemo(() => buildRows(snap.records.length > SHOWN ? snap.records.slice(-SHOWN) : snap.records), [snap.records]);
   return (
     <div className="msi-live">
       <div className="msi-toolbar">
@@ -25,7 +47,9 @@ export function MinimalPanel({ store }: { store: LiveStore }) {
         <button type="button" onClick={() => store.clear()}>
           Clear
         </button>
-        <span className="msi-count">{snap.records.length} records</span>
+        <span className="msi-count">
+          {snap.records.length} records{snap.records.length > SHOWN ? ` (the newest ${SHOWN} shown)` : ''}
+        </span>
       </div>
       <table className="msi-table">
         <thead>
