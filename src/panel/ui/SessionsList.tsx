@@ -33,7 +33,12 @@ export function SessionsList(props: { snap: AnalysisSnapshot; selectedKey: strin
     return m;
   }, [snap]);
   const sessions = snap.sessions;
-  const open = (s: Session) => s.streamIds.reduce((n, id) => n + (snap.streams[id]?.state === 'open' ? 1 : 0), 0);
+  // Open streams that can still deliver something (a 202/204 answer has no body to wait for).
+  const open = (s: Session) =>
+    s.streamIds.reduce((n, id) => {
+      const st = snap.streams[id];
+      return n + (st?.state === 'open' && st.status !== 202 && st.status !== 204 ? 1 : 0);
+    }, 0);
   const idx = sessions.findIndex((s) => s.key === props.selectedKey);
   const onKey = (e: KeyboardEvent) => {
     let to: number | undefined;
