@@ -15,7 +15,7 @@ import { headerValue, isEventStreamType, isJsonType } from './record';
 import type { AnalysisSnapshot, Finding, FindingCode, JsonRpcSummary, RequestInfo, Session, SseEvent, Stream, StreamKind } from './model';
 import { createSseConnectionParser, type SseBlock } from './sse';
 import { boundedDepth, decodeJsonRpc, getPath, idText, type DecodedMessage } from './jsonrpc';
-import { IntervalSet, formatId, makeIdParser, newIdStats, recordId, recordStep, type IdSchemeOverride } from './ids';
+import { IntervalSet, formatId, makeIdParser, newIdStats, recordId, recordStep, type IdSchemeOverride, type ParsedId } from './ids';
 import { SEVERITY } from './findings';
 import { lookupCapability, resolveOptions, type AnalyzerOptions, type ResolvedOptions } from './options';
 import { NO_SESSION, type Candidate, type ConnState, type OrdFinding, type ReqState, type SessionState, type StreamS } from './state';
@@ -233,7 +233,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     let target: StreamS | undefined = prevConn;
     if (!target && cursor !== undefined) {
       const hit = s.idIndex.get(cursor);
-      if (hit) target = hit.s;
+      if (hit) target = hit;
       else {
         const p = s.parse(cursor);
         const g = p && p.prefix !== '' ? s.stats.groups.get(p.prefix) : undefined;
@@ -583,9 +583,17 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     for (const m of d.messages) onMessage(st, ev, m, at);
   }
 
+  function addCandidate(s: SessionState, st: StreamS, eventIndex: number, at: number, p: ParsedId, id: string, kind: Candidate['kind'], from: number, to: number, prevId?: string) {
+    const prevOrd = st.isResume && !st.lastParsed ? st.ord : st.lastIdOrd ?? st.ord;
+    const c: Candidate = { kind, stream: st, eventIndex, ord: at, prefix: p.prefix, width: p.width, from, to, id, prevOrd };
+    if (prevId !== undefined) c.prevId = prevId;
+    if (st.isResume && !st.lastParsed) c.atResume = true;
+    s.candidates.push(c);
+  }
+
   function onId(st: StreamS, s: SessionState, ev: SseEvent, id: string, at: number, priming: boolean) {
     let prev = s.idIndex.get(id);
-    if (prev && prev.s.root !== st.root && (!st.isResume || s.sessionId === null || s.idReuse > 0)) {
+    if (prev && prev.root !== st.root && (!st.isResume || s.sessionId === null || s.idReuse > 0)) {
       // The same id on an unrelated, fresh stream is not a replay: the server numbers each
       // stream on its own (stateless servers, or ids not unique in the session).
       s.idReuse++;
@@ -594,31 +602,31 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     if (prev) {
       ev.duplicate = true;
       const req = st.root.requests[0];
-      if (!(st.isResume && prev.s.root !== st.root)) {
+      if (!(st.isResume && prev.root !== st.root)) {
         ev.findings.push('replay-duplicate');
         addFinding(s, at, 'replay-duplicate', {
           streamId: st.id,
-          relatedStreamIds: prev.s.id !== st.id ? [prev.s.id] : [],
+          relatedStreamIds: prev.id !== st.id ? [prev.id] : [],
           eventIds: [id],
           eventIndex: ev.index,
           ...(req ? { requestId: req.id } : {}),
-          message: `Event id ${id} arrived again (first on stream ${prev.s.id}): a client that does not de-duplicate applies it twice.`,
+          message: `Event id ${id} arrived again (first on stream ${prev.id}): a client that does not de-duplicate applies it twice.`,
         });
       } else {
         ev.findings.push('replay-cross-stream');
         st.root.crossOrds.push(at);
         addFinding(s, at, 'replay-cross-stream', {
           streamId: st.id,
-          relatedStreamIds: [prev.s.id],
+          relatedStreamIds: [prev.id],
           eventIds: [id],
           eventIndex: ev.index,
           ...(req ? { requestId: req.id } : {}),
-          message: `The resumed stream delivered event ${id} again, which belongs to another stream (${prev.s.id}): the server replayed events that were never part of the stream being resumed.`,
+          message: `The resumed stream delivered event ${id} again, which belongs to another stream (${prev.id}): the server replayed events that were never part of the stream being resumed.`,
         });
       }
       return;
     }
-    s.idIndex.set(id, { s: st, index: ev.index });
+    s.idIndex.set(id, st);
     if (st.firstId === undefined) {
       st.firstId = id;
       s.stats.streamsWithIds++;
@@ -637,28 +645,20 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       st.sawId = true;
       return;
     }
-    const cand = (kind: Candidate['kind'], from: number, to: number, prevId?: string) => {
-      const prevOrd = st.isResume && !st.lastParsed ? st.ord : st.lastIdOrd ?? st.ord;
-      const c: Candidate = { kind, stream: st, eventIndex: ev.index, ord: at, prefix: p.prefix, width: p.width, from, to, id, prevOrd };
-      if (prevId !== undefined) c.prevId = prevId;
-      if (st.isResume && !st.lastParsed) c.atResume = true;
-      s.candidates.push(c);
-    };
     const base = st.isResume ? st.resumeBase : undefined;
     if (base && p.prefix !== base.prefix) {
       // Under a per-stream prefix scheme, another stream's events (decided at snapshot).
-      cand('cross-prefix', 0, 0, st.lastEventIdSent);
+      addCandidate(s, st, ev.index, at, p, id, 'cross-prefix', 0, 0, st.lastEventIdSent);
     } else if (base && !st.lastParsed) {
       // First event of the replay: compare with the cursor the client sent.
-      if (p.counter > base.counter + 1) cand('replay', base.counter + 1, p.counter - 1, st.lastEventIdSent);
-      else if (p.counter <= base.counter) cand('reorder', p.counter, p.counter, st.lastEventIdSent);
+      if (p.counter > base.counter + 1) addCandidate(s, st, ev.index, at, p, id, 'replay', base.counter + 1, p.counter - 1, st.lastEventIdSent);
+      else if (p.counter <= base.counter) addCandidate(s, st, ev.index, at, p, id, 'reorder', p.counter, p.counter, st.lastEventIdSent);
     } else if (st.lastParsed && st.lastParsed.prefix === p.prefix) {
       const lp = st.lastParsed;
       const delta = p.counter - lp.counter;
       recordStep(s.stats, delta);
-      const prevText = formatId(lp.prefix, lp.counter, lp.width);
-      if (delta > 1) cand(st.isResume ? 'replay' : 'live', lp.counter + 1, p.counter - 1, prevText);
-      else if (delta <= 0) cand('reorder', p.counter, p.counter, prevText);
+      if (delta > 1) addCandidate(s, st, ev.index, at, p, id, st.isResume ? 'replay' : 'live', lp.counter + 1, p.counter - 1, formatId(lp.prefix, lp.counter, lp.width));
+      else if (delta <= 0) addCandidate(s, st, ev.index, at, p, id, 'reorder', p.counter, p.counter, formatId(lp.prefix, lp.counter, lp.width));
     }
     if (!base || p.prefix === base.prefix) {
       if (!st.lastParsed || st.lastParsed.prefix !== p.prefix || p.counter > st.lastParsed.counter) st.lastParsed = p;

@@ -130,7 +130,8 @@ export interface SessionState {
   requests: ReqState[];
   requestById: Map<string, ReqState>;
   progress: Map<string, ReqState>;
-  idIndex: Map<string, { s: StreamS; index: number }>;
+  /** Event id -> the stream that first delivered it. */
+  idIndex: Map<string, StreamS>;
   stats: IdStats;
   override?: IdSchemeOverride;
   parse: (id: string) => ParsedId | null;

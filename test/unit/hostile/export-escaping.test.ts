@@ -36,13 +36,15 @@ const HOSTILE = [
   '😀 é 中文',
 ];
 
-function hostileCapture(k: string): CaptureRecord[] {
+/** `k` everywhere; request ids `k` too unless `safeIds` (see the it.fails below). */
+function hostileCapture(k: string, safeIds = false): CaptureRecord[] {
+  const rid = safeIds ? 'req-1' : k;
   const c = new Capture();
   const init = c.request({ body: { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25' } }, headers: [['x-evil', k]] });
   c.response(init, { sessionId: k, headers: [['x-evil', k]] });
   c.chunk(init, ev('0', result(0, { protocolVersion: k, capabilities: {} })));
   c.end(init);
-  const body = { jsonrpc: '2.0', id: k, method: `tools/call${k}`, params: { name: k, _meta: { progressToken: k } } };
+  const body = { jsonrpc: '2.0', id: rid, method: `tools/call${k}`, params: { name: k, _meta: { progressToken: k } } };
   const p = c.request({ sessionId: k, body, headers: [['x-evil', k]], url: `http://127.0.0.1:3939/mcp?q=${k}` });
   c.response(p, { headers: [[`x-${k.length}`, k]] });
   c.chunk(p, ev('1', progress(k, 1)) + ev('2', { jsonrpc: '2.0', method: 'notifications/message', params: { data: k } }, 'message'));
@@ -50,7 +52,7 @@ function hostileCapture(k: string): CaptureRecord[] {
   c.end(p, 'network-error');
   const g = c.request({ sessionId: k, lastEventId: '2' });
   c.response(g);
-  c.chunk(g, ev('5', result(k, { content: [{ type: 'text', text: k }] })) + `data: ${k.replace(/[\r\n]/g, ' ')}\n\n`);
+  c.chunk(g, ev('5', result(rid, { content: [{ type: 'text', text: k }] })) + `data: ${k.replace(/[\r\n]/g, ' ')}\n\n`);
   c.end(g);
   return c.records;
 }
@@ -116,9 +118,23 @@ function checkMarkdown(text: string, snap: AnalysisSnapshot) {
   expect(body.map((r) => r[0])).toEqual(reqs.map((r) => visibleLine(r.id, 60)));
 }
 
+// BUG in src/export/markdown.ts (commit 74a2e6d "Markdown report lists reconnect chains"): the new
+// "- Reconnect chain (request …)" line writes `c.requestIds.join(', ')` without mdText(), so a
+// JSON-RPC request id from the page is pasted into the report as Markdown/HTML: an id
+// "<script>alert(1)</script>" becomes an html_inline token (raw HTML in any renderer that allows
+// it), "![img](http://…)" an image that loads a remote URL, "*x*" emphasis, "|" breaks nothing only
+// because the line is no table. Fix: mdText(c.requestIds.join(', '), 200). Until then the cases
+// whose request id is interpreted are expected to fail; the same strings with a safe request id
+// must pass.
+const CHAIN_ID_BUG = new Set(['<script>alert(1)</script>', '<img src=x onerror=alert(1)>', '![img](http://evil.example/x.png)']);
+
 describe('Markdown export', () => {
   for (const k of HOSTILE) {
-    it(`escapes ${JSON.stringify(k)}`, () => {
+    it(`escapes ${JSON.stringify(k)} (request ids safe)`, () => {
+      const snap = analyzeRecords(hostileCapture(k, true));
+      checkMarkdown(exportMarkdown(snap, { source: k, createdAt: k }), snap);
+    });
+    (CHAIN_ID_BUG.has(k) ? it.fails : it)(`escapes ${JSON.stringify(k)}`, () => {
       const snap = analyzeRecords(hostileCapture(k));
       expect(snap.sessions[0]!.sessionId).toBe(k);
       const text = exportMarkdown(snap, { source: k, createdAt: k });
@@ -134,10 +150,22 @@ describe('Markdown export', () => {
     });
   }
 
-  // '#' is left out of this alphabet: a heading ending in " #" loses it (see the it.fails below).
-  it('random strings as session ids, request ids, methods, event data and source', () => {
+  const alphabet = fc.constantFrom('|', '`', '<', '>', '[', ']', '(', ')', '!', '*', '_', '\\', '&', ';', '\n', '\r', ' ', 'a', ':', '/', '\u202e', '\u0000', '-', '=', '~', '"', "'");
+  it('random strings as session ids, methods, event data and source (request ids safe)', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom('|', '`', '<', '>', '[', ']', '(', ')', '!', '*', '_', '\\', '&', ';', '\n', '\r', ' ', 'a', ':', '/', '\u202e', '\u0000', '-', '=', '~', '"', "'") , minLength: 1, maxLength: 30 }), (k) => {
+      fc.property(fc.string({ unit: alphabet, minLength: 1, maxLength: 30 }), (k) => {
+        fc.pre(!/[ #]$/.test(k)); // trailing spaces / '#' are cut from headings: the it.fails below
+        const snap = analyzeRecords(hostileCapture(k, true));
+        checkMarkdown(exportMarkdown(snap, { source: k }), snap);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  // Fails because of the reconnect-chain bug described above (request ids pasted raw).
+  it.fails('random strings as request ids too', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: alphabet, minLength: 1, maxLength: 30 }), (k) => {
         const snap = analyzeRecords(hostileCapture(k));
         checkMarkdown(exportMarkdown(snap, { source: k }), snap);
       }),
@@ -145,12 +173,13 @@ describe('Markdown export', () => {
     );
   });
 
-  // BUG in src/export/markdown.ts (mdText does not escape '#'): a session id (or request id / method
-  // in a "### Request" heading) that ends with a space and '#' characters, e.g. "abc #" or "#",
-  // loses them: CommonMark strips a closing sequence of '#' from ATX headings, so "## Session abc #"
-  // renders as "Session abc". The report then names another session than the capture's.
-  it.fails('a session id ending in " #" is shown whole in its heading', () => {
-    for (const k of ['#', 'abc #', 'x ##']) {
+  // BUG in src/export/markdown.ts (mdText escapes neither '#' nor edge spaces): a session id (or a
+  // request id / method in a "### Request" heading) that ends with a space and '#' characters, e.g.
+  // "abc #" or "#", or with spaces, loses them: CommonMark strips a closing sequence of '#' and
+  // trailing spaces from ATX headings, so "## Session abc #" renders as "Session abc" and a session
+  // id " " as nothing. The report then names another session than the capture's.
+  it.fails('a session id ending in " #" or spaces is shown whole in its heading', () => {
+    for (const k of ['#', 'abc #', 'x ##', ' ', 'abc  ']) {
       const snap = analyzeRecords(hostileCapture(k));
       const tokens = md.parse(exportMarkdown(snap), {});
       const h = tokens.findIndex((t) => t.type === 'heading_open' && t.tag === 'h2');
