@@ -84,7 +84,10 @@ export async function launchBrowser(opts: LaunchOptions = {}): Promise<Browser> 
     if (extension) {
       extensionId = await waitFor(
         async () => {
-          const t = (await cdp.targets()).find((x) => x.url.startsWith('chrome-extension://') && x.type === 'service_worker');
+          // Our worker is crxjs's service-worker-loader.js (other test extensions may be loaded).
+          const t = (await cdp.targets()).find(
+            (x) => x.url.startsWith('chrome-extension://') && x.type === 'service_worker' && x.url.endsWith('/service-worker-loader.js'),
+          );
           return t ? new URL(t.url).host : null;
         },
         { timeoutMs: 20_000, message: 'extension service worker did not start' },

@@ -73,3 +73,57 @@ export async function stopServiceWorker(browser: Browser): Promise<void> {
     message: 'service worker did not stop',
   });
 }
+
+/**
+ * Every DevTools window (one per tab with --auto-open-devtools-for-tabs): select the panel in each
+ * and attach to each panel iframe. Handles come with the panel's inspected tab id. `except` skips
+ * panel iframe targets already known (e.g. from before an extension reload).
+ */
+export async function openAllPanels(browser: Browser, count: number, except: Set<string> = new Set()): Promise<(PanelHandle & { tabId: number })[]> {
+  const { cdp } = browser;
+  const panelId = `chrome-extension://${browser.extensionId}${PANEL_TITLE.replace(/\s+/g, '')}`;
+  const fes = await waitFor(
+    async () => {
+      const f = (await cdp.targets()).filter((t) => t.type === 'page' && t.url.startsWith('devtools://devtools/bundled/'));
+      return f.length >= count ? f : null;
+    },
+    { timeoutMs: 20_000, message: `${count} DevTools front-ends` },
+  );
+  for (const fe of fes) {
+    const s = await cdp.attach(fe.targetId);
+    await waitFor(
+      () =>
+        cdp.evaluate(
+          s,
+          `(async () => { const L = await import('./ui/legacy/legacy.js');
+             const v = L.InspectorView.InspectorView.maybeGetInspectorViewInstance();
+             return !!(v && v.hasPanel(${JSON.stringify(panelId)})); })()`,
+        ),
+      { timeoutMs: 20_000, message: `panel ${panelId} not registered in a DevTools window` },
+    );
+    await cdp.evaluate(s, `(async () => { const L = await import('./ui/legacy/legacy.js');
+       await L.InspectorView.InspectorView.instance().showPanel(${JSON.stringify(panelId)}); return true; })()`);
+  }
+  const panelUrl = `chrome-extension://${browser.extensionId}/src/panel/panel.html`;
+  const targets = await waitFor(
+    async () => {
+      const t = (await cdp.targets()).filter((x) => x.url.startsWith(panelUrl) && !except.has(x.targetId));
+      return t.length >= count ? t : null;
+    },
+    { timeoutMs: 20_000, message: `${count} panel iframes` },
+  );
+  const out: (PanelHandle & { tabId: number })[] = [];
+  for (const target of targets) {
+    const sessionId = await cdp.attach(target.targetId);
+    await waitFor(() => cdp.evaluate(sessionId, `typeof globalThis.__MSI_PANEL__ === 'object'`), { message: 'panel did not expose __MSI_PANEL__' });
+    const tabId = await cdp.evaluate<number>(sessionId, '__MSI_PANEL__.tabId');
+    out.push({
+      sessionId,
+      target,
+      tabId,
+      eval: (expression) => cdp.evaluate(sessionId, expression),
+      records: () => cdp.evaluate(sessionId, 'globalThis.__MSI_PANEL__.records()'),
+    });
+  }
+  return out;
+}

@@ -16,8 +16,11 @@ export interface Harness {
 }
 
 /** Launch with the extension on `url`, wait for the page, then open the panel. */
-export async function openInspected(url: string, opts: { openPanel?: boolean } = {}): Promise<Harness & { openPanel(): Promise<PanelHandle> }> {
-  const browser = await launchBrowser({ extension: true, url });
+export async function openInspected(
+  url: string,
+  opts: { openPanel?: boolean; extraArgs?: string[] } = {},
+): Promise<Harness & { openPanel(): Promise<PanelHandle> }> {
+  const browser = await launchBrowser({ extension: true, url, ...(opts.extraArgs ? { extraArgs: opts.extraArgs } : {}) });
   try {
     const page = await browser.attachPage(new URL(url).host);
     const h = {

@@ -114,10 +114,13 @@ export function createPanelConnection(opts: PanelConnectionOptions): PanelConnec
         message:
           `${what}, after this page was loaded (${clock(started)}). Chrome does not inject capture scripts into open pages, ` +
           `and the old instance's scripts can no longer deliver: nothing this page reads is captured, and what was captured before is lost. ` +
-          `${missed} event-stream / JSON-RPC request(s) of this page are in DevTools' network log (finished ones appear below as observed after completion). ` +
+          (missed > 0
+            ? `${missed} event-stream / JSON-RPC request(s) of this page are in DevTools' network log since it loaded: at least that many connections are missing here (finished ones that DevTools saw appear as observed after completion). `
+            : `How much is missing is unknown: DevTools' network log holds no event-stream / JSON-RPC request of this page (requests made before DevTools was opened are not in it). `) +
           `Reload the page to capture it again.`,
       },
       {
+        // lost: a lower bound (one per request DevTools saw); 0 when unknown.
         kind: 'capture-gap', src: PANEL_SRC, seq: ++panelSeq, t, lost: missed, conns: [],
         reason: reloaded ? 'extension-reloaded' : 'hook-missing',
       },
