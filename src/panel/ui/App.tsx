@@ -41,8 +41,11 @@ export interface InspectorAppProps {
   mode: 'devtools' | 'viewer';
   /** File importer. Default: the core importer (own JSON and HAR). */
   importFile?: ImportFn;
-  /** Called after settings were loaded and whenever the user saves them (wire to the relay: buffer cap, capture while closed). */
-  onSettingsChange?(settings: InspectorSettings): void;
+  /**
+   * Called with `'load'` once the stored settings are read, and with `'save'` whenever the user
+   * saves them (wire the capture-side ones to the relay on 'save': buffer cap, capture while closed).
+   */
+  onSettingsChange?(settings: InspectorSettings, reason: 'load' | 'save'): void;
   /** An error from the host to show in the error banner (e.g. the viewer's `?src=` failed to load). */
   error?: string;
   /** Install `globalThis.__MSI_UI__` for end-to-end tests. Default true. */
@@ -80,7 +83,7 @@ export function InspectorApp(props: InspectorAppProps) {
       if (!live) return;
       setSettings(s);
       model.setSettings(s);
-      onSettingsChange.current?.(s);
+      onSettingsChange.current?.(s, 'load');
     });
     return () => {
       live = false;
@@ -399,7 +402,7 @@ export function InspectorApp(props: InspectorAppProps) {
             setSettings(s);
             model.setSettings(s);
             void saveSettings(props.storage, s).catch((e: unknown) => setError(`Could not save settings: ${(e as Error).message}`));
-            props.onSettingsChange?.(s);
+            props.onSettingsChange?.(s, 'save');
           }}
         />
       )}

@@ -14,7 +14,7 @@ import type { InspectorSettings, StorageAdapter } from './store-types';
 export interface MountOptions {
   store: LiveStoreLike;
   /** Wire the capture-side settings (buffer cap, capture while closed) to the relay here. */
-  onSettingsChange?(settings: InspectorSettings): void;
+  onSettingsChange?(settings: InspectorSettings, reason: 'load' | 'save'): void;
   /** Label for exports (e.g. the inspected page URL). */
   label?: () => string | undefined;
   storage?: StorageAdapter;

@@ -191,7 +191,19 @@ describe('import, settings, live updates', () => {
   it('settings persist through the storage adapter and are reported', async () => {
     const storage = createMemoryStorageAdapter({ [SETTINGS_KEY]: { captureBufferCap: 5000, resyncEventNames: ['reset'] } });
     const seen: InspectorSettings[] = [];
-    m = await mount(<InspectorApp source={createStaticSource(lossy)} analyzerFactory={factory} mode="devtools" storage={storage} onSettingsChange={(s) => seen.push(s)} />);
+    const why: string[] = [];
+    m = await mount(
+      <InspectorApp
+        source={createStaticSource(lossy)}
+        analyzerFactory={factory}
+        mode="devtools"
+        storage={storage}
+        onSettingsChange={(s, reason) => {
+          seen.push(s);
+          why.push(reason);
+        }}
+      />,
+    );
     expect(seen[0]!.captureBufferCap).toBe(5000);
     expect(seen[0]!.resyncEventNames).toEqual(['reset']);
     await click($(m.container, '[data-testid=tb-settings]'));
@@ -206,6 +218,7 @@ describe('import, settings, live updates', () => {
     expect((storage.data[SETTINGS_KEY] as InspectorSettings).captureBufferCap).toBe(20000);
     expect((storage.data[SETTINGS_KEY] as InspectorSettings).captureWhileClosed).toBe(true);
     expect(seen.at(-1)!.captureWhileClosed).toBe(true);
+    expect(why).toEqual(['load', 'save']);
   });
 
   it('an invalid id-scheme pattern cannot be saved', async () => {
