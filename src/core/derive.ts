@@ -158,6 +158,21 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
       // deliveries can fill its gaps.
       const set = s.idReuse > 0 ? st.root.chainIds.get(c.prefix) : s.stats.groups.get(c.prefix)?.set;
       if (!set) continue;
+      const sig = `${anyOpen ? 1 : 0}${st.captureIncomplete ? 1 : 0}${st.resumes ? st.resumes.id : ''}`;
+      const memo = c.memo;
+      if (memo && memo.set === set && memo.fills === set.fills && memo.sig === sig) {
+        if (!memo.gap) continue;
+        const { f, text, code } = memo.gap;
+        gapCount++;
+        gapTexts.push(text);
+        const l = gapOrds.get(st.root);
+        if (l) l.push([c.prevOrd, c.ord, text]);
+        else gapOrds.set(st.root, [[c.prevOrd, c.ord, text]]);
+        overlay(st, c.eventIndex, code);
+        findings.push(f);
+        continue;
+      }
+      c.memo = { set, fills: set.fills, sig };
       const missing = set.missingIn(c.from, c.to);
       if (missing.length === 0) continue;
       const n = countRanges(missing);
@@ -186,6 +201,7 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
       if (st.captureIncomplete) f.message += ' (This stream was not fully captured: the inspector may have lost them.)';
       if (anyOpen) f.pending = true;
       add(c.ord, code, f);
+      c.memo.gap = { f: findings[findings.length - 1]!, text, code };
     } else if (c.kind === 'reorder' && ordered) {
       overlay(st, c.eventIndex, 'replay-reordered');
       add(c.ord, 'replay-reordered', {
@@ -338,7 +354,7 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
   const reasons: string[] = [];
   if (!s.gaplessDeclared) reasons.push('the server did not declare gapless event retention');
   if (s.resumes.length > 0) reasons.push(`${s.resumes.length} reconnect(s) with Last-Event-ID`);
-  if (gapCount > 0) reasons.push(`ids ${gapTexts.join('; ')} never delivered`);
+  if (gapCount > 0) reasons.push(`ids ${gapTexts.slice(0, 20).join('; ')}${gapCount > 20 ? `; … (${gapCount - 20} more gaps)` : ''} never delivered`);
   if (s.resyncOrds.length > 0 || s.streams.some((x) => x.resyncOrds.length > 0)) reasons.push('the server sent a resync');
   if (s.captureGap || s.streams.some((x) => x.captureIncomplete)) reasons.push('the inspector lost records of this session');
   if (s.idReuse > 0) reasons.push(`${s.idReuse} event id(s) reused by different streams: Last-Event-ID is ambiguous`);

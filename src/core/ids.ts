@@ -68,6 +68,11 @@ export class IntervalSet {
   private lo: number[] = [];
   private hi: number[] = [];
   size = 0;
+  /**
+   * Inserts below the current maximum (a hole filled or a new interval below the top): the only
+   * way `missingIn` of a range below the maximum can change. Lets callers keep its results.
+   */
+  fills = 0;
 
   get min(): number | undefined {
     return this.lo[0];
@@ -107,6 +112,7 @@ export class IntervalSet {
       } else b = mid - 1;
     }
     if (idx >= 0 && x <= this.hi[idx]!) return false;
+    this.fills++;
     const joinLeft = idx >= 0 && this.hi[idx] === x - 1;
     const joinRight = idx + 1 < n && this.lo[idx + 1] === x + 1;
     if (joinLeft && joinRight) {

@@ -51,6 +51,12 @@ export interface Candidate {
   atResume?: boolean;
   /** Ord of what came before the missing ids (previous event on the connection / the resume). */
   prevOrd: number;
+  /**
+   * Last gap decision (live / replay under a contiguous scheme), kept while nothing it depends on
+   * changed: the set it was checked against and that set's `fills`, and the session-level inputs.
+   * Saves redoing every old candidate at each snapshot of a live capture.
+   */
+  memo?: { set: IntervalSet; fills: number; sig: string; gap?: { f: OrdFinding; text: string; code: FindingCode } };
 }
 
 export interface StreamS {
