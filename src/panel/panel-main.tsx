@@ -1,12 +1,11 @@
 // DevTools panel entry: one live store per panel, fed by the background port (with backfill on
 // every reconnect) and by chrome.devtools.network for requests the hook could not see.
 
-import { createRoot } from 'react-dom/client';
 import type { CaptureRecord } from '../core/record';
 import { createPanelConnection } from './live/connection';
-import { MinimalPanel } from './live/MinimalPanel';
 import { startNetworkFallback, type HarLikeEntry } from './live/network';
 import { createLiveStore } from './live/store';
+import { mountDevtoolsInspector } from './ui/mount';
 
 // "Preserve log" survives panel reloads and DevTools restarts, as the Network panel's does.
 const PRESERVE_KEY = 'msi.preserveLog';
@@ -32,4 +31,12 @@ const api = {
 };
 Object.defineProperty(globalThis, '__MSI_PANEL__', { value: Object.freeze(api) });
 
-createRoot(document.getElementById('root')!).render(<MinimalPanel store={store} />);
+mountDevtoolsInspector(document.getElementById('root')!, {
+  store,
+  label: () => store.getSnapshot().page?.url,
+  // The relay reads its buffer cap from chrome.storage.local when a page starts. Only on 'save':
+  // 'load' runs when settings are read and must not overwrite a cap set elsewhere.
+  onSettingsChange: (s, why) => {
+    if (why === 'save') void chrome.storage.local.set({ bufferMaxRecords: s.captureBufferCap });
+  },
+});

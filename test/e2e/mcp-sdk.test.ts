@@ -30,6 +30,7 @@ beforeAll(async () => {
     `<!doctype html><html><head><script type="module">
       import { Client, StreamableHTTPClientTransport } from '/sdk.js';
       window.progress = [];
+      window.tokens = [];
       window.start = () => { window.run = (async () => {
         const client = new Client({ name: 'e2e-agent', version: '1.0.0' });
         const transport = new StreamableHTTPClientTransport(new URL(${JSON.stringify(mcpUrl)}), {
@@ -38,6 +39,8 @@ beforeAll(async () => {
         await client.connect(transport);
         const result = await client.callTool({ name: 'long_task', arguments: { chunks: 8, delayMs: 150, tag: 'e2e' } }, undefined, {
           onprogress: (p) => window.progress.push(p.progress), resetTimeoutOnProgress: true, timeout: 30000,
+          // The SDK reports every event id it read on this call's streams, the resumed one too.
+          onresumptiontoken: (t) => window.tokens.push(t),
         });
         await client.close();
         return { text: result.content[0].text, progress: window.progress };
@@ -82,27 +85,42 @@ describe('official MCP SDK client against the SDK fixture server', () => {
     expect(run.progress).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(run.text).toMatch(/^long_task finished: 8 chunks/);
 
-    // What the server wrote, per HTTP connection, with ids (the cut happens after the 7th event
-    // was handed to the socket, and the fixture delays the destroy so the client reads it).
+    // Ground truth per connection. Connections that were not cut: what the server wrote. The cut
+    // tools/call stream and its resume: what the client itself read (onresumptiontoken), because
+    // bytes written just before the socket was destroyed may never reach the page (Chromium drops
+    // data that arrives with an unexpected EOF), and the server's log cannot know that.
+    const resume = mcp.log.find((e) => e.type === 'http' && e.httpMethod === 'GET' && e.lastEventId) as
+      | Extract<(typeof mcp.log)[number], { type: 'http' }>
+      | undefined;
+    expect(resume).toBeTruthy(); // the stream really was cut and resumed
+    const cut = mcp.log.find((e) => e.type === 'cut') as { conn: number } | undefined;
+    expect(cut).toBeTruthy();
     const serverConns = new Map<number, string[]>();
     for (const e of mcp.log) if (e.type === 'sse' && e.id !== undefined) serverConns.set(e.conn, [...(serverConns.get(e.conn) ?? []), e.id]);
-    const resume = mcp.log.find((e) => e.type === 'http' && e.httpMethod === 'GET' && e.lastEventId);
-    expect(resume).toBeTruthy(); // the stream really was cut and resumed
-
-    const expected = [...serverConns.values()].map((ids) => ids.join(',')).sort();
+    const tokens = await h.evalPage<string[]>('window.tokens');
+    expect(tokens.length).toBeGreaterThanOrEqual(17); // priming + 8 x (message, progress) + result, at least
+    expect(tokens).toContain(resume!.lastEventId);
+    const uncut = [...serverConns].filter(([conn]) => conn !== cut!.conn && conn !== resume!.conn).map(([, ids]) => ids.join(',')).sort();
+    const expected = { uncut, callChain: tokens.join(',') };
+    const observed = (rs: CaptureRecord[]) => {
+      const streams = [...panelStreams(rs).values()].filter((s) => s.ids.length > 0);
+      const resumed = streams.find((s) => s.method === 'GET' && s.lastEventId);
+      const cutStream = resumed && streams.find((s) => s.ids.at(-1) === resumed.lastEventId && s !== resumed);
+      return {
+        uncut: streams.filter((s) => s !== resumed && s !== cutStream).map((s) => s.ids.join(',')).sort(),
+        callChain: cutStream && resumed ? [...cutStream.ids, ...resumed.ids].join(',') : '',
+      };
+    };
     const records = await waitForRecords(
       h.panel,
-      (rs) => {
-        const got = [...panelStreams(rs).values()].filter((s) => s.ids.length > 0).map((s) => s.ids.join(',')).sort();
-        return JSON.stringify(got) === JSON.stringify(expected);
-      },
-      `panel SSE ids per connection = server's ${JSON.stringify(expected)}`,
+      (rs) => JSON.stringify(observed(rs)) === JSON.stringify(expected),
+      `panel SSE ids = ${JSON.stringify(expected)}`,
       20_000,
     );
     expect(duplicateKeys(records)).toEqual([]);
     const streams = [...panelStreams(records).values()];
     const resumed = streams.find((s) => s.method === 'GET' && s.lastEventId);
-    expect(resumed?.lastEventId).toBe((resume as { lastEventId: string }).lastEventId);
+    expect(resumed?.lastEventId).toBe(resume!.lastEventId);
     // every request the client made to the server is in the panel, with its session header
     const httpToServer = mcp.log.filter((e) => e.type === 'http' && e.httpMethod !== 'OPTIONS').length;
     const reqs = records.filter((r) => r.kind === 'request' && r.url.startsWith(mcpUrl)) as Extract<CaptureRecord, { kind: 'request' }>[];
