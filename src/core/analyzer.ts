@@ -19,7 +19,7 @@ import { IntervalSet, formatId, makeIdParser, newIdStats, recordId, recordStep, 
 import { SEVERITY } from './findings';
 import { lookupCapability, resolveOptions, type AnalyzerOptions, type ResolvedOptions } from './options';
 import { NO_SESSION, type Candidate, type ConnState, type OrdFinding, type ReqState, type SessionState, type StreamS } from './state';
-import { applyOverlay, deriveSession, streamModel } from './derive';
+import { addOverlayCode, applyOverlay, deriveSession, streamModel } from './derive';
 
 export interface Analyzer {
   /** Consume one record (records of one source must come in seq order). */
@@ -75,6 +75,10 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
   let recordCount = 0;
   let finished = false;
   let cached: AnalysisSnapshot | undefined;
+  /** The snapshot's findings so far (in ord order) and their ords; global findings included. */
+  let outFindings: Finding[] = [];
+  let outOrd: number[] = [];
+  let outGlobal = 0;
   let cachedRevision = -1;
 
   const connKey = (src: string, conn: string) => src + '\u0000' + conn;
@@ -636,7 +640,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     recordId(s.stats, id, p, st.id);
     if (p) {
       let set = st.root.chainIds.get(p.prefix);
-      if (!set) st.root.chainIds.set(p.prefix, (set = new IntervalSet()));
+      if (!set) st.root.chainIds.set(p.prefix, (set = new IntervalSet(s.stats)));
       set.add(p.counter);
     }
     if (!p || priming) {
@@ -805,23 +809,47 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     // is an ordinary key (JSON.stringify and Object.keys see it like any other).
     const outStreams: Record<string, Stream> = Object.create(null) as Record<string, Stream>;
     const outRequests: Record<string, RequestInfo[]> = Object.create(null) as Record<string, RequestInfo[]>;
-    const all: OrdFinding[] = globalFindings.slice();
+    // All findings in ord order: appended to while every session only appended findings that
+    // come after everything listed; rebuilt otherwise.
+    let rebuild = outOrd.length === 0 && (globalFindings.length > 0 || sessions.size > 0);
+    const fresh: OrdFinding[] = globalFindings.slice(outGlobal);
+    outGlobal = globalFindings.length;
     for (const s of sessions.values()) {
       if (s.dirty || !s.cached) {
         const d = deriveSession(s, finished, opts);
-        for (const st of s.streams) if (applyOverlay(st, d.overlays.get(st))) st.dirty = true;
+        if (d.overlays) {
+          for (const st of s.streams) if (applyOverlay(st, d.overlays.get(st))) st.dirty = true;
+        } else {
+          for (const [st, idx, code] of d.overlayAdds) if (addOverlayCode(st, idx, code)) st.dirty = true;
+        }
+        if (d.appended) for (const x of d.appended) fresh.push(x);
+        else rebuild = true;
         s.cached = { session: d.session, requests: d.requests, findings: d.findings };
         s.dirty = false;
       }
       outSessions.push(s.cached.session);
       outRequests[s.key] = s.cached.requests;
-      for (const f of s.cached.findings) all.push(f);
+    }
+    if (!rebuild && fresh.length > 0) {
+      fresh.sort((a, b) => a.ord - b.ord);
+      if (outOrd.length > 0 && fresh[0]!.ord <= outOrd[outOrd.length - 1]!) rebuild = true;
+      else
+        for (const x of fresh) {
+          outOrd.push(x.ord);
+          outFindings.push(x.f);
+        }
+    }
+    if (rebuild) {
+      const all: OrdFinding[] = globalFindings.slice();
+      for (const s of sessions.values()) if (s.cached) for (const f of s.cached.findings) all.push(f);
+      all.sort((a, b) => a.ord - b.ord);
+      outOrd = all.map((x) => x.ord);
+      outFindings = all.map((x) => x.f);
     }
     for (const st of streamOrder) {
       if (!st.session) continue; // not yet assigned (initialize awaiting its response)
       outStreams[st.id] = st.dirty || !st.cached ? streamModel(st) : st.cached;
     }
-    all.sort((a, b) => a.ord - b.ord);
     cached = {
       version: 1,
       revision,
@@ -829,7 +857,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       sessions: outSessions,
       streams: outStreams,
       requests: outRequests,
-      findings: all.map((x) => x.f),
+      findings: outFindings.slice(),
       markers: markers.slice(),
       recordCount,
     };

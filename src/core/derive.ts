@@ -120,8 +120,46 @@ export function chainOpen(root: StreamS): boolean {
 export interface Derived {
   session: Session;
   requests: RequestInfo[];
+  /** All findings of the session in ord order (kept between derivations; see `appended`). */
   findings: OrdFinding[];
-  overlays: Map<StreamS, Map<number, FindingCode[]>>;
+  /** The findings appended to `findings` by this derivation, or null when it was rebuilt. */
+  appended: OrdFinding[] | null;
+  /** Derived codes per stream and event index, all of them; null when only `overlayAdds` changed. */
+  overlays: Map<StreamS, Map<number, FindingCode[]>> | null;
+  /** With `overlays` null: codes to add (candidates decided since the last derivation). */
+  overlayAdds: [StreamS, number, FindingCode][];
+}
+
+function sameOverlay(a: [StreamS, number, FindingCode][], b: [StreamS, number, FindingCode][]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]![0] !== b[i]![0] || a[i]![1] !== b[i]![1] || a[i]![2] !== b[i]![2]) return false;
+  return true;
+}
+
+function codeFor(m: Map<string, FindingCode[]>, f: Finding): void {
+  if (f.requestId === undefined) return;
+  const l = m.get(f.requestId);
+  if (!l) m.set(f.requestId, [f.code]);
+  else if (!l.includes(f.code)) l.push(f.code);
+}
+
+/** Add one derived code to an event of the shared array (see applyOverlay). */
+export function addOverlayCode(st: StreamS, idx: number, code: FindingCode): boolean {
+  st.overlay ??= new Map();
+  const l = st.overlay.get(idx);
+  if (l) l.push(code);
+  else st.overlay.set(idx, [code]);
+  st.base ??= new Map();
+  let b = st.base.get(idx);
+  if (!b) {
+    b = st.events[idx];
+    if (!b) return false;
+    st.base.set(idx, b);
+  }
+  const shown = st.events[idx]!;
+  if (shown.findings.includes(code)) return false;
+  st.events[idx] = { ...b, findings: [...shown.findings, code] };
+  return true;
 }
 
 export function deriveSession(s: SessionState, finished: boolean, opts: ResolvedOptions): Derived {
@@ -132,25 +170,52 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
       : inferred;
   const contiguous = scheme.kind === 'contiguous';
   const ordered = contiguous || scheme.kind === 'sparse';
-  const findings: OrdFinding[] = s.findings.slice();
-  const overlays = new Map<StreamS, Map<number, FindingCode[]>>();
-  const overlay = (st: StreamS, idx: number, code: FindingCode) => {
-    let m = overlays.get(st);
-    if (!m) overlays.set(st, (m = new Map()));
-    const l = m.get(idx);
-    if (l) l.push(code);
-    else m.set(idx, [code]);
-  };
   const anyOpen = !finished && s.streams.some((x) => x.state === 'open');
+  let incomplete = 0;
+  for (const x of s.streams) if (x.captureIncomplete) incomplete++;
+  // Gap candidates are decided again only when something they depend on changed; otherwise only
+  // the candidates added since the last derivation are (see IncState).
+  const key = `${scheme.kind}|${scheme.scope ?? ''}|${anyOpen ? 1 : 0}|${s.idReuse > 0 ? 1 : 0}|${s.stats.fills}|${incomplete}`;
+  let inc = s.inc;
+  const fullCand = !inc || inc.key !== key;
+  if (!inc || fullCand) {
+    inc = s.inc = {
+      key,
+      nCand: 0,
+      candFindings: [],
+      candOverlay: [],
+      gapOrds: new Map(),
+      gapCount: 0,
+      gapTexts: [],
+      nPush: 0,
+      other: undefined,
+      otherText: '',
+      reqOv: [],
+      out: [],
+      reqCodes: new Map(),
+    };
+  }
+  const I = inc;
   // chain root -> confirmed losses: [prevOrd, ord, missing ids text ('' for cross-stream)]
-  const gapOrds = new Map<StreamS, [number, number, string][]>();
-  let gapCount = 0;
-  const gapTexts: string[] = [];
+  const gapOrds = I.gapOrds;
+  /** Findings and overlay entries of the candidates decided now. */
+  const newCand: OrdFinding[] = [];
+  const newOv: [StreamS, number, FindingCode][] = [];
+  let findings: OrdFinding[] = newCand;
+  let ovList: [StreamS, number, FindingCode][] = newOv;
+  const overlay = (st: StreamS, idx: number, code: FindingCode) => {
+    ovList.push([st, idx, code]);
+  };
+  const gapText = (text: string) => {
+    I.gapCount++;
+    if (I.gapTexts.length < 20) I.gapTexts.push(text);
+  };
   const add = (at: number, code: FindingCode, f: Omit<Finding, 'code' | 'severity' | 'sessionKey' | 'sessionId'>) => {
     findings.push({ ord: at, f: { code, severity: SEVERITY[code], sessionKey: s.key, sessionId: s.sessionId, ...f } });
   };
 
-  for (const c of s.candidates) {
+  for (let ci = I.nCand; ci < s.candidates.length; ci++) {
+    const c = s.candidates[ci]!;
     const st = c.stream;
     const req = st.root.requests[0];
     if ((c.kind === 'live' || c.kind === 'replay') && contiguous) {
@@ -163,8 +228,7 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
       if (memo && memo.set === set && memo.fills === set.fills && memo.sig === sig) {
         if (!memo.gap) continue;
         const { f, text, code } = memo.gap;
-        gapCount++;
-        gapTexts.push(text);
+        gapText(text);
         const l = gapOrds.get(st.root);
         if (l) l.push([c.prevOrd, c.ord, text]);
         else gapOrds.set(st.root, [[c.prevOrd, c.ord, text]]);
@@ -178,8 +242,7 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
       const n = countRanges(missing);
       const text = describeRanges(missing, c.prefix, c.width);
       const code: FindingCode = c.kind === 'replay' ? 'replay-gap' : 'live-gap';
-      gapCount++;
-      gapTexts.push(text);
+      gapText(text);
       const l = gapOrds.get(st.root);
       if (l) l.push([c.prevOrd, c.ord, text]);
       else gapOrds.set(st.root, [[c.prevOrd, c.ord, text]]);
@@ -226,6 +289,16 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
       });
     }
   }
+
+  I.nCand = s.candidates.length;
+  for (const f of newCand) I.candFindings.push(f);
+  for (const o of newOv) I.candOverlay.push(o);
+
+  // Everything below is recomputed at each derivation: its size is in resumes and requests.
+  const other: OrdFinding[] = [];
+  const reqOv: [StreamS, number, FindingCode][] = [];
+  findings = other;
+  ovList = reqOv;
 
   // Reconnects that cannot be verified.
   const unverifiedRoots = new Map<StreamS, number[]>();
@@ -338,23 +411,51 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
     if (r.end !== undefined) info.end = r.end;
     if (r.stream.status === 404 && r.stream.sessionHeader !== undefined) info.findings.push('session-expired');
     requests.push(info);
-    reqFindings.set(r.id, info.findings);
   }
 
-  findings.sort((a, b) => a.ord - b.ord);
-  let worst: Session['worst'];
-  for (const { f } of findings) {
-    worst = worstOf(worst, f.severity);
-    if (f.requestId !== undefined) {
-      const l = reqFindings.get(f.requestId);
-      if (l && !l.includes(f.code)) l.push(f.code);
+  // The session's findings in ord order (I.out). While the recomputed part is what it was and
+  // everything new comes after everything listed, the new findings are appended; else rebuilt.
+  const otherText = JSON.stringify(other.map((x) => [x.ord, x.f]));
+  const sameOther = !fullCand && I.other !== undefined && I.otherText === otherText && sameOverlay(I.reqOv, reqOv);
+  let appended: OrdFinding[] | null = null;
+  if (sameOther) {
+    const fresh = s.findings.slice(I.nPush).concat(newCand);
+    fresh.sort((a: OrdFinding, b: OrdFinding) => a.ord - b.ord);
+    const last = I.out.length ? I.out[I.out.length - 1]!.ord : -Infinity;
+    if (fresh.length === 0 || fresh[0]!.ord > last) {
+      for (const x of fresh) {
+        I.out.push(x);
+        I.worst = worstOf(I.worst, x.f.severity);
+        codeFor(I.reqCodes, x.f);
+      }
+      appended = fresh;
     }
   }
+  if (!appended) {
+    I.other = other;
+    I.otherText = otherText;
+    I.out = s.findings.concat(I.candFindings, other);
+    I.out.sort((a, b) => a.ord - b.ord);
+    I.worst = undefined;
+    I.reqCodes = new Map();
+    for (const { f } of I.out) {
+      I.worst = worstOf(I.worst, f.severity);
+      codeFor(I.reqCodes, f);
+    }
+  }
+  I.nPush = s.findings.length;
+  for (const info of requests) {
+    const codes = I.reqCodes.get(info.id);
+    if (codes) for (const c of codes) if (!info.findings.includes(c)) info.findings.push(c);
+  }
+  const worst = I.worst;
+  const gapCount = I.gapCount;
+  const gapTexts = I.gapTexts;
 
   const reasons: string[] = [];
   if (!s.gaplessDeclared) reasons.push('the server did not declare gapless event retention');
   if (s.resumes.length > 0) reasons.push(`${s.resumes.length} reconnect(s) with Last-Event-ID`);
-  if (gapCount > 0) reasons.push(`ids ${gapTexts.slice(0, 20).join('; ')}${gapCount > 20 ? `; … (${gapCount - 20} more gaps)` : ''} never delivered`);
+  if (gapCount > 0) reasons.push(`ids ${gapTexts.join('; ')}${gapCount > gapTexts.length ? `; … (${gapCount - gapTexts.length} more gaps)` : ''} never delivered`);
   if (s.resyncOrds.length > 0 || s.streams.some((x) => x.resyncOrds.length > 0)) reasons.push('the server sent a resync');
   if (s.captureGap || s.streams.some((x) => x.captureIncomplete)) reasons.push('the inspector lost records of this session');
   if (s.idReuse > 0) reasons.push(`${s.idReuse} event id(s) reused by different streams: Last-Event-ID is ambiguous`);
@@ -394,5 +495,18 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
     session.protocolVersionSource = s.pvRank === 3 ? 'initialize-result' : s.pvRank === 2 ? 'header' : 'initialize-request';
   }
   if (worst !== undefined) session.worst = worst;
-  return { session, requests, findings, overlays };
+  // Derived finding codes on events: all of them when rebuilt, else only the new candidates'.
+  let overlays: Derived['overlays'] = null;
+  if (!appended || !sameOther) {
+    overlays = new Map();
+    I.reqOv = reqOv;
+    for (const [st, idx, code] of I.candOverlay.concat(reqOv)) {
+      let m = overlays.get(st);
+      if (!m) overlays.set(st, (m = new Map()));
+      const l = m.get(idx);
+      if (l) l.push(code);
+      else m.set(idx, [code]);
+    }
+  }
+  return { session, requests, findings: I.out, appended, overlays, overlayAdds: overlays ? [] : newOv };
 }

@@ -73,6 +73,8 @@ export class IntervalSet {
    * way `missingIn` of a range below the maximum can change. Lets callers keep its results.
    */
   fills = 0;
+  /** Also counts this set's fills (e.g. the session's IdStats). */
+  constructor(private readonly owner?: { fills: number }) {}
 
   get min(): number | undefined {
     return this.lo[0];
@@ -113,6 +115,7 @@ export class IntervalSet {
     }
     if (idx >= 0 && x <= this.hi[idx]!) return false;
     this.fills++;
+    if (this.owner) this.owner.fills++;
     const joinLeft = idx >= 0 && this.hi[idx] === x - 1;
     const joinRight = idx + 1 < n && this.lo[idx + 1] === x + 1;
     if (joinLeft && joinRight) {
@@ -198,6 +201,8 @@ export interface IdStats {
   stepsOne: number;
   stepsUp: number;
   stepsDown: number;
+  /** Hole fills in any id set of the session (IntervalSet.fills). */
+  fills: number;
 }
 
 export function newIdStats(): IdStats {
@@ -215,6 +220,7 @@ export function newIdStats(): IdStats {
     stepsOne: 0,
     stepsUp: 0,
     stepsDown: 0,
+    fills: 0,
   };
 }
 
@@ -235,7 +241,7 @@ export function recordId(stats: IdStats, id: string, parsed: ParsedId | null, st
   }
   let g = stats.groups.get(parsed.prefix);
   if (!g) {
-    g = { prefix: parsed.prefix, set: new IntervalSet(), width: parsed.width, streams: new Set(), counterLike: parsed.counter <= 1 || parsed.prefix === '' };
+    g = { prefix: parsed.prefix, set: new IntervalSet(stats), width: parsed.width, streams: new Set(), counterLike: parsed.counter <= 1 || parsed.prefix === '' };
     stats.groups.set(parsed.prefix, g);
     if (g.counterLike) stats.counterLikeGroups++;
     else stats.otherGroups++;

@@ -1,6 +1,6 @@
 // Internal state of the incremental analyzer (not part of the public model).
 import type { RequestRecord, Header } from './record';
-import type { Finding, FindingCode, RequestInfo, Session, SseEvent, Stream, StreamKind, StreamState } from './model';
+import type { Finding, FindingCode, RequestInfo, Session, Severity, SseEvent, Stream, StreamKind, StreamState } from './model';
 import type { SseBlock, SseConnectionParser } from './sse';
 import type { DecodedMessage } from './jsonrpc';
 import type { IdSchemeOverride, IdStats, IntervalSet, ParsedId } from './ids';
@@ -152,6 +152,37 @@ export interface SessionState {
   legacyStream?: StreamS;
   dirty: boolean;
   cached?: { session: Session; requests: RequestInfo[]; findings: OrdFinding[] };
+  /** Incremental derivation state (derive.ts). */
+  inc?: IncState;
+}
+
+/**
+ * What deriveSession keeps between derivations so that a snapshot of a live capture costs what
+ * changed: gap candidates are decided once while `key` (scheme, open streams, id reuse, id sets'
+ * hole fills, incomplete streams) stays the same; the session's sorted findings are appended to
+ * while the part recomputed each time (resumes, requests) is unchanged.
+ */
+export interface IncState {
+  key: string;
+  /** Candidates decided. */
+  nCand: number;
+  candFindings: OrdFinding[];
+  candOverlay: [StreamS, number, FindingCode][];
+  gapOrds: Map<StreamS, [number, number, string][]>;
+  gapCount: number;
+  /** The first 20 gaps, for the lossless reason. */
+  gapTexts: string[];
+  /** Push-time findings (SessionState.findings) already in `out`. */
+  nPush: number;
+  /** Findings recomputed at each derivation (unverifiable resumes, request verdicts), as in `out`. */
+  other: OrdFinding[] | undefined;
+  otherText: string;
+  reqOv: [StreamS, number, FindingCode][];
+  /** All findings of the session in ord order. */
+  out: OrdFinding[];
+  /** Finding codes per request id, in ord order. */
+  reqCodes: Map<string, FindingCode[]>;
+  worst?: Severity;
 }
 
 export interface ConnState {
