@@ -27,7 +27,7 @@ export interface CoreConfig {
 export interface CoreResults {
   throughput: { ratios: Spread; coreMs: Spread; parserMs: Spread; events: number; mb: number; eventsSeen: number };
   scaling: { ratios: Spread; usPerEventBig: Spread; usPerEventSmall: Spread };
-  relayReplay: { cap: number; maxBytes: number; maxRecords: number; capRecords: number; pushes: number; chunkSize: number };
+  relayReplay: { cap: number; maxBytes: number; maxRecords: number; capRecords: number; pushes: number; chunkSize: number; heldCap: number; heldBytes: number; heldEstimate: number };
 }
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
@@ -76,7 +76,22 @@ function relayReplay(cfg: CoreConfig): CoreResults['relayReplay'] {
   push({ kind: 'response', t: 2, conn: 'c1', status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']], url: 'http://127.0.0.1/mcp', redirected: false, type: 'basic', capture: 'sse' });
   for (const text of chunkText(body, chunkSize)) push({ kind: 'chunk', t: 3, conn: 'c1', text, bytes: text.length });
   push({ kind: 'end', t: 4, conn: 'c1', how: 'complete' });
-  return { cap: DEFAULT_BUFFER_OPTIONS.maxBytes, capRecords: DEFAULT_BUFFER_OPTIONS.maxRecords, maxBytes, maxRecords, pushes, chunkSize };
+  // Memory actually held: the same stream through a buffer capped at 8 MiB (estimate), with every
+  // chunk a distinct on-heap string; heap after GC minus before. Evicted records must be released.
+  const heldCap = 8 * 1024 * 1024;
+  const bytes = Buffer.from(body, 'latin1');
+  gc();
+  const h0 = process.memoryUsage().heapUsed;
+  let capped: ReturnType<typeof createRelayBuffer> | null = createRelayBuffer('held', { maxBytes: heldCap });
+  for (let o = 0; o < bytes.length; o += chunkSize) {
+    const text = bytes.toString('latin1', o, Math.min(bytes.length, o + chunkSize));
+    capped.push({ kind: 'chunk', t: 3, conn: 'c1', text, bytes: text.length });
+  }
+  gc();
+  const heldBytes = process.memoryUsage().heapUsed - h0;
+  const heldEstimate = capped.size().bytes;
+  capped = null;
+  return { cap: DEFAULT_BUFFER_OPTIONS.maxBytes, capRecords: DEFAULT_BUFFER_OPTIONS.maxRecords, maxBytes, maxRecords, pushes, chunkSize, heldCap, heldBytes, heldEstimate };
 }
 
 export function runCore(cfg: CoreConfig, log: (m: string) => void = () => {}): CoreResults {

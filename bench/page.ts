@@ -38,11 +38,13 @@ export interface PageConfig {
 }
 
 export interface PageResults {
-  stream: { ratios: Spread; withMs: Spread; withoutMs: Spread; mb: number; events: number; reads: number[] };
+  stream: { ratios: Spread; withMs: Spread; withoutMs: Spread; mb: number; events: number; reads: number[]; settleMs: Spread };
+  rpcSettleMs?: Spread;
   streamNoDevtools?: { ratios: Spread; withMs: Spread; withoutMs: Spread };
+  fetchGetNoDevtools?: { ratios: Spread; withMs: Spread; withoutMs: Spread };
   fetchGet: { ratios: Spread; withMs: Spread; withoutMs: Spread };
   fetchRpc: { ratios: Spread; withMs: Spread; withoutMs: Spread };
-  profile: { events: number; extMs: number; busyMs: number; usPerEvent: number; chunks: number }[][];
+  profile: { events: number; extMs: number; busyMs: number; usPerEvent: number; chunks: number; reads: number; top: [string, number][] }[][];
   relay: { cap: number; deltaWith: number; deltaWithout: number; label: string }[];
   latency: { storeP50: number; storeP95: number; rowP50: number; rowP95: number; n: number; rows: number }[];
 }
@@ -70,7 +72,8 @@ async function panelQuiet(arm: Arm, quietMs = 400) {
       }
       return Date.now() - since >= quietMs;
     },
-    { timeoutMs: 120_000, intervalMs: 100, message: 'panel did not settle' },
+    // The live panel can take minutes to catch up after a 50 MB stream (see docs/benchmarks.md).
+    { timeoutMs: 900_000, intervalMs: 100, message: 'panel did not settle' },
   );
 }
 
@@ -104,13 +107,16 @@ async function alternate(base: Arm, treat: Arm, reps: number, url: string, expr:
   const a: number[] = [];
   const b: number[] = [];
   const reads: number[] = [];
+  const settle: number[] = [];
   const one = async (arm: Arm) => {
     await navigateFresh(arm, url);
     await panelQuiet(arm);
     await sleep(150);
     const r = await arm.browser.cdp.evaluate<Run>(arm.page, expr, { timeoutMs: 300_000 });
     check(r);
+    const t = Date.now();
     await panelQuiet(arm);
+    if (arm.panel) settle.push(Date.now() - t);
     return r;
   };
   for (let i = 0; i < reps; i++) {
@@ -127,7 +133,7 @@ async function alternate(base: Arm, treat: Arm, reps: number, url: string, expr:
     if (rt.reads !== undefined) reads.push(rt.reads);
     ratios.push(rt.ms / rb.ms);
   }
-  return { ratios: spread(ratios), withMs: spread(b), withoutMs: spread(a), reads };
+  return { ratios: spread(ratios), withMs: spread(b), withoutMs: spread(a), reads, settle: spread(settle) };
 }
 
 /** Main-thread time in frames of the extension's scripts (inclusive), from a CDP CPU profile. */
@@ -151,7 +157,7 @@ async function profileRun(arm: Arm, url: string, n: number, b: number, origin: s
     : 0;
   const a = attribute(profile);
   if (r.events !== n) throw new Error(`profile run: page counted ${r.events} events, expected ${n}`);
-  return { events: n, extMs: a.extMs, busyMs: a.busyMs, usPerEvent: (a.extMs * 1000) / n, chunks };
+  return { events: n, extMs: a.extMs, busyMs: a.busyMs, usPerEvent: (a.extMs * 1000) / n, chunks, reads: r.reads ?? 0, top: a.top };
 }
 
 interface Profile {
@@ -160,7 +166,7 @@ interface Profile {
   timeDeltas: number[];
 }
 
-export function attribute(p: Profile): { extMs: number; busyMs: number } {
+export function attribute(p: Profile): { extMs: number; busyMs: number; top: [string, number][] } {
   const parent = new Map<number, number>();
   const byId = new Map<number, Profile['nodes'][number]>();
   for (const n of p.nodes) {
@@ -180,6 +186,7 @@ export function attribute(p: Profile): { extMs: number; busyMs: number } {
   const idle = new Set(['(idle)', '(program)', '(garbage collector)']);
   let ext = 0;
   let busy = 0;
+  const self = new Map<string, number>();
   for (let i = 0; i < p.samples.length; i++) {
     // timeDeltas[i] is the time before sample i; attribute the interval after it (next delta).
     const dt = (p.timeDeltas[i + 1] ?? 0) / 1000;
@@ -187,9 +194,15 @@ export function attribute(p: Profile): { extMs: number; busyMs: number } {
     const name = node.callFrame.functionName;
     if (name === '(idle)') continue;
     if (!idle.has(name) || name === '(garbage collector)') busy += dt;
-    if (name !== '(garbage collector)' && extOf(node.id)) ext += dt;
+    if (name !== '(garbage collector)' && extOf(node.id)) {
+      ext += dt;
+      const file = node.callFrame.url.split('/').pop() ?? '';
+      const k = `${name || '(anonymous)'} ${file}`;
+      self.set(k, (self.get(k) ?? 0) + dt);
+    }
   }
-  return { extMs: ext, busyMs: busy };
+  const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 8);
+  return { extMs: ext, busyMs: busy, top };
 }
 
 /** Latency: page read (record.t) -> (a) record in the panel's store, (b) row rendered in the panel. */
@@ -291,7 +304,7 @@ export async function runPageBenches(dist: string, cfg: PageConfig): Promise<Pag
     cfg.log(`row 1: ${n} events, ${(server.bodyFor(n, b).length / 1e6).toFixed(1)} MB, ${cfg.reps} pairs`);
     const s1 = await alternate(A, B, cfg.reps, url, streamExpr, checkStream);
     const res: Partial<PageResults> = {};
-    res.stream = { ratios: s1.ratios, withMs: s1.withMs, withoutMs: s1.withoutMs, mb: server.bodyFor(n, b).length / 1e6, events: n, reads: s1.reads };
+    res.stream = { ratios: s1.ratios, withMs: s1.withMs, withoutMs: s1.withoutMs, mb: server.bodyFor(n, b).length / 1e6, events: n, reads: s1.reads, settleMs: s1.settle };
     if (C && D) {
       cfg.log('row 1b: DevTools closed');
       const s = await alternate(C, D, cfg.reps, url, streamExpr, checkStream);
@@ -303,9 +316,14 @@ export async function runPageBenches(dist: string, cfg: PageConfig): Promise<Pag
     res.fetchGet = { ratios: g.ratios, withMs: g.withMs, withoutMs: g.withoutMs };
     const p = await alternate(A, B, cfg.reps, url, `rpcMany(${cfg.fetches})`, checkNone);
     res.fetchRpc = { ratios: p.ratios, withMs: p.withMs, withoutMs: p.withoutMs };
+    res.rpcSettleMs = p.settle;
+    if (C && D) {
+      const g2 = await alternate(C, D, cfg.reps, url, `fetchMany(${cfg.fetches})`, checkNone);
+      res.fetchGetNoDevtools = { ratios: g2.ratios, withMs: g2.withMs, withoutMs: g2.withoutMs };
+    }
 
     cfg.log(`row 3: CPU profiles at ${cfg.profileSizes.join(' and ')} events`);
-    const profReps = Math.max(1, Math.min(3, cfg.reps));
+    const profReps = Math.max(1, Math.min(2, cfg.reps));
     res.profile = [];
     for (const size of cfg.profileSizes) {
       const runs = [];
