@@ -314,7 +314,7 @@ export function InspectorApp(props: InspectorAppProps) {
       {imported && mode === 'devtools' && (
         <div className="banner-error" style={{ color: 'var(--text)', background: 'var(--bg-alt)', borderColor: 'var(--border)' }} data-testid="imported-banner">
           <span>{visible(`Showing imported file ${imported.name} — live capture continues in the background.`)}</span>
-          <button type="button" className="linkbtn" onClick={() => setImported(undefined)} style={{ marginLeft: 'auto' }}>
+          <button type="button" className="linkbtn" onClick={() => setImported(undefined)} style={{ marginLeft: 'auto' }} data-testid="back-to-live">
             Back to live capture
           </button>
         </div>

@@ -22,7 +22,7 @@ export function Callout(props: { snap: AnalysisSnapshot; finding: Finding; onSho
         <span className="callout-code">{f.code}</span>
         {req && <span>{visible(`request ${req.id} (${req.method}${toolName})`)}</span>}
         {f.missing && <span className="sev-error">{visible(`missing ids ${f.missing}`)}</span>}
-        {!open && !f.missing && d?.missing && <span className="sev-error">{visible(`missing ids ${d.missing}`)}</span>}
+        {!f.missing && d?.missing && <span className="sev-error">{visible(`missing ids ${d.missing}`)}</span>}
         {f.pending && <span className="dim">(pending: another open stream of the session may still deliver these ids)</span>}
         {more > 0 && (
           <button type="button" className="linkbtn" onClick={props.onShowFindings} style={{ marginLeft: 'auto' }}>

@@ -1,0 +1,196 @@
+// The inspector UI in real Chrome DevTools against the demo page (the official SDK client in the
+// browser) and the fixture MCP server, one browser for every mode: for each mode the panel is
+// cleared, the page's agent runs once (window.__demo.run(mode)), and the DOM must show the codes
+// and verdicts the issue asks for — the session row, the worst finding on the first screen, the
+// requests summary and the Requests view's verdict cells, the Findings view's rows (data-code).
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoServer, type DemoServer } from '../../demo/server';
+import { openInspected, type Harness } from '../support/extension';
+import { clickTestId, findingRows, requestVerdicts, setInputFiles, showTab, snapSummary, uiState, type UiState } from '../support/panel-ui';
+import { waitFor } from '../support/wait';
+
+let demo: DemoServer;
+let h: Harness;
+
+beforeAll(async () => {
+  demo = await startDemoServer({ mode: 'lossless' });
+  h = await openInspected(demo.pageUrl({ mode: 'lossless', chunks: 6, delayMs: 50 }));
+  await waitFor(() => h.evalPage('typeof window.__demo?.run === "function"'), { message: 'demo page ready' });
+  await waitFor(() => h.panel.eval(`typeof globalThis.__MSI_UI__ === 'object'`), { message: 'inspector UI mounted in the panel' });
+}, 180_000);
+
+afterAll(async () => {
+  await h?.close();
+  await demo?.close();
+});
+
+/** Clear the panel, run the page's agent once in `mode`, return its outcome. */
+async function runMode(mode: string): Promise<any> {
+  await clickTestId(h.panel, 'tb-clear');
+  await waitFor(() => h.panel.eval(`globalThis.__MSI_UI__.snapshot().sessions.length === 0 && !!document.querySelector('[data-testid=empty-state]')`), {
+    message: 'panel cleared',
+  });
+  return h.evalPage(`window.__demo.run(${JSON.stringify(mode)})`);
+}
+
+/** Poll the first screen until `pred` holds; the failure message shows what it last showed. */
+async function firstScreen(pred: (s: UiState) => boolean, what: string): Promise<UiState> {
+  let last: UiState | undefined;
+  await waitFor(
+    async () => {
+      await showTab(h.panel, 'timeline');
+      last = await uiState(h.panel);
+      return pred(last);
+    },
+    { timeoutMs: 20_000, message: () => `${what}; the panel showed ${JSON.stringify(last).slice(0, 2500)}` },
+  );
+  return last!;
+}
+
+/** Export the panel's capture as JSON (the panel's own exporter), import it back through the
+ *  Import file input; returns the Requests view's verdicts of the imported (finished) capture. */
+async function importIntoPanel(name: string) {
+  const json = await h.panel.eval<string>(`globalThis.__MSI_UI__.exportAs('json')`);
+  const dir = mkdtempSync(join(tmpdir(), 'msi-modes-'));
+  const file = join(dir, `${name}.msi.json`);
+  writeFileSync(file, json);
+  await setInputFiles(h.browser.cdp, h.panel.sessionId, '[data-testid=import-input]', [file]);
+  await waitFor(() => h.panel.eval(`!!document.querySelector('[data-testid=imported-banner]')`), { message: 'imported file shown' });
+  return requestVerdicts(h.panel);
+}
+
+const callRow = (s: UiState) => s.summary.find((r) => /tools\/call/.test(r.text));
+
+describe('panel in real DevTools, demo page + fixture server, per mode', () => {
+  it('lossy: replay-gap + lossy-result-accepted, verdict lossy, the missing ids on the first screen', async () => {
+    const outcome = await runMode('lossy');
+    expect(outcome.callSucceeded).toBe(true); // the SDK accepted the result…
+    expect(outcome.hashMatches).toBe(false); // …built from an incomplete stream
+    const s = await firstScreen((x) => x.worst?.code === 'lossy-result-accepted' && callRow(x)?.verdict === 'lossy', 'lossy first screen');
+    expect(s.sessions).toHaveLength(1);
+    expect(s.sessions[0]!.lossless).toBe('false');
+    expect(s.sessions[0]!.text).toContain('not lossless');
+    expect(s.worst!.onFirstScreen).toBe(true);
+    // The missing id range, in words, with the advice.
+    const snap = await h.panel.eval<any>('globalThis.__MSI_UI__.snapshot()');
+    const lra = snap.findings.find((f: any) => f.code === 'lossy-result-accepted');
+    const gap = snap.findings.find((f: any) => f.code === 'replay-gap');
+    expect(gap?.missing).toMatch(/\d/);
+    expect(s.worst!.text).toContain(`missing ids ${lra.missing ?? gap.missing}`);
+    // TODO(core): live, lossy-result-accepted carries `pending: true` ("another open stream of the
+    // session may still deliver these ids") forever: the 202 to notifications/initialized has no body
+    // and never gets an `end` record, so src/core/derive.ts `anyOpen` (any stream state 'open') stays
+    // true although every stream that could carry ids has ended.
+    expect(s.lossyDetail).toContain(`Lost event ids: ${gap.missing}`);
+    expect(s.worst!.text).toMatch(/What to do: discard/i);
+    expect(s.worst!.text).toContain('tools/call long_task');
+    expect(callRow(s)!.text).toContain('lossy-result-accepted');
+
+    const verdicts = await requestVerdicts(h.panel);
+    expect(verdicts.find((v) => /tools\/call/.test(v.text))?.verdict).toBe('lossy');
+    expect(verdicts.filter((v) => !/tools\/call/.test(v.text)).every((v) => v.verdict === 'complete')).toBe(true);
+    const rows = await findingRows(h.panel);
+    expect(rows.map((r) => r.code)).toEqual(expect.arrayContaining(['replay-gap', 'lossy-result-accepted']));
+    expect(rows.find((r) => r.code === 'replay-gap')!.text).toContain(gap.missing);
+  });
+
+  it('lossless: no error-level finding, verdict complete or complete-unverified', async () => {
+    const outcome = await runMode('lossless');
+    expect(outcome.callSucceeded).toBe(true);
+    expect(outcome.hashMatches).toBe(true);
+    const s = await firstScreen((x) => ['complete', 'complete-unverified'].includes(callRow(x)?.verdict ?? ''), 'lossless first screen');
+    expect(s.sessions).toHaveLength(1);
+    expect(s.worst === null || !/error/.test(s.worst.code)).toBe(true);
+    const snap = await h.panel.eval<any>('globalThis.__MSI_UI__.snapshot()');
+    expect(snap.findings.filter((f: any) => f.severity === 'error').map((f: any) => f.code)).toEqual([]);
+    expect(s.header).toMatch(/Last-Event-ID|resum/i); // the reconnect chain is shown
+    const verdicts = await requestVerdicts(h.panel);
+    expect(verdicts.length).toBeGreaterThanOrEqual(3);
+    for (const v of verdicts) expect(['complete', 'complete-unverified']).toContain(v.verdict);
+    const rows = await findingRows(h.panel);
+    expect(rows.map((r) => r.code)).not.toContain('replay-gap');
+    expect(rows.map((r) => r.code)).not.toContain('lossy-result-accepted');
+  });
+
+  it('opaque: replay-unverifiable + unverified-result-accepted, verdict complete-unverified', async () => {
+    const outcome = await runMode('opaque');
+    expect(outcome.callSucceeded).toBe(true);
+    const s = await firstScreen(
+      (x) => callRow(x)?.verdict === 'complete-unverified' && !!x.worst && ['replay-unverifiable', 'unverified-result-accepted'].includes(x.worst.code),
+      'opaque first screen',
+    );
+    expect(s.worst!.onFirstScreen).toBe(true);
+    expect(s.sessions[0]!.text).toMatch(/ids: opaque/);
+    const verdicts = await requestVerdicts(h.panel);
+    expect(verdicts.find((v) => /tools\/call/.test(v.text))?.verdict).toBe('complete-unverified');
+    const rows = await findingRows(h.panel);
+    expect(rows.map((r) => r.code)).toEqual(expect.arrayContaining(['replay-unverifiable', 'unverified-result-accepted']));
+    expect(await snapSummary(h.panel)).toMatchObject({ calls: ['complete-unverified'] });
+  });
+
+  it('dropped-result: the call without a result (live: pending — core bug; after import: incomplete + result-missing)', async () => {
+    const outcome = await runMode('dropped-result');
+    expect(outcome.callSucceeded).toBe(false); // the SDK client timed out (3 s) and gave up
+    // TODO(core): in a live capture the tools/call stays `pending` (no result-missing) after the SDK
+    // client gave up and closed its transport: src/core/derive.ts treats a chain whose last segment
+    // ended 'aborted'/'error' with a cursor as `mayResume` for as long as the capture is live, even
+    // when every stream of the session has ended. When core fixes it this must become
+    // `incomplete` + result-missing here too (as after the import below).
+    const s = await firstScreen((x) => callRow(x)?.verdict === 'pending' || callRow(x)?.verdict === 'incomplete', 'dropped-result first screen');
+    if (callRow(s)!.verdict === 'pending') {
+      expect(callRow(s)!.text).toMatch(/… pending/); // the live panel says so, it does not say "complete"
+      expect(s.sessions[0]!.text).not.toContain('open'); // although no stream is open any more
+    } else {
+      expect(s.worst?.code).toBe('result-missing');
+    }
+    // The same capture as a file (finished analysis): incomplete, result-missing.
+    const verdicts = await importIntoPanel('dropped-result');
+    expect(verdicts.find((v) => /tools\/call/.test(v.text))?.verdict).toBe('incomplete');
+    expect((await findingRows(h.panel)).map((r) => r.code)).toContain('result-missing');
+    const after = await uiState(h.panel);
+    await showTab(h.panel, 'timeline');
+    expect((await uiState(h.panel)).worst?.code).toBe('result-missing');
+    expect(after.sessions).toHaveLength(1);
+    await clickTestId(h.panel, 'back-to-live');
+  });
+
+  it('cross-stream: replay-cross-stream + lossy-result-accepted, verdict lossy', async () => {
+    const outcome = await runMode('cross-stream');
+    expect(outcome.callSucceeded).toBe(true);
+    const s = await firstScreen(
+      (x) => x.summary.some((r) => r.verdict === 'lossy') && x.worst?.code === 'lossy-result-accepted',
+      'cross-stream first screen',
+    );
+    expect(s.worst!.onFirstScreen).toBe(true);
+    const rows = await findingRows(h.panel);
+    expect(rows.map((r) => r.code)).toEqual(expect.arrayContaining(['replay-cross-stream', 'lossy-result-accepted']));
+    const verdicts = await requestVerdicts(h.panel);
+    expect(verdicts.filter((v) => /tools\/call/.test(v.text)).map((v) => v.verdict).sort()).toEqual(['complete', 'lossy']);
+  });
+
+  it('session-404: session-expired, resume-rejected (live); + result-missing once finished', async () => {
+    const outcome = await runMode('session-404');
+    expect(outcome.callSucceeded).toBe(false);
+    let last: unknown;
+    await waitFor(
+      async () => {
+        const rows = await findingRows(h.panel);
+        last = rows.map((r) => r.code);
+        return ['session-expired', 'resume-rejected'].every((c) => rows.some((r) => r.code === c));
+      },
+      { timeoutMs: 20_000, message: () => `session-404 findings; last ${JSON.stringify(last)}` },
+    );
+    // TODO(core): live, the call stays `pending` after the 404s (same mayResume cause as dropped-result).
+    const live = await requestVerdicts(h.panel);
+    expect(['pending', 'incomplete']).toContain(live.find((v) => /tools\/call/.test(v.text))?.verdict);
+    const verdicts = await importIntoPanel('session-404');
+    expect(verdicts.find((v) => /tools\/call/.test(v.text))?.verdict).toBe('incomplete');
+    const codes = (await findingRows(h.panel)).map((r) => r.code);
+    expect(codes).toEqual(expect.arrayContaining(['session-expired', 'resume-rejected', 'result-missing']));
+    await clickTestId(h.panel, 'back-to-live');
+  });
+});
