@@ -8,7 +8,11 @@
 //
 // The page reads its config from /demo-config.js: { mcpOrigin, mode }. Every fixture mode is
 // served at <mcpOrigin>/mcp/<mode>; the page's ?mode= picks one. The extension's build output
-// (dist/) is also served read-only under /ext/ (e.g. the standalone viewer).
+// (dist/) is also served read-only under /ext/, and the standalone viewer at /viewer (its
+// /assets/ fall back to dist/assets): /viewer?src=/captures/lossy.capture.json opens a recorded
+// capture (test/fixtures/captures), and /viewer alone offers "Open file…" for an export. Every
+// answer carries `access-control-allow-origin: *`, so the extension's own viewer
+// (chrome-extension://<id>/src/panel/viewer.html?src=<this origin>/captures/…) can fetch them too.
 
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
@@ -56,8 +60,13 @@ export interface DemoServer {
   origin: string;
   fixture: FixtureServer;
   pageUrl(p?: PageParams): string;
+  /** The standalone viewer served here; with `src` (a path on this server or a URL) it opens that file. */
+  viewerUrl(src?: string): string;
   close(): Promise<void>;
 }
+
+/** Recorded captures served under /captures/ (CaptureFile JSON and HAR). */
+export const CAPTURES_DIR = join(REPO_ROOT, 'test', 'fixtures', 'captures');
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -69,6 +78,8 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.ico': 'image/x-icon',
+  '.har': 'application/json',
+  '.md': 'text/markdown; charset=utf-8',
 };
 
 async function serveFile(res: ServerResponse, root: string, rel: string): Promise<boolean> {
@@ -80,7 +91,12 @@ async function serveFile(res: ServerResponse, root: string, rel: string): Promis
   } catch {
     return false;
   }
-  res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+  res.writeHead(200, {
+    'content-type': TYPES[extname(path)] ?? 'application/octet-stream',
+    'cache-control': 'no-store',
+    // Read-only static files: the extension's viewer page (another origin) may fetch them (?src=).
+    'access-control-allow-origin': '*',
+  });
   res.end(await readFile(path));
   return true;
 }
@@ -111,8 +127,12 @@ export async function startDemoServer(opts: DemoServerOptions = {}): Promise<Dem
         return;
       }
       if (p.startsWith('/ext/') && (await serveFile(res, extDir, p.slice('/ext/'.length)))) return;
+      if ((p === '/viewer' || p === '/viewer/' || p === '/viewer.html') && (await serveFile(res, extDir, 'src/panel/viewer.html'))) return;
+      if (p.startsWith('/captures/') && (await serveFile(res, CAPTURES_DIR, p.slice('/captures/'.length)))) return;
       if (await serveFile(res, dist, p === '/' ? 'index.html' : p.slice(1))) return;
-      res.writeHead(404, { 'content-type': 'text/plain' });
+      // The viewer's (and the extension pages') absolute /assets/… and /icons/… from dist/.
+      if ((p.startsWith('/assets/') || p.startsWith('/icons/')) && (await serveFile(res, extDir, p.slice(1)))) return;
+      res.writeHead(404, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' });
       res.end('not found');
     })().catch((e: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
@@ -137,6 +157,9 @@ export async function startDemoServer(opts: DemoServerOptions = {}): Promise<Dem
       if (p.delayMs !== undefined) q.set('delayMs', String(p.delayMs));
       if (p.timeoutMs !== undefined) q.set('timeoutMs', String(p.timeoutMs));
       return `${origin}/?${q.toString()}`;
+    },
+    viewerUrl(src?: string) {
+      return src ? `${origin}/viewer?src=${encodeURIComponent(src)}` : `${origin}/viewer`;
     },
     async close() {
       http.closeAllConnections();

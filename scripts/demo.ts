@@ -113,6 +113,24 @@ function findBrowser(explicit?: string): string | undefined {
   return candidates.find((c): c is string => !!c && existsSync(c));
 }
 
+function whatToLookFor(demo: DemoServer, mode: ModeName): string {
+  return [
+    '',
+    'What to look at (about a minute):',
+    '  1. On the demo page press "Call long_task". In "lossy" mode the page says the call succeeded',
+    '     and that the data is wrong (a chunk is missing).',
+    '  2. In DevTools → "MCP Streams": the red box at the top names the call accepted over a lossy',
+    '     replay (lossy-result-accepted, request … tools/call long_task), the lost event ids and what',
+    '     to do. The timeline shows the cut, the GET with Last-Event-ID and the gap; Requests shows',
+    '     the verdict "lossy"; Findings lists every code (replay-gap, …).',
+    '  3. Export ▾ → JSON / HAR / Perfetto trace / Markdown (downloads).',
+    `  4. Standalone viewer: ${demo.viewerUrl()} → "Open file…" → the .msi.json you exported.`,
+    `     A recorded ${mode === 'lossy' ? 'lossy' : 'lossy-mode'} capture opens at once: ${demo.viewerUrl('/captures/lossy.capture.json')}`,
+    `     (the extension's own viewer: chrome-extension://<id>/src/panel/viewer.html?src=${demo.origin}/captures/lossy.capture.json)`,
+    '',
+  ].join('\n');
+}
+
 function manualInstructions(pageUrl: string): string {
   return [
     '',
@@ -162,6 +180,9 @@ async function once(a: Args, demo: DemoServer, ext: string): Promise<number> {
   const script = /<script type="module"[^>]*src="([^"]+)"/.exec(html)?.[1];
   const bundle = script ? await fetch(new URL(script, pageUrl)) : undefined;
   const config = await fetch(new URL('/demo-config.js', pageUrl)).then((r) => r.text());
+  const viewerHtml = await fetch(demo.viewerUrl()).then((r) => (r.ok ? r.text() : ''));
+  const viewerScript = /<script type="module"[^>]*src="([^"]+)"/.exec(viewerHtml)?.[1];
+  const viewerOk = !!viewerScript && (await fetch(new URL(viewerScript, demo.viewerUrl()))).ok;
   const pageOk = page.ok && html.includes('Demo web agent') && !!bundle?.ok && config.includes(demo.fixture.origin);
 
   const preset: Partial<ScenarioOptions> = a.mode in SCENARIOS ? SCENARIOS[a.mode as keyof typeof SCENARIOS] : {};
@@ -172,6 +193,8 @@ async function once(a: Args, demo: DemoServer, ext: string): Promise<number> {
     pageUrl,
     mcpUrl: demo.fixture.modeUrl(a.mode),
     page: pageOk ? 'ok' : 'broken',
+    viewerUrl: demo.viewerUrl('/captures/lossy.capture.json'),
+    viewer: viewerOk ? 'ok' : extension === 'missing' ? 'not built' : 'broken',
     extension: ext,
     agent: {
       callSucceeded: !!o.result && !o.error,
@@ -217,6 +240,8 @@ async function main() {
   console.log(`  demo page:  ${pageUrl}`);
   console.log(`  MCP server: ${demo.fixture.modeUrl(a.mode)} (every mode at ${demo.fixture.origin}/mcp/<mode>)`);
   console.log(`  extension:  ${EXT_DIST} (${extension})`);
+  console.log(`  viewer:     ${demo.viewerUrl()} (standalone viewer: open an export without DevTools)`);
+  console.log(whatToLookFor(demo, a.mode));
 
   const bin = a.browser ? findBrowser(a.browserPath) : undefined;
   const display = !!(process.env.DISPLAY || process.env.WAYLAND_DISPLAY) || process.platform === 'darwin' || process.platform === 'win32';

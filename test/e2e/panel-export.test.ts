@@ -1,0 +1,169 @@
+// Export from the real DevTools panel and open the files again: the demo page's agent runs once in
+// 'lossy' mode; the four exports are downloaded through the panel's own Export menu (CDP
+// Browser.setDownloadBehavior into a temp dir); the JSON and the HAR are imported back into the
+// panel through its Import file input (CDP DOM.setFileInputFiles) and must show the same findings
+// and verdicts; the standalone viewer — the extension's page and the dist/ copy served by the demo
+// server — opens the JSON export (file input and ?src=); the CLI's `audit --json` on the exported
+// HAR gives the same codes and verdicts.
+
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoServer, type DemoServer } from '../../demo/server';
+import { openInspected, type Harness } from '../support/extension';
+import { cdpTarget, clickTestId, findingRows, requestVerdicts, setInputFiles, showTab, snapSummary, type SnapSummary, type UiTarget } from '../support/panel-ui';
+import { startTestServer, type TestServer } from '../support/server';
+import { waitFor } from '../support/wait';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const KINDS = ['json', 'har', 'trace', 'markdown'] as const;
+
+let demo: DemoServer;
+let files: TestServer;
+let h: Harness;
+let dl: string;
+let live: SnapSummary;
+const exported: Partial<Record<(typeof KINDS)[number], string>> = {};
+
+beforeAll(async () => {
+  demo = await startDemoServer({ mode: 'lossy' });
+  files = await startTestServer();
+  dl = mkdtempSync(join(tmpdir(), 'msi-downloads-'));
+  h = await openInspected(demo.pageUrl({ mode: 'lossy', chunks: 6, delayMs: 50 }));
+  await waitFor(() => h.evalPage('typeof window.__demo?.run === "function"'), { message: 'demo page ready' });
+  await waitFor(() => h.panel.eval(`typeof globalThis.__MSI_UI__ === 'object'`), { message: 'inspector UI mounted' });
+  const outcome = await h.evalPage('window.__demo.run("lossy")');
+  expect(outcome.callSucceeded).toBe(true);
+  live = await waitFor(
+    async () => {
+      const s = await snapSummary(h.panel);
+      return s.calls.includes('lossy') && s.codes.includes('replay-gap') ? s : null;
+    },
+    { timeoutMs: 20_000, message: 'live panel shows the lossy call' },
+  );
+}, 180_000);
+
+afterAll(async () => {
+  await h?.close();
+  await files?.close();
+  await demo?.close();
+  if (dl) rmSync(dl, { recursive: true, force: true });
+});
+
+/** Summary of what a UI shows, in the same shape as the live one (codes + verdicts). */
+async function summaryOf(t: UiTarget): Promise<SnapSummary> {
+  return waitFor(
+    async () => {
+      const s = await snapSummary(t);
+      return s.verdicts.length > 0 ? s : null;
+    },
+    { message: 'imported capture analysed' },
+  );
+}
+
+describe('export and import in the real panel', () => {
+  it('the Export menu downloads JSON, HAR, Perfetto trace and Markdown', async () => {
+    await h.browser.cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dl, eventsEnabled: true });
+    for (const kind of KINDS) {
+      await clickTestId(h.panel, 'tb-export');
+      await clickTestId(h.panel, `export-all-${kind}`);
+    }
+    const names = await waitFor(
+      () => {
+        const now = readdirSync(dl).filter((f) => !f.endsWith('.crdownload'));
+        return now.length >= 4 ? now : null;
+      },
+      { timeoutMs: 20_000, message: () => `four downloads in ${dl}: ${readdirSync(dl).join(', ')}` },
+    );
+    exported.json = join(dl, names.find((f) => f.endsWith('.msi.json'))!);
+    exported.har = join(dl, names.find((f) => f.endsWith('.har'))!);
+    exported.trace = join(dl, names.find((f) => f.endsWith('.trace.json'))!);
+    exported.markdown = join(dl, names.find((f) => f.endsWith('.md'))!);
+    for (const k of KINDS) expect(exported[k], k).toBeTruthy();
+
+    const json = JSON.parse(readFileSync(exported.json, 'utf8'));
+    expect(json).toMatchObject({ format: 'mcp-stream-inspector', version: 1 });
+    expect(json.records.length).toBeGreaterThan(20);
+
+    const har = JSON.parse(readFileSync(exported.har, 'utf8'));
+    expect(har.log.version).toBe('1.2');
+    const sseIds = har.log.entries.flatMap((e: any) => (e._sseEvents ?? []).map((ev: any) => ev.id)).filter(Boolean);
+    expect(sseIds).toContain('11'); // the cut stream's last id…
+    expect(sseIds).toContain('14'); // …and the replay after the gap
+    expect(sseIds).not.toContain('12');
+
+    const trace = JSON.parse(readFileSync(exported.trace, 'utf8'));
+    const instants = trace.traceEvents.filter((e: any) => e.ph === 'i' && e.args?.code);
+    expect(instants.map((e: any) => e.args.code)).toEqual(expect.arrayContaining(['replay-gap', 'lossy-result-accepted']));
+
+    const md = readFileSync(exported.markdown, 'utf8');
+    expect(md).toContain('`lossy-result-accepted`');
+    expect(md).toContain('`replay-gap`');
+    expect(md).toMatch(/12–13/);
+    expect(md).toMatch(/`lossy`/);
+
+    // The download is what the hook's exportAs gives (one exporter, two ways in).
+    const viaHook = await h.panel.eval<string>(`globalThis.__MSI_UI__.exportAs('markdown')`);
+    expect(viaHook.replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'T')).toBe(md.replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'T'));
+  });
+
+  it('importing the JSON and the HAR into the panel gives the same findings and verdicts', async () => {
+    for (const f of [exported.json!, exported.har!]) {
+      await setInputFiles(h.browser.cdp, h.panel.sessionId, '[data-testid=import-input]', [f]);
+      await waitFor(() => h.panel.eval(`document.querySelector('[data-testid=imported-banner]')?.textContent.includes(${JSON.stringify(f.split('/').pop())})`), {
+        message: `panel shows imported ${f}`,
+      });
+      expect(await summaryOf(h.panel)).toEqual(live);
+      // …and in the DOM
+      await showTab(h.panel, 'timeline');
+      expect(await h.panel.eval(`document.querySelector('[data-testid=worst-finding]')?.dataset.code`)).toBe('lossy-result-accepted');
+      expect((await requestVerdicts(h.panel)).find((v) => /tools\/call/.test(v.text))?.verdict).toBe('lossy');
+      expect((await findingRows(h.panel)).map((r) => r.code)).toEqual(expect.arrayContaining(['replay-gap', 'lossy-result-accepted']));
+      await clickTestId(h.panel, 'back-to-live');
+      await waitFor(() => h.panel.eval(`!document.querySelector('[data-testid=imported-banner]')`), { message: 'back to live' });
+    }
+    expect(await snapSummary(h.panel)).toEqual(live);
+  });
+
+  it('the standalone viewer opens the JSON export: extension page (file input, ?src=) and dist/ served by the demo', async () => {
+    const body = readFileSync(exported.json!);
+    files.route('/export.msi.json', (_q, res) => res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' }).end(body));
+    const urls = [
+      `chrome-extension://${h.browser.extensionId}/src/panel/viewer.html`,
+      `chrome-extension://${h.browser.extensionId}/src/panel/viewer.html?src=${encodeURIComponent(files.url('/export.msi.json'))}`,
+      demo.viewerUrl(files.url('/export.msi.json')),
+      demo.viewerUrl('/captures/lossy.capture.json'), // what `npm run demo` prints
+    ];
+    for (const url of urls) {
+      const { targetId } = await h.browser.cdp.send<{ targetId: string }>('Target.createTarget', { url });
+      try {
+        const s = await h.browser.cdp.attach(targetId);
+        const v = cdpTarget(h.browser.cdp, s);
+        await waitFor(() => v.eval(`typeof globalThis.__MSI_UI__ === 'object' && !!document.querySelector('[data-testid=import-input]')`), { message: `viewer ready: ${url}` });
+        if (!url.includes('?src=')) await setInputFiles(h.browser.cdp, s, '[data-testid=import-input]', [exported.json!]);
+        const got = await summaryOf(v);
+        if (url.includes('/captures/')) expect(got.codes).toEqual(expect.arrayContaining(['lossy-result-accepted', 'replay-gap']));
+        else expect(got, url).toEqual(live);
+        expect(await v.eval(`document.querySelector('[data-testid=error-banner]')?.textContent ?? null`)).toBeNull();
+        await waitFor(() => v.eval(`document.querySelector('[data-testid=worst-finding]')?.dataset.code === 'lossy-result-accepted'`), {
+          message: `viewer shows the lossy call first: ${url}`,
+        });
+      } finally {
+        await h.browser.cdp.send('Target.closeTarget', { targetId });
+      }
+    }
+  });
+
+  it('the CLI `audit --json` on the exported HAR gives the same codes and verdicts', async () => {
+    const cli = join(ROOT, 'dist-cli', 'cli.mjs');
+    expect(existsSync(cli), 'dist-cli/cli.mjs: run `npm run build`').toBe(true);
+    const r = await promisify(execFile)(process.execPath, [join(ROOT, 'bin', 'mcp-stream-inspector.mjs'), 'audit', '--json', '--fail-on', 'never', exported.har!]);
+    const out = JSON.parse(r.stdout);
+    const codes = [...new Set(out.findings.map((f: any) => f.code as string))].sort();
+    const verdicts = out.sessions.flatMap((s: any) => s.requests.map((q: any) => `${q.method}:${q.verdict}`)).sort();
+    expect({ codes, verdicts }).toEqual({ codes: live.codes, verdicts: live.verdicts });
+  });
+});
