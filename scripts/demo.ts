@@ -194,7 +194,7 @@ async function once(a: Args, demo: DemoServer, ext: string): Promise<number> {
     mcpUrl: demo.fixture.modeUrl(a.mode),
     page: pageOk ? 'ok' : 'broken',
     viewerUrl: demo.viewerUrl('/captures/lossy.capture.json'),
-    viewer: viewerOk ? 'ok' : extension === 'missing' ? 'not built' : 'broken',
+    viewer: viewerOk ? 'ok' : ext === 'missing' ? 'not built' : 'broken',
     extension: ext,
     agent: {
       callSucceeded: !!o.result && !o.error,
