@@ -398,9 +398,9 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     if (st.capture === 'sse' && st.parser) {
       const blocks = st.parser.feed(r.text);
       const x = st.parser.extended;
-      if (x && st.lastBlock && st.lastBlock.b === x) {
+      if (x && st.lastEv && st.lastBlock === x) {
         // CR + LF of a blank line split across reads: the LF completes the last event's raw text.
-        const ev = st.lastBlock.ev;
+        const ev = st.lastEv;
         ev.raw = x.raw;
         const shown = st.events[ev.index];
         if (shown && shown !== ev) st.events[ev.index] = { ...shown, raw: x.raw };
@@ -536,7 +536,10 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     if (b.retry !== undefined) ev.retry = b.retry;
     if (b.data === undefined) ev.idOnly = true;
     st.events.push(ev);
-    if (st.parser) st.lastBlock = { b, ev };
+    if (st.parser) {
+      st.lastBlock = b;
+      st.lastEv = ev;
+    }
     s.dirty = true;
 
     if (b.truncated) {

@@ -120,7 +120,8 @@ export interface StreamS {
    */
   base?: Map<number, SseEvent>;
   /** The last SSE block of the connection and its event (see SseConnectionParser.extended). */
-  lastBlock?: { b: SseBlock; ev: SseEvent };
+  lastBlock?: SseBlock;
+  lastEv?: SseEvent;
   cached?: Stream;
 }
 
