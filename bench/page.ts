@@ -231,15 +231,22 @@ async function latencyRun(arm: Arm, origin: string, n: number, ms: number) {
       if (el.matches?.('tr.msi-event')) return el.children[1]?.textContent ?? null;
       return null;
     };
+    let shown = 0;
     st.mo = new MutationObserver((muts) => {
       const t = now();
+      // Full UI: open the Events tab once the session exists; its count is the events rendered so
+      // far (the paced stream's ids are 1..n in order, so count k means events 1..k are shown).
+      const tab = document.querySelector('[data-testid=tab-events]');
+      if (tab && tab.getAttribute('aria-selected') !== 'true' && !st.clicked) { st.clicked = true; tab.click(); }
+      const k = Number(tab?.querySelector('.count')?.textContent ?? 0);
+      for (; shown < k; ) { shown++; if (!st.rows.has(String(shown))) st.rows.set(String(shown), t); }
       for (const m of muts) for (const node of m.addedNodes) {
         if (node.nodeType !== 1) continue;
         const els = [node, ...node.querySelectorAll('[data-testid=event-row], tr.msi-event')];
         for (const el of els) { const id = rowId(el); if (id && !st.rows.has(id)) st.rows.set(id, t); }
       }
     });
-    st.mo.observe(document.body, { childList: true, subtree: true });
+    st.mo.observe(document.body, { childList: true, subtree: true, characterData: true });
     return true; })()`);
   await arm.browser.cdp.evaluate(
     arm.page,

@@ -29,7 +29,19 @@ export interface ViewerConfig {
 export interface ViewerResults {
   firstFrame: { ratios: Spread; bigMs: Spread; smallMs: Spread };
   eventsTab: { ratios: Spread; bigMs: Spread; smallMs: Spread };
-  scroll: { frames: number; longFrames: number; maxFrameMs: number; loafs: number; maxLoafMs: number; mode: string }[];
+  scroll: {
+    frames: number;
+    longFrames: number;
+    maxFrameMs: number;
+    loafs: number;
+    maxLoafMs: number;
+    mode: string;
+    /** From a Chrome trace of the pass: main-thread tasks whose *thread CPU time* exceeds 50 ms. */
+    cpuLongTasks: number;
+    maxTaskCpuMs: number;
+    /** Main-thread CPU time / wall time of its tasks: < 1 when the thread waited for a core. */
+    cpuShare: number;
+  }[];
   heap: { ratios: Spread; bytesPerEvent: Spread; rawBytesPerEvent: number };
 }
 
@@ -44,6 +56,47 @@ const INSTRUMENT = `(() => {
   });
   mo.observe(document, { childList: true, subtree: true });
 })();`;
+
+/**
+ * A Chrome trace (devtools.timeline) of the renderer main threads; per task it has the wall
+ * duration (`dur`) and the thread's CPU time (`tdur`). On a loaded machine a frame can be long only
+ * because the thread waited for a core; tasks over 50 ms of *CPU* are the product's own.
+ */
+async function startTrace(browser: Browser) {
+  const { cdp } = browser;
+  const events: { ph: string; name: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } }[] = [];
+  const off = cdp.on('Tracing.dataCollected', (p: { value: typeof events }) => void events.push(...p.value));
+  let done!: () => void;
+  const complete = new Promise<void>((r) => (done = r));
+  const off2 = cdp.on('Tracing.tracingComplete', () => done());
+  await cdp.send('Tracing.start', {
+    traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel'], recordMode: 'recordAsMuchAsPossible' },
+    transferMode: 'ReportEvents',
+  });
+  return {
+    async stop() {
+      await cdp.send('Tracing.end');
+      await complete;
+      off();
+      off2();
+      const mains = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}/${e.tid}`));
+      const byThread = new Map<string, { dur: number; tdur: number }[]>();
+      for (const e of events) {
+        const k = `${e.pid}/${e.tid}`;
+        if (e.ph !== 'X' || e.name !== 'RunTask' || !mains.has(k)) continue;
+        let l = byThread.get(k);
+        if (!l) byThread.set(k, (l = []));
+        l.push({ dur: (e.dur ?? 0) / 1000, tdur: (e.tdur ?? 0) / 1000 });
+      }
+      // The viewer's renderer is the busiest main thread during the pass.
+      let tasks: { dur: number; tdur: number }[] = [];
+      for (const l of byThread.values()) if (l.reduce((a, t) => a + t.tdur, 0) > tasks.reduce((a, t) => a + t.tdur, 0)) tasks = l;
+      const cpu = tasks.reduce((a, t) => a + t.tdur, 0);
+      const wall = tasks.reduce((a, t) => a + t.dur, 0);
+      return { cpuLongTasks: tasks.filter((t) => t.tdur > 50).length, maxTaskCpuMs: Math.max(0, ...tasks.map((t) => t.tdur)), cpuShare: wall ? cpu / wall : 1 };
+    },
+  };
+}
 
 interface Loaded {
   firstFrame: number;
@@ -64,6 +117,7 @@ async function load(browser: Browser, session: string, url: string, events: numb
   const rows = await waitFor(() => cdp.evaluate<number | null>(session, `window.__bench.marks.rowsFrame ?? null`), { timeoutMs: 60_000, message: 'events table rows' });
   if (scroll) {
     for (const mode of ['jump', 'smooth'] as const) {
+      const trace = await startTrace(browser);
       const r = await cdp.evaluate<ViewerResults['scroll'][number]>(
         session,
         `(async () => {
@@ -90,6 +144,7 @@ async function load(browser: Browser, session: string, url: string, events: numb
         })()`,
         { timeoutMs: 120_000 },
       );
+      Object.assign(r, await trace.stop());
       scroll.push(r);
     }
   }
