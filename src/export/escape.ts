@@ -27,3 +27,15 @@ export function mdText(text: string, max = 1000): string {
     .replace(/>/g, '&gt;')
     .replace(/[\\`*_\[\]|~]/g, (c) => `\\${c}`);
 }
+
+/**
+ * Markdown text for the end of an ATX heading (`## …`): like mdText, and CommonMark's heading
+ * rules cannot eat it — a trailing run of '#' (a "closing sequence") is backslash-escaped and
+ * leading/trailing spaces become `&#32;` (heading content is stripped of edge spaces), so a
+ * session id "abc #" or "x  " is shown whole.
+ */
+export function mdHeadingText(text: string, max = 1000): string {
+  return mdText(text, max)
+    .replace(/#/g, '\\#')
+    .replace(/^ +| +$/g, (sp) => '&#32;'.repeat(sp.length));
+}

@@ -4,7 +4,7 @@
 
 import type { AnalysisSnapshot, Session } from '../core/model';
 import { ADVICE_LOSSY, lossDetail, sortFindings, VERDICT_TEXT } from './advice';
-import { mdText } from './escape';
+import { mdHeadingText, mdText } from './escape';
 
 export interface MarkdownOptions {
   createdAt?: string;
@@ -21,7 +21,7 @@ const toolName = (params: unknown) => {
 const code = (c: string) => `\`${c.replace(/`/g, '')}\``;
 
 function sessionTitle(s: Session): string {
-  return s.sessionId ? `Session ${mdText(s.sessionId, 80)}` : `No session (endpoint ${mdText(s.endpoint, 200)})`;
+  return s.sessionId ? `Session ${mdHeadingText(s.sessionId, 80)}` : `No session (endpoint ${mdText(s.endpoint, 200)})`;
 }
 
 export function exportMarkdown(snap: AnalysisSnapshot, opts: MarkdownOptions = {}): string {
@@ -51,7 +51,7 @@ export function exportMarkdown(snap: AnalysisSnapshot, opts: MarkdownOptions = {
       const segs = c.segments
         .map((g, i) => `${i ? `→ Last-Event-ID ${g.resumedFrom ?? '(none)'} ` : ''}${g.status !== undefined ? `[${g.status}] ` : ''}${g.events ? `ids ${g.firstId ?? '?'}…${g.lastId ?? '?'}` : 'no events'} (${g.state})`)
         .join(' ');
-      out.push(`- Reconnect chain${c.requestIds.length ? ` (request ${c.requestIds.join(', ')})` : ''}: ${mdText(segs, 600)}`);
+      out.push(`- Reconnect chain${c.requestIds.length ? ` (request ${mdText(c.requestIds.join(', '), 200)})` : ''}: ${mdText(segs, 600)}`);
     }
     out.push('');
 
@@ -65,7 +65,7 @@ export function exportMarkdown(snap: AnalysisSnapshot, opts: MarkdownOptions = {
     }
     for (const r of reqs.filter((x) => x.verdict === 'lossy')) {
       const d = lossDetail(snap, s.key, r);
-      out.push(`### ⛔ Request ${mdText(r.id, 60)} (${mdText(r.method + toolName(r.params), 120)}) — result accepted over a lossy stream`, '');
+      out.push(`### ⛔ Request ${mdHeadingText(r.id, 60)} (${mdText(r.method + toolName(r.params), 120)}) — result accepted over a lossy stream`, '');
       out.push(`- Verdict ${code('lossy')}: ${VERDICT_TEXT.lossy}.`);
       if (d.missing) out.push(`- Missing event ids: ${mdText(d.missing, 300)}${d.missingCount !== undefined ? ` (${d.missingCount} event(s))` : ''}`);
       out.push(`- Cumulative notifications accumulated: ${d.accumulated}${d.implied !== undefined ? `; the ids imply up to ${d.implied}` : ''}`);

@@ -13,8 +13,9 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../demo/server';
+import { devtoolsFrontend } from '../support/devtools';
 import { openInspected, type Harness } from '../support/extension';
-import { cdpTarget, clickTestId, findingRows, requestVerdicts, setInputFiles, showTab, snapSummary, type SnapSummary, type UiTarget } from '../support/panel-ui';
+import { cdpTarget, clickTestId, findingRows, requestVerdicts, screenshot, setDevtoolsTheme, setDock, setInputFiles, showTab, snapSummary, type SnapSummary, type UiTarget } from '../support/panel-ui';
 import { startTestServer, type TestServer } from '../support/server';
 import { waitFor } from '../support/wait';
 
@@ -165,5 +166,53 @@ describe('export and import in the real panel', () => {
     const codes = [...new Set(out.findings.map((f: any) => f.code as string))].sort();
     const verdicts = out.sessions.flatMap((s: any) => s.requests.map((q: any) => `${q.method}:${q.verdict}`)).sort();
     expect({ codes, verdicts }).toEqual({ codes: live.codes, verdicts: live.verdicts });
+  });
+
+  it('screenshots of the main views in DevTools light and dark themes (test-artifacts/screenshots/panel-*.png)', async () => {
+    const fe = await devtoolsFrontend(h.browser);
+    const feSession = await h.browser.cdp.attach(fe.targetId);
+    await h.browser.cdp.send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 800, deviceScaleFactor: 1, mobile: false }, feSession);
+    const written: string[] = [];
+    const panelWidth = () => h.panel.eval<number>('innerWidth');
+    for (const theme of ['light', 'dark'] as const) {
+      await setDock(h.browser, 'undocked'); // the panel gets the whole 1280 x 800 window
+      await waitFor(async () => (await panelWidth()) > 1000, { message: 'undocked DevTools: wide panel' });
+      await setDevtoolsTheme(h.browser, theme === 'dark' ? 'dark' : 'default');
+      // the panel follows chrome.devtools.panels.setThemeChangeHandler
+      await waitFor(() => h.panel.eval(`document.querySelector('[data-testid=msi-app]')?.classList.contains('theme-${theme}')`), {
+        message: `panel switched to the ${theme} theme`,
+      });
+      const shot = async (view: string) => {
+        await h.panel.eval('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))');
+        written.push(await screenshot(h.browser.cdp, feSession, `panel-${view}-${theme}`));
+      };
+      await showTab(h.panel, 'timeline');
+      await shot('timeline');
+      // Events: the lossy finding's events, the accepted result selected with its detail.
+      await clickTestId(h.panel, 'show-events');
+      await waitFor(() => h.panel.eval(`!!document.querySelector('[data-testid=event-detail]')`), { message: 'event detail' });
+      await shot('events');
+      await showTab(h.panel, 'requests');
+      await h.panel.eval(`(() => { [...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.textContent.includes('tools/call'))?.click(); return true; })()`);
+      await waitFor(() => h.panel.eval(`!!document.querySelector('[data-testid=request-detail]')`), { message: 'request detail' });
+      await shot('requests');
+      await showTab(h.panel, 'findings');
+      await h.panel.eval(`(() => { document.querySelector('[data-testid=finding-row][data-code=lossy-result-accepted]')?.click(); return true; })()`);
+      await waitFor(() => h.panel.eval(`!!document.querySelector('[data-testid=finding-detail]')`), { message: 'finding detail' });
+      await shot('findings');
+      await clickTestId(h.panel, 'tb-settings');
+      await waitFor(() => h.panel.eval(`!!document.querySelector('[data-testid=settings-dialog]')`), { message: 'settings' });
+      await shot('settings');
+      await h.panel.eval(`(() => { [...document.querySelectorAll('[data-testid=settings-dialog] button')].find((b) => /cancel/i.test(b.textContent))?.click(); return true; })()`);
+      await waitFor(() => h.panel.eval(`!document.querySelector('[data-testid=settings-dialog]')`), { message: 'settings closed' });
+      await showTab(h.panel, 'timeline');
+      // Docked to the right (a narrow panel): the first screen still names the lossy call.
+      await setDock(h.browser, 'right');
+      await waitFor(async () => (await panelWidth()) < 820, { message: 'docked right: narrow panel' });
+      await shot('first-screen-docked-right');
+    }
+    await setDevtoolsTheme(h.browser, 'default');
+    expect(written).toHaveLength(12);
+    for (const f of written) expect(readFileSync(f).length).toBeGreaterThan(10_000);
   });
 });

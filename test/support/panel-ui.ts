@@ -93,9 +93,14 @@ export function snapSummary(t: UiTarget): Promise<SnapSummary> {
 export async function setDevtoolsTheme(browser: Browser, theme: 'default' | 'dark'): Promise<string> {
   const fe = await devtoolsFrontend(browser);
   const s = await browser.cdp.attach(fe.targetId);
-  await browser.cdp.evaluate(
-    s,
-    `(async () => { const C = await import('./core/common/common.js'); C.Settings.Settings.instance().moduleSetting('ui-theme').set(${JSON.stringify(theme)}); return true; })()`,
+  // retried: right after start-up the front-end may not have created its settings yet
+  await waitFor(
+    () =>
+      browser.cdp.evaluate(
+        s,
+        `(async () => { const C = await import('./core/common/common.js'); C.Settings.Settings.instance().moduleSetting('ui-theme').set(${JSON.stringify(theme)}); return true; })()`,
+      ),
+    { timeoutMs: 20_000, message: `DevTools theme ${theme}` },
   );
   return s;
 }
@@ -116,4 +121,18 @@ export async function setInputFiles(cdp: Cdp, sessionId: string, selector: strin
   const input = await cdp.send<{ nodeId: number }>('DOM.querySelector', { nodeId: doc.root.nodeId, selector }, sessionId);
   if (!input.nodeId) throw new Error(`no ${selector}`);
   await cdp.send('DOM.setFileInputFiles', { nodeId: input.nodeId, files }, sessionId);
+}
+
+/** Dock DevTools ('right', 'bottom', 'undocked') through the front-end's DockController. */
+export async function setDock(browser: Browser, side: 'right' | 'bottom' | 'undocked'): Promise<void> {
+  const fe = await devtoolsFrontend(browser);
+  const s = await browser.cdp.attach(fe.targetId);
+  await waitFor(
+    () =>
+      browser.cdp.evaluate(
+        s,
+        `(async () => { const L = await import('./ui/legacy/legacy.js'); L.DockController.DockController.instance().setDockSide(${JSON.stringify(side)}); return true; })()`,
+      ),
+    { timeoutMs: 20_000, message: `DevTools dock ${side}` },
+  );
 }

@@ -341,6 +341,7 @@ export function InspectorApp(props: InspectorAppProps) {
                   snap={snap}
                   finding={worst}
                   more={sessionFindings.length - 1}
+                  compact={tab !== 'timeline'}
                   onShowTimeline={() => showInTimeline(worst)}
                   onShowEvents={() => showInEvents(worst)}
                   onShowFindings={() => setTab('findings')}

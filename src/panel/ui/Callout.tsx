@@ -5,15 +5,20 @@ import { SevIcon } from './SevIcon';
 import { visible } from './text';
 
 /** The worst finding of the selected session, shown above the tabs on the first screen. */
-export function Callout(props: { snap: AnalysisSnapshot; finding: Finding; onShowTimeline(): void; onShowEvents(): void; onShowFindings(): void; more: number }) {
+/**
+ * `compact`: collapsed to its header line (code, request, missing ids) unless the user opened it —
+ * the first screen (timeline) shows it whole, the other tabs keep their room for the grids.
+ */
+export function Callout(props: { snap: AnalysisSnapshot; finding: Finding; onShowTimeline(): void; onShowEvents(): void; onShowFindings(): void; more: number; compact?: boolean }) {
   const { snap, finding: f, more } = props;
   const req = f.requestId !== undefined ? (snap.requests[f.sessionKey] ?? []).find((r) => r.id === f.requestId) : undefined;
   const lossy = f.code === 'lossy-result-accepted' && req;
   const d = lossy ? lossDetail(snap, f.sessionKey, req) : undefined;
-  const [open, setOpen] = useState(true);
+  const [userOpen, setOpen] = useState<boolean | undefined>(undefined);
+  const open = userOpen ?? !props.compact;
   const toolName = req && typeof (req.params as { name?: unknown } | undefined)?.name === 'string' ? ` ${(req.params as { name: string }).name}` : '';
   return (
-    <section className={`callout ${f.severity}`} data-testid="worst-finding" data-code={f.code} aria-label="Worst finding">
+    <section className={`callout ${f.severity}${open ? '' : ' compact'}`} data-testid="worst-finding" data-code={f.code} aria-label="Worst finding">
       <div className="callout-h">
         <button type="button" className="jt-toggle" aria-expanded={open} aria-label={open ? 'Collapse' : 'Expand'} onClick={() => setOpen(!open)}>
           {open ? '▾' : '▸'}
@@ -23,7 +28,7 @@ export function Callout(props: { snap: AnalysisSnapshot; finding: Finding; onSho
         {req && <span>{visible(`request ${req.id} (${req.method}${toolName})`)}</span>}
         {f.missing && <span className="sev-error">{visible(`missing ids ${f.missing}`)}</span>}
         {!f.missing && d?.missing && <span className="sev-error">{visible(`missing ids ${d.missing}`)}</span>}
-        {f.pending && <span className="dim">(pending: another open stream of the session may still deliver these ids)</span>}
+        {f.pending && open && <span className="dim">(pending: another open stream of the session may still deliver these ids)</span>}
         {more > 0 && (
           <button type="button" className="linkbtn" onClick={props.onShowFindings} style={{ marginLeft: 'auto' }}>
             {`+${more} more finding${more > 1 ? 's' : ''}`}
