@@ -100,7 +100,7 @@ describe('every split point of the real captures', () => {
   ];
   it('has captures', () => expect(caps.length).toBeGreaterThanOrEqual(10));
 
-  it('SSE blocks are the same for every single split point (LF, CRLF, CR line endings)', () => {
+  it('SSE blocks are the same for every single split point (CRLF / CR variants: around line ends)', () => {
     let splits = 0;
     for (const { name, records } of caps) {
       const sseConns = new Set(records.filter((r) => r.kind === 'response' && r.capture === 'sse').map((r) => r.src + '\u0000' + (r as { conn: string }).conn));
@@ -110,7 +110,11 @@ describe('every split point of the real captures', () => {
           const bytes = enc(f(new TextDecoder().decode(b)));
           const ref = blocksOf([bytes]);
           expect(ref.blocks.length, `${name} ${vname}`).toBeGreaterThan(0);
+          // Every offset of the body as captured (LF); with CRLF and CR endings every offset within
+          // two bytes of a line terminator and every 4th elsewhere (keeps the suite fast).
+          const near = (k: number) => [k - 2, k - 1, k, k + 1].some((j) => bytes[j] === 10 || bytes[j] === 13);
           for (let k = 1; k < bytes.length; k++) {
+            if (vname !== 'LF' && k % 4 !== 0 && !near(k)) continue;
             const got = blocksOf([bytes.subarray(0, k), bytes.subarray(k)]);
             if (!sameBlocks(got, ref)) expect(got, `${name} ${key} ${vname} split at byte ${k}`).toEqual(ref);
             splits++;
