@@ -217,7 +217,13 @@ export function Timeline(props: {
               <div className="l1">{visibleLine(streamLabel(s, reqs), 60)}</div>
               <div className="l2">
                 <span className={s.status !== undefined && s.status >= 400 ? 'sev-error' : undefined}>{s.status ?? '—'}</span>
-                {visibleLine(` · ${s.events.length} events · ${s.state}${s.endReason ? ` (${s.endReason})` : ''}`, 80)}
+                {/* a 202/204 answer (to a notification or response) has no body: "open" would mislead */}
+                {visibleLine(
+                  (s.status === 202 || s.status === 204) && s.events.length === 0 && s.state === 'open'
+                    ? ' · accepted, no body'
+                    : ` · ${s.events.length} events · ${s.state}${s.endReason ? ` (${s.endReason})` : ''}`,
+                  80,
+                )}
               </div>
             </div>
           ))}
