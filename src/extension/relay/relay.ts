@@ -51,7 +51,9 @@ window.addEventListener(
     }
     hookPort = ev.ports[0]!;
     hookPort.onmessage = (m) => {
-      if (!core.stats().released) core.onHookMessage(m.data);
+      // Checked per batch (one property read): an orphaned relay stops buffering at once, even
+      // when no panel port was open to tell it.
+      if (!orphaned()) core.onHookMessage(m.data);
     };
   },
   { capture: true },
@@ -88,14 +90,17 @@ try {
 // the old instance (chrome.runtime.id is gone, every chrome.* call throws "Extension context
 // invalidated") and can never deliver again. Stop taking records and free the buffer; the new
 // instance's panel reports the loss (tab-status, docs/capture.md "Extension reload").
+let released = false;
 function orphaned(): boolean {
+  if (released) return true;
   let gone = false;
   try {
     gone = !chrome.runtime?.id;
   } catch {
     gone = true;
   }
-  if (gone && !core.stats().released) {
+  if (gone) {
+    released = true;
     core.release();
     if (hookPort) {
       hookPort.onmessage = null;
@@ -108,7 +113,7 @@ function orphaned(): boolean {
 // Diagnostics for tests and curious users: the relay's counters, readable only from this
 // extension's isolated world (the page cannot see this global), never posted anywhere.
 Object.defineProperty(globalThis, '__MSI_RELAY__', {
-  value: Object.freeze({ stats: () => (orphaned(), core.stats()) }),
+  value: Object.freeze({ stats: () => core.stats() }),
 });
 
 let port: chrome.runtime.Port | null = null;
