@@ -159,7 +159,7 @@ export async function startDemoServer(opts: DemoServerOptions = {}): Promise<Dem
       return `${origin}/?${q.toString()}`;
     },
     viewerUrl(src?: string) {
-      return src ? `${origin}/viewer?src=${encodeURIComponent(src)}` : `${origin}/viewer`;
+      return src ? `${origin}/viewer?src=${encodeURIComponent(src).replace(/%2F/g, '/').replace(/%3A/g, ':')}` : `${origin}/viewer`;
     },
     async close() {
       http.closeAllConnections();
