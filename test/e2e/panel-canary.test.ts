@@ -10,7 +10,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openInspected, type Harness } from '../support/extension';
-import { clickTestId, showTab } from '../support/panel-ui';
+import { clickTestId, screenshot, showTab } from '../support/panel-ui';
 import { startTestServer, type TestServer } from '../support/server';
 import { waitFor } from '../support/wait';
 
@@ -170,15 +170,21 @@ describe('page data is text in the real DevTools panel', () => {
 
     // Events: every row selected, the JSON tree fully expanded each time.
     await showTab(h.panel, 'events');
+    let expandedMax = 0;
     const rows = await clickEach('[data-testid=event-row]', async () => {
       await waitFor(() => h.panel.eval(`!!document.querySelector('[data-testid=event-detail]')`), { message: 'event detail' });
       for (let i = 0; i < 20; i++) {
         const opened = await h.panel.eval<number>(`(() => { const b = [...document.querySelectorAll('[data-testid=event-detail] button.jt-toggle[aria-label=Expand]')]; b.forEach((x) => x.click()); return b.length; })()`);
         if (!opened) break;
       }
+      expandedMax = Math.max(expandedMax, await h.panel.eval<number>(`document.querySelectorAll('[data-testid=event-detail] [role=treeitem][aria-expanded=true]').length`));
       await expectClean('event detail');
     });
     expect(rows).toBeGreaterThanOrEqual(8);
+    expect(expandedMax).toBeGreaterThanOrEqual(4); // the nested payloads really were opened and rendered
+    await h.browser.cdp.send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 800, deviceScaleFactor: 1, mobile: false }, fe);
+    await h.panel.eval('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))');
+    await screenshot(h.browser.cdp, fe, 'panel-canary-events-light');
     const bodyText = await h.panel.eval<string>('document.body.innerText');
     expect(bodyText).toContain('⟨U+202E⟩'); // bidi shown escaped
     expect(bodyText).toContain('<img src=x onerror='); // the markup shown as text
