@@ -129,7 +129,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     }
   }
 
-  function addFinding(s: SessionState | undefined, at: number, code: FindingCode, f: Omit<Finding, 'code' | 'severity' | 'sessionKey' | 'sessionId'>) {
+  function addFinding(s: SessionState | undefined, at: number, code: FindingCode, f: Omit<Finding, 'code' | 'severity' | 'sessionKey' | 'sessionId'>): Finding {
     const finding: Finding = {
       code,
       severity: SEVERITY[code],
@@ -139,6 +139,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     };
     (s ? s.findings : globalFindings).push({ ord: at, f: finding });
     if (s) s.dirty = true;
+    return finding;
   }
 
   // ---------------------------------------------------------------- streams and sessions
@@ -249,6 +250,19 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
               break;
             }
           }
+        }
+      }
+    }
+    if (!target && cursor !== undefined) {
+      // The cursor was delivered on a stream whose body the file does not hold (a HAR omits bodies
+      // of cut streams): the resume belongs to the latest such stream of the session that still
+      // waits for a result.
+      for (let i = s.streams.length - 1; i >= 0; i--) {
+        const x = s.streams[i]!;
+        if (x === st || !(x.bodyAbsent || x.captureIncomplete)) continue;
+        if (x.root.requests.some((q) => q.response === undefined)) {
+          target = x.root.segments[x.root.segments.length - 1]!;
+          break;
         }
       }
     }
@@ -458,7 +472,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     s.dirty = true;
     // An empty resume that closed while its request was still pending.
     const serverClosed = r.how === 'complete' || r.how === 'network-error' || r.how === 'unknown';
-    if (st.isResume && serverClosed && (st.status === undefined || st.status < 400) && st.events.length === 0) {
+    if (st.isResume && serverClosed && (st.status === undefined || st.status < 400) && st.events.length === 0 && !st.captureIncomplete) {
       const pending = st.root.requests.filter((q) => q.response === undefined);
       if (pending.length > 0) {
         addFinding(s, st.endOrd, 'resume-rejected', {
@@ -507,6 +521,23 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     }
     const s = streams.find((x) => x.session)?.session;
     for (const x of streams) if (x.session) x.session.captureGap = true;
+    if (r.reason === 'import' && streams.length > 0) {
+      // An imported file (HAR) without the body of these responses: unknown, not empty.
+      for (const x of streams) {
+        x.bodyAbsent = true;
+        const req = x.root.requests.find((q) => q.response === undefined) ?? x.root.requests[0];
+        const f: Omit<Finding, 'code' | 'severity' | 'sessionKey' | 'sessionId'> = {
+          streamId: x.id,
+          eventIds: x.lastEventIdSent !== undefined ? [x.lastEventIdSent] : [],
+          ...(req ? { requestId: req.id } : {}),
+          message: `The file holds no body for this response (${x.method} ${x.url}${x.status !== undefined ? `, HTTP ${x.status}` : ''}${x.kind === 'resume' ? `, resume with Last-Event-ID ${x.lastEventIdSent ?? ''}` : ''}): HAR writers omit the bodies of aborted or cut event streams, so the events on it cannot be checked — not an empty stream.`,
+        };
+        if (x.resumes) f.relatedStreamIds = [x.resumes.id];
+        addFinding(x.session, ++ord, 'capture-gap', f);
+      }
+      markers.push({ t: r.t, kind: 'capture-gap', text: `no body in the file for ${streams.length} response(s)` });
+      return;
+    }
     const range = r.fromSeq !== undefined ? ` (records ${r.fromSeq}–${r.toSeq ?? r.fromSeq} of ${r.src})` : '';
     const f: Omit<Finding, 'code' | 'severity' | 'sessionKey' | 'sessionId'> = {
       eventIds: [],
@@ -611,7 +642,8 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       const req = st.root.requests[0];
       if (!(st.isResume && prev.root !== st.root)) {
         ev.findings.push('replay-duplicate');
-        addFinding(s, at, 'replay-duplicate', {
+        st.dupEv = ev;
+        st.dupFinding = addFinding(s, at, 'replay-duplicate', {
           streamId: st.id,
           relatedStreamIds: prev.id !== st.id ? [prev.id] : [],
           eventIds: [id],
@@ -728,6 +760,18 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     let req: ReqState | undefined;
     if (sm.method === 'notifications/progress' && sm.progressToken !== undefined) {
       req = s.progress.get(sm.progressToken);
+      const sameDup = ev.duplicate && st.dupEv === ev;
+      if (req && sameDup && sm.progress !== undefined && req.lastProgress !== undefined && sm.progress <= req.lastProgress) {
+        // A replayed duplicate: the client's progress handler sees a value that does not increase.
+        ev.findings.push('progress-regressed');
+        addFinding(s, at, 'progress-regressed', {
+          streamId: st.id,
+          requestId: req.id,
+          eventIds: ev.id !== undefined ? [ev.id] : [],
+          eventIndex: ev.index,
+          message: `Progress of request ${req.id} went from ${req.lastProgress} to ${sm.progress}: event ${ev.id ?? ''} was replayed a second time, and progress must increase with each notification.`,
+        });
+      }
       if (req && !ev.duplicate && sm.progress !== undefined) {
         if (req.lastProgress !== undefined && sm.progress <= req.lastProgress) {
           const code: FindingCode = st.isResume && sm.progress < req.lastProgress ? 'replay-reordered' : 'progress-regressed';
@@ -762,6 +806,14 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     if (!req) return;
     req.notifications.push([st.id, ev.index]);
     if (isCumulative(sm.method) && !ev.duplicate && req.response === undefined) req.cumulative++;
+    else if (isCumulative(sm.method) && ev.duplicate && st.dupEv === ev && req.response === undefined) {
+      // A cumulative notification applied twice before the result: the result is not trustworthy.
+      req.dupCumulative = (req.dupCumulative ?? 0) + 1;
+      const f = st.dupFinding;
+      if (f && f.eventIds.includes(ev.id ?? '\u0000') && !f.message.includes('cumulative')) {
+        f.message += ` It carried a cumulative notification (${sm.method}) for request ${req.id} (${req.method}) before its result: a client that appends it holds that part twice, so the result it accepts is not trustworthy (verdict at least complete-unverified).`;
+      }
+    }
   }
 
   function describeMsg(m: JsonRpcSummary): string {

@@ -172,7 +172,14 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
   const ordered = contiguous || scheme.kind === 'sparse';
   const anyOpen = !finished && s.streams.some((x) => x.state === 'open');
   let incomplete = 0;
-  for (const x of s.streams) if (x.captureIncomplete) incomplete++;
+  let absent = 0;
+  for (const x of s.streams) {
+    if (x.captureIncomplete) incomplete++;
+    if (x.bodyAbsent) absent++;
+  }
+  // Under a counter shared by the session, ids missing on one stream may have been delivered on a
+  // stream whose body the file does not hold: such gaps cannot be decided.
+  const gapsUnknowable = absent > 0 && scheme.scope !== 'stream';
   // Gap candidates are decided again only when something they depend on changed; otherwise only
   // the candidates added since the last derivation are (see IncState).
   const key = `${scheme.kind}|${scheme.scope ?? ''}|${anyOpen ? 1 : 0}|${s.idReuse > 0 ? 1 : 0}|${s.stats.fills}|${incomplete}`;
@@ -218,7 +225,7 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
     const c = s.candidates[ci]!;
     const st = c.stream;
     const req = st.root.requests[0];
-    if ((c.kind === 'live' || c.kind === 'replay') && contiguous) {
+    if ((c.kind === 'live' || c.kind === 'replay') && contiguous && !gapsUnknowable) {
       // Ids reused by different streams (each stream counts on its own): only the chain's own
       // deliveries can fill its gaps.
       const set = s.idReuse > 0 ? st.root.chainIds.get(c.prefix) : s.stats.groups.get(c.prefix)?.set;
@@ -359,13 +366,16 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
           ...(r.responseIndex !== undefined ? { eventIndex: r.responseIndex } : {}),
           message: `The client accepted the ${r.response} of request ${r.id} (${r.method}) after a reconnect whose replay cannot be checked, with ${r.cumulative} cumulative notification(s) received: if the replay left events out, the accumulated output is incomplete. Read the state explicitly before trusting it.`,
         });
-      } else if (lossesBefore.length > 0 || unverified || incomplete) verdict = 'complete-unverified';
+      } else if (lossesBefore.length > 0 || unverified || incomplete || (r.dupCumulative ?? 0) > 0) verdict = 'complete-unverified';
       else verdict = 'complete';
     } else {
       const post = r.stream;
       const httpError = post.status !== undefined && post.status >= 400;
       const last = root.segments[root.segments.length - 1]!;
-      const mayResume = !finished && (last.state === 'error' || last.state === 'aborted') && root.chainCursor !== undefined;
+      // The client may still resume a broken stream, unless it gave up: it cancelled the request,
+      // or the page itself aborted the last stream of the chain.
+      const mayResume = !finished && last.state === 'error' && root.chainCursor !== undefined && !r.cancelled;
+      const unknownBody = root.segments.filter((x) => x.bodyAbsent || x.captureIncomplete);
       // Legacy HTTP+SSE: results arrive on the GET stream that announced the endpoint.
       const legacyWait = s.legacyStream !== undefined && s.legacyStream.state === 'open';
       const longLived = opts.longLivedMethods.includes(r.method);
@@ -373,7 +383,21 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
       else if (longLived) verdict = last.state === 'aborted' || last.state === 'unread' ? 'complete' : 'incomplete';
       else {
         verdict = 'incomplete';
-        if (!httpError) {
+        if (!httpError && unknownBody.length > 0) {
+          // No result seen, but a stream that could hold it was not (fully) captured: unknown.
+          add(last.endOrd ?? last.ord, 'capture-gap', {
+            streamId: unknownBody[unknownBody.length - 1]!.id,
+            relatedStreamIds: root.segments.filter((x) => x !== unknownBody[unknownBody.length - 1]).map((x) => x.id),
+            requestId: r.id,
+            eventIds: root.chainCursor !== undefined ? [root.chainCursor] : last.lastEventIdSent !== undefined ? [last.lastEventIdSent] : [],
+            message:
+              `No result was seen for request ${r.id} (${r.method}), but whether one arrived cannot be known: ` +
+              (unknownBody.some((x) => x.bodyAbsent)
+                ? `the file holds no body for ${unknownBody.map((x) => x.id).join(', ')} (HAR writers omit the bodies of aborted or cut event streams)`
+                : `the inspector lost records of ${unknownBody.map((x) => x.id).join(', ')}`) +
+              `${root.segments.length > 1 ? `; the chain has ${root.segments.length} streams, the last resumed from ${last.lastEventIdSent ?? '?'}` : ''}. Not reported as result-missing.`,
+          });
+        } else if (!httpError) {
           const idx = s.requests.indexOf(r);
           const key = paramsKey(r);
           const reissue = s.requests.find((q, i) => i > idx && q.method === r.method && paramsKey(q) === key);
@@ -458,6 +482,7 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
   if (gapCount > 0) reasons.push(`ids ${gapTexts.join('; ')}${gapCount > gapTexts.length ? `; … (${gapCount - gapTexts.length} more gaps)` : ''} never delivered`);
   if (s.resyncOrds.length > 0 || s.streams.some((x) => x.resyncOrds.length > 0)) reasons.push('the server sent a resync');
   if (s.captureGap || s.streams.some((x) => x.captureIncomplete)) reasons.push('the inspector lost records of this session');
+  if (gapsUnknowable) reasons.push(`the file holds no body for ${absent} stream(s) sharing the session's id counter: gaps cannot be checked`);
   if (s.idReuse > 0) reasons.push(`${s.idReuse} event id(s) reused by different streams: Last-Event-ID is ambiguous`);
 
   const chains: ReconnectChain[] = [];

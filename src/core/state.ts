@@ -33,6 +33,8 @@ export interface ReqState {
   responseIndex?: number;
   notifications: [string, number][];
   cumulative: number;
+  /** Cumulative notifications received a second time (replayed duplicates) before the response. */
+  dupCumulative?: number;
   lastProgress?: number;
 }
 
@@ -81,6 +83,15 @@ export interface StreamS {
   comments: number;
   bytes: number;
   captureIncomplete: boolean;
+  /**
+   * The imported file holds no body for this connection (a HAR entry whose event-stream body was
+   * not saved: HAR writers omit bodies of aborted or cut streams). Its events are unknown, which
+   * is not the same as an empty stream.
+   */
+  bodyAbsent?: boolean;
+  /** The event being pushed is a same-chain duplicate (replay-duplicate) and its finding. */
+  dupEv?: SseEvent;
+  dupFinding?: Finding;
   retry?: number;
 
   ord: number;

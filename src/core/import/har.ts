@@ -170,8 +170,11 @@ export function importHar(v: unknown, srcOrOptions: string | HarImportOptions = 
       }
       if (text !== undefined && text.length > 0 && capture !== 'none') {
         push(responseT + 0.001, 3, 2, { kind: 'chunk', src, t: responseT + 0.001, conn, text, bytes });
-      } else if (text === undefined && capture === 'sse' && num(content.size) > 0) {
-        // The body was not saved ("HAR without content", or Playwright's content: 'omit'/'attach').
+      } else if (text === undefined && capture !== 'none' && content.size !== 0 && status !== 204 && status !== 202 && status < 300) {
+        // The body is absent, which is not an empty body (size 0 or text ""): the file did not keep
+        // it. Playwright's recordHar and Chrome's "Save all as HAR" save no body for streams that
+        // were cut or aborted (`size: -1`, no text); "HAR without content" and content: 'omit' /
+        // 'attach' without the file drop them too. The analyzer marks the stream's events unknown.
         push(responseT + 0.001, 3, 2, {
           kind: 'capture-gap',
           src,

@@ -208,11 +208,67 @@ describe('findings', () => {
     initSession(c);
     cutAndResume(c, { replayFrom: 10 });
     const s = analyzeRecords(c.records);
-    expect(codes(s)).toEqual(['replay-duplicate', 'replay-duplicate']);
+    // Event 10 is a cumulative message applied twice, event 11 a progress value seen twice.
+    expect(codes(s)).toEqual(['replay-duplicate', 'replay-duplicate', 'progress-regressed']);
     expect(only(s, 'replay-duplicate').map((f) => f.eventIds[0])).toEqual(['10', '11']);
     const st = s.streams[only(s, 'replay-duplicate')[0]!.streamId!]!;
     expect(st.events[0]!.duplicate).toBe(true);
+    expect(only(s, 'replay-duplicate')[0]!.message).toContain('cumulative notification (notifications/message)');
+    expect(only(s, 'replay-duplicate')[0]!.message).toContain('not trustworthy');
+    expect(only(s, 'progress-regressed')[0]).toMatchObject({ eventIds: ['11'], requestId: '2' });
+    expect(req(s, '2').verdict).toBe('complete-unverified');
+  });
+
+  it('replay-duplicate of idempotent events only (progress + priming) keeps the verdict complete', () => {
+    const c = new Capture();
+    initSession(c);
+    const p = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(p);
+    c.chunk(p, ev('1', message('a')) + ev('2', progress(2, 2)));
+    c.end(p, 'network-error');
+    const g = c.request({ sessionId: 'sess-1', lastEventId: '2' });
+    c.response(g);
+    c.chunk(g, ev('2', progress(2, 2)) + ev('3', result(2)));
+    c.end(g);
+    const s = analyzeRecords(c.records);
+    expect(codes(s)).toEqual(['replay-duplicate', 'progress-regressed']);
     expect(req(s, '2').verdict).toBe('complete');
+  });
+
+  it('a client that gave up (cancelled, or the page aborted its resume) gets result-missing in a live capture, not pending', () => {
+    for (const how of ['cancelled', 'page-aborted'] as const) {
+      const c = new Capture();
+      initSession(c);
+      const p = c.request({ sessionId: 'sess-1', body: call(2) });
+      c.response(p);
+      c.chunk(p, ev('1', message('a')));
+      c.end(p, 'network-error');
+      if (how === 'cancelled') {
+        const n = c.request({ sessionId: 'sess-1', body: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } } });
+        c.response(n, { status: 202 });
+        c.end(n);
+      } else {
+        const g = c.request({ sessionId: 'sess-1', lastEventId: '1' });
+        c.response(g);
+        c.end(g, 'page-aborted');
+      }
+      const live = createAnalyzer();
+      live.pushAll(c.records); // no finish(): a live capture
+      const s = live.snapshot();
+      expect(req(s, '2').verdict, how).toBe('incomplete');
+      expect(codes(s), how).toEqual(['result-missing']);
+      expect(codes(analyzeRecords(c.records)), how).toEqual(['result-missing']);
+    }
+    // A broken stream the client may still resume stays pending while live.
+    const c = new Capture();
+    initSession(c);
+    const p = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(p);
+    c.chunk(p, ev('1', message('a')));
+    c.end(p, 'network-error');
+    const live = createAnalyzer();
+    live.pushAll(c.records);
+    expect(req(live.snapshot(), '2').verdict).toBe('pending');
   });
 
   it('replay-reordered: ids going backwards, and progress out of order on a replay', () => {
