@@ -17,6 +17,13 @@ export function Callout(props: { snap: AnalysisSnapshot; finding: Finding; onSho
   const [userOpen, setOpen] = useState<boolean | undefined>(undefined);
   const open = userOpen ?? !props.compact;
   const toolName = req && typeof (req.params as { name?: unknown } | undefined)?.name === 'string' ? ` ${(req.params as { name: string }).name}` : '';
+  // In the header while collapsed; next to the other buttons when open (a long header line would
+  // otherwise push it onto a line of its own).
+  const moreBtn = (
+    <button type="button" className="linkbtn" onClick={props.onShowFindings} style={{ marginLeft: open ? undefined : 'auto' }}>
+      {`+${more} more finding${more > 1 ? 's' : ''}`}
+    </button>
+  );
   return (
     <section className={`callout ${f.severity}${open ? '' : ' compact'}`} data-testid="worst-finding" data-code={f.code} aria-label="Worst finding">
       <div className="callout-h">
@@ -29,11 +36,7 @@ export function Callout(props: { snap: AnalysisSnapshot; finding: Finding; onSho
         {f.missing && <span className="sev-error">{visible(`missing ids ${f.missing}`)}</span>}
         {!f.missing && d?.missing && <span className="sev-error">{visible(`missing ids ${d.missing}`)}</span>}
         {f.pending && open && <span className="dim">(pending: another open stream of the session may still deliver these ids)</span>}
-        {more > 0 && (
-          <button type="button" className="linkbtn" onClick={props.onShowFindings} style={{ marginLeft: 'auto' }}>
-            {`+${more} more finding${more > 1 ? 's' : ''}`}
-          </button>
-        )}
+        {more > 0 && !open && moreBtn}
       </div>
       {open && <p>{visible(f.message)}</p>}
       {open && d && (
@@ -64,6 +67,7 @@ export function Callout(props: { snap: AnalysisSnapshot; finding: Finding; onSho
         <button type="button" className="linkbtn" onClick={props.onShowEvents} data-testid="show-events">
           Show events
         </button>
+        {more > 0 && open && moreBtn}
       </div>
     </section>
   );
