@@ -18,7 +18,7 @@ import { boundedDepth, decodeJsonRpc, getPath, idText, type DecodedMessage } fro
 import { IntervalSet, formatId, makeIdParser, newIdStats, recordId, recordStep, type IdSchemeOverride, type ParsedId } from './ids';
 import { SEVERITY } from './findings';
 import { lookupCapability, resolveOptions, type AnalyzerOptions, type ResolvedOptions } from './options';
-import { NO_SESSION, type Candidate, type ConnState, type OrdFinding, type ReqState, type SessionState, type StreamS } from './state';
+import { NO_SESSION, type Candidate, type ConnState, type FindingRun, type OrdFinding, type ReqState, type SessionState, type StreamS } from './state';
 import { addOverlayCode, applyOverlay, deriveSession, streamModel } from './derive';
 
 export interface Analyzer {
@@ -42,6 +42,12 @@ function safeUrl(url: string): { origin: string; endpoint: string } {
   } catch {
     return { origin: url, endpoint: url };
   }
+}
+
+/** The first ids of a list for a message: "1, 2, 3 … 9 (12 in all)". Complete lists are in eventIds. */
+export function idList(ids: readonly string[], cap = 10): string {
+  if (ids.length <= cap) return ids.join(', ');
+  return `${ids.slice(0, cap - 1).join(', ')} … ${ids[ids.length - 1]} (${ids.length} in all)`;
 }
 
 function looksJsonRpc(body: string | null): DecodedMessage[] | null {
@@ -140,6 +146,37 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     (s ? s.findings : globalFindings).push({ ord: at, f: finding });
     if (s) s.dirty = true;
     return finding;
+  }
+
+  /**
+   * One finding per run of contiguous events of a connection with the same code and the same other
+   * stream (a replay of thousands of another stream's events is one finding, not thousands):
+   * extends the open run when `ev` directly follows it, else starts one. `eventIds` lists every id;
+   * the message names the first few and the count.
+   */
+  function runFinding(
+    s: SessionState,
+    st: StreamS,
+    ev: SseEvent,
+    at: number,
+    code: FindingCode,
+    rel: string,
+    render: (ids: string[], n: number) => string,
+    f: Omit<Finding, 'code' | 'severity' | 'sessionKey' | 'sessionId' | 'message' | 'eventIds'>,
+  ): FindingRun {
+    const run = st.run;
+    if (run && run.code === code && run.rel === rel && run.lastIndex === ev.index - 1 && run.f.requestId === f.requestId) {
+      run.lastIndex = ev.index;
+      if (ev.id !== undefined) run.f.eventIds.push(ev.id);
+      run.f.message = run.render(run.f.eventIds, run.f.eventIds.length) + (run.note ?? '');
+      s.dirty = true;
+      return run;
+    }
+    const ids = ev.id !== undefined ? [ev.id] : [];
+    const finding = addFinding(s, at, code, { ...f, eventIds: ids, message: render(ids, ids.length) });
+    const r: FindingRun = { code, rel, f: finding, lastIndex: ev.index, render };
+    st.run = r;
+    return r;
   }
 
   // ---------------------------------------------------------------- streams and sessions
@@ -643,25 +680,38 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       if (!(st.isResume && prev.root !== st.root)) {
         ev.findings.push('replay-duplicate');
         st.dupEv = ev;
-        st.dupFinding = addFinding(s, at, 'replay-duplicate', {
-          streamId: st.id,
-          relatedStreamIds: prev.id !== st.id ? [prev.id] : [],
-          eventIds: [id],
-          eventIndex: ev.index,
-          ...(req ? { requestId: req.id } : {}),
-          message: `Event id ${id} arrived again (first on stream ${prev.id}): a client that does not de-duplicate applies it twice.`,
-        });
+        const first = prev.id;
+        const run = runFinding(
+          s,
+          st,
+          ev,
+          at,
+          'replay-duplicate',
+          first,
+          (ids, n) =>
+            n === 1
+              ? `Event id ${ids[0]} arrived again (first on stream ${first}): a client that does not de-duplicate applies it twice.`
+              : `${n} events arrived again (ids ${idList(ids)}; first on stream ${first}): a client that does not de-duplicate applies them twice.`,
+          { streamId: st.id, relatedStreamIds: prev.id !== st.id ? [prev.id] : [], eventIndex: ev.index, ...(req ? { requestId: req.id } : {}) },
+        );
+        st.dupRun = run;
       } else {
         ev.findings.push('replay-cross-stream');
         st.root.crossOrds.push(at);
-        addFinding(s, at, 'replay-cross-stream', {
-          streamId: st.id,
-          relatedStreamIds: [prev.id],
-          eventIds: [id],
-          eventIndex: ev.index,
-          ...(req ? { requestId: req.id } : {}),
-          message: `The resumed stream delivered event ${id} again, which belongs to another stream (${prev.id}): the server replayed events that were never part of the stream being resumed.`,
-        });
+        const other = prev.id;
+        runFinding(
+          s,
+          st,
+          ev,
+          at,
+          'replay-cross-stream',
+          other,
+          (ids, n) =>
+            n === 1
+              ? `The resumed stream delivered event ${ids[0]} again, which belongs to another stream (${other}): the server replayed events that were never part of the stream being resumed.`
+              : `The resumed stream delivered ${n} events again (ids ${idList(ids)}) which belong to another stream (${other}): the server replayed events that were never part of the stream being resumed.`,
+          { streamId: st.id, relatedStreamIds: [prev.id], eventIndex: ev.index, ...(req ? { requestId: req.id } : {}) },
+        );
       }
       return;
     }
@@ -792,14 +842,20 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       if (req && st.isResume && st.resumes && req.stream.root !== st.root && !ev.duplicate) {
         ev.findings.push('replay-cross-stream');
         st.root.crossOrds.push(at);
-        addFinding(s, at, 'replay-cross-stream', {
-          streamId: st.id,
-          relatedStreamIds: [st.root.id, req.stream.id],
-          requestId: req.id,
-          eventIds: ev.id !== undefined ? [ev.id] : [],
-          eventIndex: ev.index,
-          message: `The stream resuming ${st.root.id} delivered progress for request ${req.id}, which was sent on another stream (${req.stream.id}).`,
-        });
+        const q = req;
+        runFinding(
+          s,
+          st,
+          ev,
+          at,
+          'replay-cross-stream',
+          'progress:' + q.id,
+          (ids, n) =>
+            n <= 1
+              ? `The stream resuming ${st.root.id} delivered progress for request ${q.id}, which was sent on another stream (${q.stream.id}).`
+              : `The stream resuming ${st.root.id} delivered ${n} progress notifications for request ${q.id} (ids ${idList(ids)}), which was sent on another stream (${q.stream.id}).`,
+          { streamId: st.id, relatedStreamIds: [st.root.id, req.stream.id], requestId: req.id, eventIndex: ev.index },
+        );
       }
     }
     if (!req) req = st.root.requests.find((q) => q.response === undefined) ?? st.root.requests[0];
@@ -809,9 +865,10 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     else if (isCumulative(sm.method) && ev.duplicate && st.dupEv === ev && req.response === undefined) {
       // A cumulative notification applied twice before the result: the result is not trustworthy.
       req.dupCumulative = (req.dupCumulative ?? 0) + 1;
-      const f = st.dupFinding;
-      if (f && f.eventIds.includes(ev.id ?? '\u0000') && !f.message.includes('cumulative')) {
-        f.message += ` It carried a cumulative notification (${sm.method}) for request ${req.id} (${req.method}) before its result: a client that appends it holds that part twice, so the result it accepts is not trustworthy (verdict at least complete-unverified).`;
+      const run = st.dupRun;
+      if (run && run.lastIndex === ev.index && run.note === undefined) {
+        run.note = ` Cumulative notification(s) (${sm.method}) for request ${req.id} (${req.method}) came again before its result: a client that appends them holds that part twice, so the result it accepts is not trustworthy (verdict at least complete-unverified).`;
+        run.f.message += run.note;
       }
     }
   }

@@ -8,6 +8,11 @@ import { SEVERITY, worstOf } from './findings';
 import { NO_SESSION, type OrdFinding, type ReqState, type SessionState, type StreamS } from './state';
 import type { ResolvedOptions } from './options';
 
+function idRun(ids: readonly string[], cap = 10): string {
+  if (ids.length <= cap) return ids.join(', ');
+  return `${ids.slice(0, cap - 1).join(', ')} … ${ids[ids.length - 1]} (${ids.length} in all)`;
+}
+
 function lossText(losses: [number, number, string][]): string {
   const ids = losses.map((l) => l[2]).filter(Boolean);
   const cross = losses.some((l) => !l[2]);
@@ -286,6 +291,15 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
       const l = gapOrds.get(st.root);
       if (l) l.push([c.prevOrd, c.ord, '']);
       else gapOrds.set(st.root, [[c.prevOrd, c.ord, '']]);
+      const run = I.crossRun;
+      if (run && run.st === st && run.idx === c.eventIndex - 1 && run.prefix === c.prefix) {
+        // Contiguous events of the same foreign prefix: one finding for the run.
+        run.idx = c.eventIndex;
+        run.f.eventIds.push(c.id);
+        const ids = run.f.eventIds;
+        run.f.message = `The resumed stream delivered ${ids.length} events (ids ${idRun(ids)}) whose ids belong to another stream than the one resumed from ${c.prevId ?? 'its cursor'}.`;
+        continue;
+      }
       add(c.ord, 'replay-cross-stream', {
         streamId: st.id,
         relatedStreamIds: st.resumes ? [st.resumes.id] : [],
@@ -294,6 +308,7 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
         ...(req ? { requestId: req.id } : {}),
         message: `The resumed stream delivered event ${c.id}, whose id belongs to another stream than the one resumed from ${c.prevId ?? 'its cursor'}.`,
       });
+      I.crossRun = { st, idx: c.eventIndex, prefix: c.prefix, f: findings[findings.length - 1]!.f };
     }
   }
 

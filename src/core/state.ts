@@ -38,6 +38,17 @@ export interface ReqState {
   lastProgress?: number;
 }
 
+/** Contiguous events of one connection reported by one finding (e.g. a replay of another stream). */
+export interface FindingRun {
+  code: FindingCode;
+  /** The other stream (or request) the events belong to. */
+  rel: string;
+  f: Finding;
+  lastIndex: number;
+  render: (ids: string[], n: number) => string;
+  note?: string;
+}
+
 export interface Candidate {
   kind: 'live' | 'replay' | 'reorder' | 'cross-prefix';
   stream: StreamS;
@@ -91,7 +102,9 @@ export interface StreamS {
   bodyAbsent?: boolean;
   /** The event being pushed is a same-chain duplicate (replay-duplicate) and its finding. */
   dupEv?: SseEvent;
-  dupFinding?: Finding;
+  dupRun?: FindingRun;
+  /** The open run of one finding code over contiguous events of this connection (grouping). */
+  run?: FindingRun;
   retry?: number;
 
   ord: number;
@@ -195,6 +208,8 @@ export interface IncState {
   /** Finding codes per request id, in ord order. */
   reqCodes: Map<string, FindingCode[]>;
   worst?: Severity;
+  /** The last cross-prefix finding, extended while the next candidate is the next event. */
+  crossRun?: { st: StreamS; idx: number; prefix: string; f: Finding };
 }
 
 export interface ConnState {

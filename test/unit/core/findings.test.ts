@@ -209,11 +209,11 @@ describe('findings', () => {
     cutAndResume(c, { replayFrom: 10 });
     const s = analyzeRecords(c.records);
     // Event 10 is a cumulative message applied twice, event 11 a progress value seen twice.
-    expect(codes(s)).toEqual(['replay-duplicate', 'replay-duplicate', 'progress-regressed']);
-    expect(only(s, 'replay-duplicate').map((f) => f.eventIds[0])).toEqual(['10', '11']);
+    expect(codes(s)).toEqual(['replay-duplicate', 'progress-regressed']); // one finding for the run 10-11
+    expect(only(s, 'replay-duplicate')[0]!.eventIds).toEqual(['10', '11']);
     const st = s.streams[only(s, 'replay-duplicate')[0]!.streamId!]!;
     expect(st.events[0]!.duplicate).toBe(true);
-    expect(only(s, 'replay-duplicate')[0]!.message).toContain('cumulative notification (notifications/message)');
+    expect(only(s, 'replay-duplicate')[0]!.message).toContain('Cumulative notification(s) (notifications/message)');
     expect(only(s, 'replay-duplicate')[0]!.message).toContain('not trustworthy');
     expect(only(s, 'progress-regressed')[0]).toMatchObject({ eventIds: ['11'], requestId: '2' });
     expect(req(s, '2').verdict).toBe('complete-unverified');
@@ -306,6 +306,67 @@ describe('findings', () => {
     expect(codes(s)).toContain('replay-cross-stream');
     expect(only(s, 'replay-cross-stream')[0]!.requestId).toBe('3');
     expect(req(s, '2').verdict).toBe('lossy');
+  });
+
+  it('a full replay of another stream is one replay-cross-stream finding per run, not one per event (and one replay-duplicate per run)', () => {
+    const c = new Capture();
+    initSession(c);
+    const N = 3000;
+    const a = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(a);
+    let t = '';
+    for (let i = 1; i < N; i++) t += ev(String(i), message(`a${i}`));
+    t += ev(String(N), result(2));
+    c.chunk(a, t);
+    c.end(a);
+    const b = c.request({ sessionId: 'sess-1', body: call(3) });
+    c.response(b);
+    c.chunk(b, ev(String(N + 1), message('x')) + ev(String(N + 2), message('y')));
+    c.end(b, 'network-error');
+    const g = c.request({ sessionId: 'sess-1', lastEventId: String(N + 2) }); // the server replays its whole log
+    c.response(g);
+    t = '';
+    for (let i = 1; i < N; i++) t += ev(String(i), message(`a${i}`));
+    t += ev(String(N), result(2));
+    t += ev(String(N + 1), message('x')) + ev(String(N + 2), message('y')) + ev(String(N + 3), result(3));
+    c.chunk(g, t);
+    c.end(g);
+    const s = analyzeRecords(c.records);
+    expect(codes(s)).toEqual(['replay-cross-stream', 'replay-duplicate', 'lossy-result-accepted']);
+    const cross = only(s, 'replay-cross-stream')[0]!;
+    expect(cross.eventIds).toHaveLength(N);
+    expect(cross.eventIds[0]).toBe('1');
+    expect(cross.message).toContain(`${N} events`);
+    expect(cross.message).toContain(`(${N} in all)`);
+    expect(cross.message.length).toBeLessThan(400);
+    expect(only(s, 'replay-duplicate')[0]!.eventIds).toEqual([String(N + 1), String(N + 2)]);
+    // events keep their per-event codes
+    const st = s.streams[`tab1:${g}`]!;
+    expect(st.events.filter((e) => e.findings.includes('replay-cross-stream'))).toHaveLength(N);
+  });
+
+  it('a run of another prefix on a resumed stream is one finding', () => {
+    const c = new Capture();
+    initSession(c);
+    const a = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(a);
+    c.chunk(a, ev('s1-1', message('a')) + ev('s1-2', message('b')));
+    c.end(a, 'network-error');
+    const b = c.request({ sessionId: 'sess-1', body: call(3) });
+    c.response(b);
+    let t = '';
+    for (let i = 1; i <= 50; i++) t += ev(`s2-${i}`, message('x'));
+    c.chunk(b, t + ev('s2-51', result(3)));
+    c.end(b);
+    const g = c.request({ sessionId: 'sess-1', lastEventId: 's1-2' });
+    c.response(g);
+    t = '';
+    for (let i = 52; i <= 100; i++) t += ev(`s2-${i}`, message('leak'));
+    c.chunk(g, t + ev('s1-3', result(2)));
+    c.end(g);
+    const s = analyzeRecords(c.records);
+    expect(codes(s)).toEqual(['replay-cross-stream', 'lossy-result-accepted']);
+    expect(only(s, 'replay-cross-stream')[0]!.eventIds).toHaveLength(49);
   });
 
   it('replay-cross-stream: another stream prefix on the resumed stream', () => {
