@@ -141,7 +141,7 @@ describe('limits', () => {
       })()`);
       console.log('soak figures:', JSON.stringify({ ...fig, panel: { ...panel, heapMB: +(panel.heap / MB).toFixed(1) } }));
       // The relay: far more records than the cap went through; it never held more than the cap.
-      expect(relay.lastSeq).toBeGreaterThan(10 * caps.bufferMaxRecords);
+      expect(relay.lastSeq).toBeGreaterThan(5 * caps.bufferMaxRecords); // ≥ 20 000 es-events alone
       expect(maxRecords).toBeLessThanOrEqual(caps.bufferMaxRecords);
       expect(maxBytes).toBeLessThanOrEqual(caps.bufferMaxBytes);
       expect(relay.evicted).toBeGreaterThan(0);
