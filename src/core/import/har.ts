@@ -71,11 +71,79 @@ export interface HarImportOptions {
   readAttachment?: (name: string) => Uint8Array | undefined;
 }
 
+const TRANSPORTS = new Set(['fetch', 'xhr', 'eventsource', 'network', 'import']);
+const END_HOWS = new Set(['complete', 'page-aborted', 'page-cancelled', 'network-error', 'unread', 'closed', 'unknown']);
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** Our own exporter's per-entry `_msi` (src/export/har.ts), validated field by field. */
+interface Msi {
+  key?: string;
+  transport?: RequestRecordTransport;
+  reconnectOf?: string;
+  bodyNote?: string;
+  end?: { how: EndHow; reason?: string; t: number } | null;
+  responseT?: number;
+  responseUrl?: string;
+  redirected?: boolean;
+  type?: string;
+  capture?: 'sse' | 'json' | 'none';
+  chunks?: { t: number; bytes: number; length: number; droppedBytes?: number }[];
+  esEvents?: { t: number; type: string; data: string; lastEventId: string }[];
+}
+type RequestRecordTransport = 'fetch' | 'xhr' | 'eventsource' | 'network' | 'import';
+
+function readMsi(raw: unknown): Msi | undefined {
+  if (!isObj(raw)) return undefined;
+  const m: Msi = {};
+  if (typeof raw.src === 'string' && typeof raw.conn === 'string') m.key = raw.src + '\u0000' + raw.conn;
+  if (typeof raw.transport === 'string' && TRANSPORTS.has(raw.transport)) m.transport = raw.transport as RequestRecordTransport;
+  if (typeof raw.reconnectOf === 'string' && typeof raw.src === 'string') m.reconnectOf = raw.src + '\u0000' + raw.reconnectOf;
+  if (typeof raw.bodyNote === 'string') m.bodyNote = raw.bodyNote;
+  m.end = null;
+  if (isObj(raw.end) && typeof raw.end.how === 'string' && END_HOWS.has(raw.end.how) && finite(raw.end.t)) {
+    m.end = { how: raw.end.how as EndHow, t: raw.end.t, ...(typeof raw.end.reason === 'string' ? { reason: raw.end.reason } : {}) };
+  }
+  if (finite(raw.responseT)) m.responseT = raw.responseT;
+  if (typeof raw.responseUrl === 'string') m.responseUrl = raw.responseUrl;
+  if (typeof raw.redirected === 'boolean') m.redirected = raw.redirected;
+  if (typeof raw.type === 'string') m.type = raw.type;
+  if (raw.capture === 'sse' || raw.capture === 'json' || raw.capture === 'none') m.capture = raw.capture;
+  if (Array.isArray(raw.chunks)) {
+    const ok = raw.chunks.every((c) => isObj(c) && finite(c.t) && finite(c.bytes) && finite(c.length) && c.length >= 0);
+    if (ok) m.chunks = (raw.chunks as Record<string, number>[]).map((c) => ({ t: c.t!, bytes: c.bytes!, length: c.length!, ...(finite(c.droppedBytes) && c.droppedBytes > 0 ? { droppedBytes: c.droppedBytes } : {}) }));
+  }
+  if (Array.isArray(raw.esEvents)) {
+    const ok = raw.esEvents.every((e) => isObj(e) && finite(e.t) && typeof e.type === 'string' && typeof e.data === 'string' && typeof e.lastEventId === 'string');
+    if (ok) m.esEvents = raw.esEvents as Msi['esEvents'];
+  }
+  return m;
+}
+
+/** Split an event-stream body at its blank lines (each piece ends with the blank line). */
+function splitEvents(text: string): string[] {
+  const out: string[] = [];
+  const re = /\r\n\r\n|\n\n|\r\r|\r\n\n|\n\r\n/g;
+  let last = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    out.push(text.slice(last, m.index + m[0].length));
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  return out;
+}
+
 export function importHar(v: unknown, srcOrOptions: string | HarImportOptions = 'har'): CaptureRecord[] {
   const o: HarImportOptions = typeof srcOrOptions === 'string' ? { src: srcOrOptions } : srcOrOptions;
   const src = o.src ?? 'har';
   if (!isHarLike(v)) throw new ImportError('not a HAR file: no log.entries array');
-  const entries = ((v as { log: { entries: unknown[] } }).log.entries ?? []) as unknown[];
+  const log = (v as { log: Record<string, unknown> }).log;
+  const entries = (log.entries ?? []) as unknown[];
+  // Our own export: `_msi` names each entry's connection; map them to this import's conns.
+  const msiConn = new Map<string, string>();
+  entries.forEach((raw, i) => {
+    const k = isObj(raw) ? readMsi(raw._msi)?.key : undefined;
+    if (k !== undefined && !msiConn.has(k)) msiConn.set(k, `e${i}`);
+  });
   type Timed = { t: number; rank: number; entry: number; step: number; rec: NoSeq };
   const timed: Timed[] = [];
   let fallbackT = 0;
@@ -91,23 +159,36 @@ export function importHar(v: unknown, srcOrOptions: string | HarImportOptions = 
     const total = num(raw.time);
     const timings = isObj(raw.timings) ? raw.timings : {};
     const beforeResponse = num(timings.blocked) + num(timings.dns) + num(timings.connect) + num(timings.send) + num(timings.wait);
+    const msi = readMsi(raw._msi);
     const reqHeaders = headers(req.headers);
-    const method = typeof req.method === 'string' ? req.method : 'GET';
+    const method = typeof req.method === 'string' ? req.method.toUpperCase() : 'GET';
     let body: string | null = null;
     if (isObj(req.postData) && typeof req.postData.text === 'string') body = req.postData.text;
-    const push = (t: number, rank: number, step: number, rec: NoSeq) => timed.push({ t, rank, entry: i, step, rec });
+    else if (isObj(req.postData) && Array.isArray(req.postData.params) && req.postData.params.length > 0) {
+      // Form-encoded bodies come as params (name/value); rebuild the text.
+      body = (req.postData.params as unknown[])
+        .filter(isObj)
+        .map((p) => `${encodeURIComponent(String(p.name ?? ''))}${p.value !== undefined ? `=${encodeURIComponent(String(p.value))}` : ''}`)
+        .join('&');
+    }
+    let lastT = -Infinity;
+    const push = (t: number, rank: number, step: number, rec: NoSeq) => {
+      if (t > lastT) lastT = t;
+      timed.push({ t, rank, entry: i, step, rec });
+    };
 
     const requestRec = {
       kind: 'request' as const,
       src,
       t: start,
       conn,
-      transport: 'import' as const,
+      transport: msi?.transport ?? ('import' as const),
       method,
       url: req.url,
       headers: reqHeaders,
       body,
       ...(body === null ? { bodyNote: 'none' as const } : {}),
+      ...(msi?.reconnectOf !== undefined && msiConn.has(msi.reconnectOf) ? { reconnectOf: msiConn.get(msi.reconnectOf)! } : {}),
     };
     push(start, 2, 0, requestRec);
 
@@ -121,9 +202,11 @@ export function importHar(v: unknown, srcOrOptions: string | HarImportOptions = 
             ? res._failureText
             : undefined;
     const hasResponse = isObj(res) && status > 0;
-    const responseT = start + Math.min(beforeResponse, total || beforeResponse) + 0.001;
+    let responseT = start + Math.min(beforeResponse, total || beforeResponse) + 0.001;
     let endT = start + Math.max(total, beforeResponse) + 0.003;
     if (endT <= responseT) endT = responseT + 0.002;
+    if (msi?.responseT !== undefined) responseT = msi.responseT;
+    if (msi?.end) endT = msi.end.t;
 
     if (hasResponse) {
       const resHeaders = headers(res.headers);
@@ -139,10 +222,10 @@ export function importHar(v: unknown, srcOrOptions: string | HarImportOptions = 
         status,
         statusText: typeof res.statusText === 'string' ? res.statusText : '',
         headers: resHeaders,
-        url: req.url,
-        redirected: false,
-        type: 'basic',
-        capture,
+        url: msi?.responseUrl ?? req.url,
+        redirected: msi?.redirected ?? false,
+        type: msi?.type ?? 'basic',
+        capture: msi?.capture ?? capture,
       });
       let text: string | undefined;
       let bytes = 0;
@@ -168,7 +251,33 @@ export function importHar(v: unknown, srcOrOptions: string | HarImportOptions = 
           bytes = data.length;
         }
       }
-      if (text !== undefined && text.length > 0 && capture !== 'none') {
+      const chunks = msi?.chunks;
+      const sseEvents = Array.isArray(raw._sseEvents) ? (raw._sseEvents as unknown[]) : undefined;
+      if (msi?.esEvents && msi.esEvents.length > 0) {
+        // A native EventSource: the browser parsed the events; replay them as it dispatched them.
+        msi.esEvents.forEach((e, k) => push(e.t, 3, 2 + k, { kind: 'es-event', src, t: e.t, conn, type: e.type, data: e.data, lastEventId: e.lastEventId }));
+      } else if (text !== undefined && text.length > 0 && capture !== 'none' && chunks && chunks.reduce((n, c) => n + c.length, 0) === text.length) {
+        // Our own export: the chunks as the page read them, with their read times.
+        let at = 0;
+        chunks.forEach((c, k) => {
+          const piece = text!.slice(at, at + c.length);
+          at += c.length;
+          push(c.t, 3, 2 + k, { kind: 'chunk', src, t: c.t, conn, text: piece, bytes: c.bytes, ...(c.droppedBytes ? { droppedBytes: c.droppedBytes } : {}) });
+        });
+      } else if (text !== undefined && text.length > 0 && capture === 'sse' && sseEvents && sseEvents.length > 0 && sseEvents.every((e) => isObj(e) && finite(e.time))) {
+        // `_sseEvents` with times (seconds since the epoch): one chunk per event at its time when
+        // the body splits into as many events; else the body as one chunk.
+        const pieces = splitEvents(text);
+        const events = pieces.filter((p) => !/^(:[^\r\n]*(\r\n|\r|\n))*(\r\n|\r|\n)?$/.test(p));
+        if (events.length === sseEvents.length) {
+          let k = 0;
+          let t = responseT + 0.001;
+          pieces.forEach((p, j) => {
+            if (events.includes(p) && k < sseEvents.length) t = Math.max(t, (sseEvents[k++] as { time: number }).time * 1000);
+            push(t, 3, 2 + j, { kind: 'chunk', src, t, conn, text: p, bytes: new TextEncoder().encode(p).length });
+          });
+        } else push(responseT + 0.001, 3, 2, { kind: 'chunk', src, t: responseT + 0.001, conn, text, bytes });
+      } else if (text !== undefined && text.length > 0 && capture !== 'none') {
         push(responseT + 0.001, 3, 2, { kind: 'chunk', src, t: responseT + 0.001, conn, text, bytes });
       } else if (text === undefined && capture !== 'none' && content.size !== 0 && status !== 204 && status !== 202 && status < 300) {
         // The body is absent, which is not an empty body (size 0 or text ""): the file did not keep
@@ -185,9 +294,35 @@ export function importHar(v: unknown, srcOrOptions: string | HarImportOptions = 
         });
       }
     }
-    const end = endHowFor(error);
-    push(endT, 0, 3, { kind: 'end', src, t: endT, conn, how: end.how, ...(end.reason ? { reason: end.reason } : {}) });
+    // A body read after the entry's own end time (rounded `time`, per-event times): end after it.
+    if (lastT > endT) endT = lastT + 0.001;
+    if (msi?.end) {
+      push(endT, 0, 1e9, { kind: 'end', src, t: endT, conn, how: msi.end.how, ...(msi.end.reason !== undefined ? { reason: msi.end.reason } : {}) });
+    } else if (msi && msi.end === null && msi.key !== undefined) {
+      // Our own export of a connection that had not ended when it was exported: it stays open.
+    } else {
+      const end = endHowFor(error);
+      push(endT, 0, 1e9, { kind: 'end', src, t: endT, conn, how: end.how, ...(end.reason ? { reason: end.reason } : {}) });
+    }
   });
+  // Our own export: records that belong to no connection (navigations, the inspector's capture
+  // gaps, notices).
+  if (Array.isArray(log._msiRecords)) {
+    for (const r of log._msiRecords as unknown[]) {
+      if (!isObj(r) || !finite(r.t)) continue;
+      if (r.kind === 'navigation' && typeof r.url === 'string') {
+        timed.push({ t: r.t, rank: 1, entry: -1, step: 0, rec: { kind: 'navigation', src, t: r.t, url: r.url, top: r.top !== false } });
+      } else if (r.kind === 'capture-gap' && finite(r.lost) && Array.isArray(r.conns)) {
+        const rsrc = typeof r.src === 'string' ? r.src : '';
+        const cs = (r.conns as unknown[]).filter((c): c is string => typeof c === 'string').map((c) => msiConn.get(rsrc + '\u0000' + c) ?? `x:${c}`);
+        const reason = typeof r.reason === 'string' && ['buffer-cap', 'event-size-cap', 'extension-reloaded', 'hook-missing', 'import', 'other'].includes(r.reason) ? (r.reason as 'other') : 'other';
+        timed.push({ t: r.t, rank: 1, entry: -1, step: 0, rec: { kind: 'capture-gap', src, t: r.t, lost: r.lost, conns: cs, reason } });
+      } else if (r.kind === 'notice' && typeof r.message === 'string') {
+        const level = r.level === 'error' || r.level === 'warning' ? r.level : 'info';
+        timed.push({ t: r.t, rank: 1, entry: -1, step: 0, rec: { kind: 'notice', src, t: r.t, level, code: typeof r.code === 'string' ? r.code : 'notice', message: r.message } });
+      }
+    }
+  }
   // Capture order: by time; at equal times, ends before starts (a resume begins after the cut),
   // and within one entry in its own order.
   timed.sort((a, b) => a.t - b.t || (a.entry === b.entry ? a.step - b.step : a.rank - b.rank || a.entry - b.entry));

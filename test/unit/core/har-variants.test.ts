@@ -117,3 +117,56 @@ describe('HAR bodies the file did not keep', () => {
     expect(s.sessions[0]!.losslessReasons.join(' ')).toMatch(/gaps cannot be checked/);
   });
 });
+
+describe("our own exporter's HAR extensions (_msi, _sseEvents)", () => {
+  it('a HAR exported by the panel re-imports with the original event timing and stream end states', async () => {
+    const { Capture, initSession, call: call2, ev, message, result, progress } = await import('./helpers');
+    const { toHar } = await import('../../../src/export/har');
+    const c = new Capture();
+    initSession(c);
+    const p = c.request({ sessionId: 'sess-1', body: call2(2) });
+    c.response(p);
+    c.chunk(p, ev('1', progress(2, 1)));
+    c.t += 500;
+    c.chunk(p, ev('2', message('a')) + 'id: 3\ndata: {"jsonrpc":"2.0",');
+    c.t += 700;
+    c.chunk(p, '"method":"notifications/message","params":{"data":"b"}}\n\n');
+    c.end(p, 'network-error');
+    const g = c.request({ sessionId: 'sess-1', lastEventId: '3' });
+    c.response(g);
+    c.t += 300;
+    c.chunk(g, ev('4', result(2)));
+    c.end(g, 'page-aborted');
+    const open = c.request({ sessionId: 'sess-1' }); // standalone GET, still open at export
+    c.response(open);
+    c.chunk(open, ': keepalive\n\n');
+    const live = analyzeRecords(c.records);
+    const back = analyzeRecords(importValue(JSON.parse(JSON.stringify(toHar(c.records)))).records);
+    expect(back.findings.map((f) => f.code)).toEqual(live.findings.map((f) => f.code));
+    const a = Object.values(live.streams);
+    const b = Object.values(back.streams);
+    expect(b.map((x) => [x.kind, x.state, x.endReason, x.transport])).toEqual(a.map((x) => [x.kind, x.state, x.endReason, x.transport]));
+    expect(b.map((x) => x.events.map((e) => e.t))).toEqual(a.map((x) => x.events.map((e) => e.t)));
+    expect(b.map((x) => x.end)).toEqual(a.map((x) => x.end));
+    expect(b.find((x) => x.kind === 'get')!.state).toBe('open');
+    expect(reqs(back).map((r) => r.verdict)).toEqual(reqs(live).map((r) => r.verdict));
+  });
+
+  it('_sseEvents times give per-event chunk times when no _msi is present', () => {
+    const body = sse(['1', msg('a')], ['2', res(2)]);
+    const h = har([
+      initEntry(),
+      entry({
+        start: '2026-11-30T07:00:01.000Z',
+        body: call(2),
+        headers: [['mcp-session-id', 'S1']],
+        content: text(body),
+        extra: { _sseEvents: [{ id: '1', event: 'message', data: JSON.stringify(msg('a')), time: Date.parse('2026-11-30T07:00:02.000Z') / 1000 }, { id: '2', event: 'message', data: JSON.stringify(res(2)), time: Date.parse('2026-11-30T07:00:03.000Z') / 1000 }] },
+      }),
+    ]);
+    const s = analyzeRecords(importValue(h).records);
+    const st = Object.values(s.streams).find((x) => x.requestIds.includes('2'))!;
+    expect(st.events.map((e) => e.t)).toEqual([Date.parse('2026-11-30T07:00:02.000Z'), Date.parse('2026-11-30T07:00:03.000Z')]);
+    expect(reqOf(s, '2').verdict).toBe('complete');
+  });
+});
