@@ -56,3 +56,43 @@ describe('relay buffer', () => {
     expect(b.size().records).toBe(10);
   });
 });
+
+// Retention: what the cap bounds is memory, not just the buffer's own size estimate. Checked with
+// WeakRefs and a forced GC (gc exposed through v8 flags in a fresh context; no timing involved).
+describe('relay buffer memory', () => {
+  async function collect() {
+    const v8 = await import('node:v8');
+    const vm = await import('node:vm');
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    // WeakRef targets stay alive until the end of the job that created the WeakRef.
+    await new Promise((r) => setTimeout(r, 0));
+    gc();
+    await new Promise((r) => setTimeout(r, 0));
+    gc();
+  }
+
+  it('does not keep evicted records reachable (few large records under a byte cap)', async () => {
+    const b = createRelayBuffer('S', { maxBytes: 8 * 1024 * 1024 });
+    const refs: WeakRef<object>[] = [];
+    // 40 chunk records of ~1.2 MB (estimate x2): the shape of a 50 MB stream read in big reads.
+    for (let i = 1; i <= 40; i++) refs.push(new WeakRef(b.push(chunk('c1', i, String(i).padEnd(600_000, 'x')))));
+    const kept = b.size().records;
+    expect(kept).toBeLessThan(10);
+    await collect();
+    const alive = refs.filter((r) => r.deref() !== undefined).length;
+    expect(alive).toBe(kept);
+    // and what is kept is still served
+    expect(b.since(40 - kept).map((r) => r.seq)).toEqual(Array.from({ length: kept }, (_, k) => 41 - kept + k));
+  });
+
+  it('does not keep evicted records reachable (many small records under a record cap)', async () => {
+    const b = createRelayBuffer('S', { maxRecords: 100 });
+    const refs: WeakRef<object>[] = [];
+    for (let i = 1; i <= 5000; i++) refs.push(new WeakRef(b.push(chunk('c1', i))));
+    await collect();
+    const alive = refs.filter((r) => r.deref() !== undefined).length;
+    expect(alive).toBe(100);
+    expect(b.since(0)[0]).toMatchObject({ kind: 'capture-gap', fromSeq: 1, toSeq: 4900 });
+  });
+});

@@ -81,8 +81,14 @@ export function createRelayBuffer(src: string, options: Partial<RelayBufferOptio
         if (evicted.size > MAX_EVICTED_CONNS) evicted.delete(evicted.keys().next().value!);
       }
     }
+    // Clear the slot: an evicted record must not stay reachable from the array (it did before,
+    // until a compaction that a buffer of few large chunk records never reached: an 8 MiB cap held
+    // a whole 50 MB stream).
+    (items as (CaptureRecord | undefined)[])[head] = undefined;
     head++;
-    if (head > 1024 && head * 2 > items.length) {
+    // Compact when the dead prefix is at least half the array: amortised O(1) per record, and
+    // the array of (now empty) slots is never more than twice the records kept.
+    if (head * 2 >= items.length) {
       items = items.slice(head);
       sizes = sizes.slice(head);
       head = 0;
