@@ -132,21 +132,15 @@ describe('panel in real DevTools, demo page + fixture server, per mode', () => {
     expect(await snapSummary(h.panel)).toMatchObject({ calls: ['complete-unverified'] });
   });
 
-  it('dropped-result: the call without a result (live: pending — core bug; after import: incomplete + result-missing)', async () => {
+  it('dropped-result: result-missing, the call incomplete, live and after import', async () => {
     const outcome = await runMode('dropped-result');
     expect(outcome.callSucceeded).toBe(false); // the SDK client timed out (3 s) and gave up
-    // TODO(core): in a live capture the tools/call stays `pending` (no result-missing) after the SDK
-    // client gave up and closed its transport: src/core/derive.ts treats a chain whose last segment
-    // ended 'aborted'/'error' with a cursor as `mayResume` for as long as the capture is live, even
-    // when every stream of the session has ended. When core fixes it this must become
-    // `incomplete` + result-missing here too (as after the import below).
-    const s = await firstScreen((x) => callRow(x)?.verdict === 'pending' || callRow(x)?.verdict === 'incomplete', 'dropped-result first screen');
-    if (callRow(s)!.verdict === 'pending') {
-      expect(callRow(s)!.text).toMatch(/… pending/); // the live panel says so, it does not say "complete"
-      expect(s.sessions[0]!.text).not.toContain('open'); // although no stream is open any more
-    } else {
-      expect(s.worst?.code).toBe('result-missing');
-    }
+    // Live: the client gave up (timeout, transport closed), so the call is incomplete at once —
+    // it used to stay `pending` while the capture was live (fixed in core 78a26aa).
+    const s = await firstScreen((x) => callRow(x)?.verdict === 'incomplete' && x.worst?.code === 'result-missing', 'dropped-result first screen');
+    expect(s.worst!.onFirstScreen).toBe(true);
+    expect(s.worst!.text).toContain('tools/call long_task');
+    expect(callRow(s)!.text).toContain('result-missing');
     // The same capture as a file (finished analysis): incomplete, result-missing.
     const verdicts = await importIntoPanel('dropped-result');
     expect(verdicts.find((v) => /tools\/call/.test(v.text))?.verdict).toBe('incomplete');
@@ -172,7 +166,7 @@ describe('panel in real DevTools, demo page + fixture server, per mode', () => {
     expect(verdicts.filter((v) => /tools\/call/.test(v.text)).map((v) => v.verdict).sort()).toEqual(['complete', 'lossy']);
   });
 
-  it('session-404: session-expired, resume-rejected (live); + result-missing once finished', async () => {
+  it('session-404: session-expired, resume-rejected, result-missing, the call incomplete, live and after import', async () => {
     const outcome = await runMode('session-404');
     expect(outcome.callSucceeded).toBe(false);
     let last: unknown;
@@ -180,13 +174,12 @@ describe('panel in real DevTools, demo page + fixture server, per mode', () => {
       async () => {
         const rows = await findingRows(h.panel);
         last = rows.map((r) => r.code);
-        return ['session-expired', 'resume-rejected'].every((c) => rows.some((r) => r.code === c));
+        return ['session-expired', 'resume-rejected', 'result-missing'].every((c) => rows.some((r) => r.code === c));
       },
       { timeoutMs: 20_000, message: () => `session-404 findings; last ${JSON.stringify(last)}` },
     );
-    // TODO(core): live, the call stays `pending` after the 404s (same mayResume cause as dropped-result).
     const live = await requestVerdicts(h.panel);
-    expect(['pending', 'incomplete']).toContain(live.find((v) => /tools\/call/.test(v.text))?.verdict);
+    expect(live.find((v) => /tools\/call/.test(v.text))?.verdict).toBe('incomplete');
     const verdicts = await importIntoPanel('session-404');
     expect(verdicts.find((v) => /tools\/call/.test(v.text))?.verdict).toBe('incomplete');
     const codes = (await findingRows(h.panel)).map((r) => r.code);
