@@ -363,7 +363,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     const sid = headerValue(r.headers, 'mcp-session-id');
     if (sid !== undefined) st.sessionHeader = sid;
     const isInit = body.some((m) => m.summary.method === 'initialize' && m.summary.kind === 'request');
-    if (isInit) {
+    if (isInit && !(sid === undefined && legacyAlias.has(r.url))) {
       // The InitializeResult's response names the session (even if the client sent an old id).
       st.deferSession = true;
       return;

@@ -1,7 +1,13 @@
 // HAR 1.2 (Chrome DevTools "Save all as HAR with content", Playwright recordHar) to
 // CaptureRecords. One connection per entry: request at startedDateTime, response after the wait,
-// the whole body as one chunk right after the response (a HAR keeps no per-chunk timing), end at
-// startedDateTime + time. Requests without a body and failed requests are kept.
+// end at startedDateTime + time. A HAR keeps no per-chunk timing: an event-stream body's first
+// event is placed right after the response (sent on connect: the legacy `endpoint` event, priming
+// events), the rest just before the end (when the last byte was read), so a long-lived GET does
+// not deliver responses before the requests sent while it was open. Our own export's `_msi`
+// (chunk times, end states) and `_sseEvents` times are used when present. A body the file does
+// not hold (`size: -1` / no text, as HAR writers save cut or aborted streams) becomes a capture
+// gap (`reason: "import"`): unknown, not empty. Requests without a body and failed requests are
+// kept. Entries are ordered by time (stable), whatever their order in the file.
 import type { CaptureRecord, EndHow, Header } from '../record';
 import { ImportError } from './errors';
 
@@ -167,8 +173,8 @@ export function importHar(v: unknown, srcOrOptions: string | HarImportOptions = 
     else if (isObj(req.postData) && Array.isArray(req.postData.params) && req.postData.params.length > 0) {
       // Form-encoded bodies come as params (name/value); rebuild the text.
       body = (req.postData.params as unknown[])
-        .filter(isObj)
-        .map((p) => `${encodeURIComponent(String(p.name ?? ''))}${p.value !== undefined ? `=${encodeURIComponent(String(p.value))}` : ''}`)
+        .filter((p): p is Record<string, unknown> => isObj(p) && typeof p.name === 'string')
+        .map((p) => `${p.name as string}${typeof p.value === 'string' || typeof p.value === 'number' ? `=${p.value}` : ''}`)
         .join('&');
     }
     let lastT = -Infinity;
@@ -251,6 +257,10 @@ export function importHar(v: unknown, srcOrOptions: string | HarImportOptions = 
           bytes = data.length;
         }
       }
+      // Without read times, the body is placed at the end of the entry (when its last byte was
+      // read): a long-lived GET (legacy HTTP+SSE, or a stream carrying results) must not deliver
+      // responses before the requests sent while it was open.
+      const bodyT = Math.max(responseT + 0.001, endT - 0.001);
       const chunks = msi?.chunks;
       const sseEvents = Array.isArray(raw._sseEvents) ? (raw._sseEvents as unknown[]) : undefined;
       if (msi?.esEvents && msi.esEvents.length > 0) {
@@ -276,9 +286,17 @@ export function importHar(v: unknown, srcOrOptions: string | HarImportOptions = 
             if (events.includes(p) && k < sseEvents.length) t = Math.max(t, (sseEvents[k++] as { time: number }).time * 1000);
             push(t, 3, 2 + j, { kind: 'chunk', src, t, conn, text: p, bytes: new TextEncoder().encode(p).length });
           });
-        } else push(responseT + 0.001, 3, 2, { kind: 'chunk', src, t: responseT + 0.001, conn, text, bytes });
+        } else push(bodyT, 3, 2, { kind: 'chunk', src, t: bodyT, conn, text, bytes });
+      } else if (text !== undefined && text.length > 0 && capture === 'sse' && bodyT > responseT + 0.001) {
+        // The first event was sent on connect (the legacy transport's `endpoint` event, priming
+        // events): at the response; the rest when the body was read.
+        const first = splitEvents(text)[0]!;
+        const rest = text.slice(first.length);
+        const fb = new TextEncoder().encode(first).length;
+        push(responseT + 0.001, 3, 2, { kind: 'chunk', src, t: responseT + 0.001, conn, text: first, bytes: fb });
+        if (rest) push(bodyT, 3, 3, { kind: 'chunk', src, t: bodyT, conn, text: rest, bytes: Math.max(0, bytes - fb) });
       } else if (text !== undefined && text.length > 0 && capture !== 'none') {
-        push(responseT + 0.001, 3, 2, { kind: 'chunk', src, t: responseT + 0.001, conn, text, bytes });
+        push(bodyT, 3, 2, { kind: 'chunk', src, t: bodyT, conn, text, bytes });
       } else if (text === undefined && capture !== 'none' && content.size !== 0 && status !== 204 && status !== 202 && status < 300) {
         // The body is absent, which is not an empty body (size 0 or text ""): the file did not keep
         // it. Playwright's recordHar and Chrome's "Save all as HAR" save no body for streams that

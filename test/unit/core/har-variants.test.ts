@@ -170,3 +170,162 @@ describe("our own exporter's HAR extensions (_msi, _sseEvents)", () => {
     expect(reqOf(s, '2').verdict).toBe('complete');
   });
 });
+
+describe('real HAR variants', () => {
+  const b64 = (t: string) => Buffer.from(t, 'utf8').toString('base64');
+
+  it('Chrome DevTools HAR: _resourceType/_initiator/_transferSize, HTTP/2 pseudo headers, duplicated header names, base64 bodies', () => {
+    const chrome = (e: ReturnType<typeof entry>) => ({ ...e, _initiator: { type: 'script' }, _priority: 'High', _resourceType: 'fetch', _transferSize: 512, _connectionId: '123' });
+    const h2 = (method: string): [string, string][] => [[':authority', '127.0.0.1:3939'], [':method', method], [':path', '/mcp'], [':scheme', 'http']];
+    const h = har([
+      chrome(entry({ start: '2026-11-30T07:00:00.000Z', body: init(), headers: h2('POST'), resHeaders: [[':status', '200'], ['content-type', 'text/event-stream'], ['mcp-session-id', 'S1'], ['vary', 'a'], ['vary', 'b']], content: { size: 10, mimeType: 'text/event-stream', text: b64(sse(['1', initResult()])), encoding: 'base64' } })),
+      chrome(
+        entry({
+          start: '2026-11-30T07:00:00.100Z',
+          body: call(2),
+          headers: [...h2('POST'), ['mcp-session-id', 'S1'], ['accept', 'application/json'], ['accept', 'text/event-stream']],
+          resHeaders: [['content-type', 'text/event-stream'], ['cache-control', 'no-cache'], ['cache-control', 'no-transform']],
+          content: { size: 10, mimeType: 'text/event-stream', text: b64(sse(['2', msg('ü')], ['3', msg('b')])), encoding: 'base64' },
+          extra: { _failureText: 'net::ERR_INCOMPLETE_CHUNKED_ENCODING' },
+        }),
+      ),
+      chrome(entry({ start: '2026-11-30T07:00:01.000Z', headers: [...h2('GET'), ['mcp-session-id', 'S1'], ['last-event-id', '3']], content: { size: 10, mimeType: 'text/event-stream', text: b64(sse(['6', msg('c')], ['7', res(2)])), encoding: 'base64' } })),
+    ]);
+    const s = analyzeRecords(importValue(h).records);
+    expect(s.sessions.map((x) => x.sessionId)).toEqual(['S1']);
+    expect(codes(s)).toEqual(['replay-gap', 'lossy-result-accepted']);
+    expect(reqOf(s, '2').verdict).toBe('lossy');
+  });
+
+  it('Firefox HAR (no underscore fields, postData with params and text, comment fields)', () => {
+    const ff = (e: ReturnType<typeof entry>) => {
+      const { _resourceType: _r, ...rest } = e as ReturnType<typeof entry> & { _resourceType?: string };
+      return { ...rest, connection: '443', comment: '' };
+    };
+    const h = har(
+      [
+        ff(entry({ start: '2026-11-30T07:00:00.000Z', postData: { mimeType: 'application/json', params: [], text: JSON.stringify(init()) }, resHeaders: [['Content-Type', 'text/event-stream'], ['Mcp-Session-Id', 'S1']], content: text(sse(['1', initResult()])) })),
+        ff(entry({ start: '2026-11-30T07:00:00.100Z', postData: { mimeType: 'application/json', params: [], text: JSON.stringify(call(2)) }, headers: [['Mcp-Session-Id', 'S1']], content: text(sse(['2', msg('a')], ['3', res(2)])) })),
+      ],
+      'Firefox',
+    );
+    const s = analyzeRecords(importValue(h).records);
+    expect(codes(s)).toEqual([]);
+    expect(reqOf(s, '2').verdict).toBe('complete');
+  });
+
+  it('POST bodies given only as postData.params are kept', () => {
+    const h = har([entry({ start: '2026-11-30T07:00:00.000Z', postData: { mimeType: 'application/x-www-form-urlencoded', params: [{ name: 'a', value: '1 2' }, { name: 'b', value: 'x' }] }, status: 404, resHeaders: [], content: { size: 0, mimeType: 'text/html' } })]);
+    const r = importValue(h).records.find((x) => x.kind === 'request');
+    expect(r).toMatchObject({ method: 'POST', body: 'a=1 2&b=x' });
+  });
+
+  it('entries out of chronological order are sorted by startedDateTime (stable)', () => {
+    const entries = [
+      initEntry(),
+      entry({ start: '2026-11-30T07:00:00.100Z', body: call(2), headers: [['mcp-session-id', 'S1']], content: text(sse(['2', msg('a')], ['3', msg('b')])), extra: { _failureText: 'net::ERR_INCOMPLETE_CHUNKED_ENCODING' } }),
+      entry({ start: '2026-11-30T07:00:01.000Z', headers: [['mcp-session-id', 'S1'], ['last-event-id', '3']], content: text(sse(['4', msg('c')], ['5', res(2)])) }),
+    ];
+    const inOrder = analyzeRecords(importValue(har(entries)).records);
+    const shuffled = analyzeRecords(importValue(har([entries[2], entries[0], entries[1]])).records);
+    expect(codes(shuffled)).toEqual(codes(inOrder));
+    expect(reqs(shuffled).map((r) => [r.id, r.verdict])).toEqual(reqs(inOrder).map((r) => [r.id, r.verdict]));
+    expect(shuffled.sessions[0]!.chains).toHaveLength(1);
+  });
+
+  it('multiple pages and a session whose initialize is not in the HAR: grouped by the Mcp-Session-Id header', () => {
+    const h = har([
+      { ...entry({ start: '2026-11-30T07:00:00.100Z', body: call(2), headers: [['mcp-session-id', 'S9'], ['mcp-protocol-version', '2025-06-18']], content: text(sse(['12', msg('a')], ['13', msg('b')])), extra: { _failureText: 'net::ERR_ABORTED' } }), pageref: 'page_1' },
+      { ...entry({ start: '2026-11-30T07:00:01.000Z', headers: [['mcp-session-id', 'S9'], ['last-event-id', '13']], content: text(sse(['16', msg('c')], ['17', res(2)])) }), pageref: 'page_2' },
+      { ...entry({ start: '2026-11-30T07:00:02.000Z', body: { jsonrpc: '2.0', id: 3, method: 'tools/list' }, headers: [['mcp-session-id', 'S9']], resHeaders: [['content-type', 'application/json']], content: { size: 10, mimeType: 'application/json', text: JSON.stringify(res(3)) } }), pageref: 'page_2' },
+    ]);
+    (h.log.pages as unknown[]).push({ id: 'page_1', title: 'a', startedDateTime: '2026-11-30T07:00:00.000Z', pageTimings: {} }, { id: 'page_2', title: 'b', startedDateTime: '2026-11-30T07:00:00.500Z', pageTimings: {} });
+    const s = analyzeRecords(importValue(h).records);
+    expect(s.sessions.map((x) => [x.sessionId, x.protocolVersion])).toEqual([['S9', '2025-06-18']]);
+    expect(codes(s)).toEqual(['replay-gap', 'lossy-result-accepted']);
+    expect(reqOf(s, '3').verdict).toBe('complete');
+  });
+
+  it('2025-03-26 batches: a batch of requests answered on one stream, a batch response', () => {
+    const h = har([
+      entry({ start: '2026-11-30T07:00:00.000Z', body: [init()], resHeaders: [['content-type', 'text/event-stream'], ['mcp-session-id', 'S1']], content: text(sse(['1', [initResult()]])) }),
+      entry({ start: '2026-11-30T07:00:00.100Z', body: [call(2), { jsonrpc: '2.0', id: 3, method: 'tools/list' }], headers: [['mcp-session-id', 'S1'], ['mcp-protocol-version', '2025-03-26']], content: text(sse(['2', msg('a')], ['3', [res(2), res(3)]])) }),
+    ]);
+    const s = analyzeRecords(importValue(h).records);
+    expect(codes(s)).toEqual([]);
+    expect(reqs(s).map((r) => [r.id, r.verdict])).toEqual([
+      ['0', 'complete'],
+      ['2', 'complete'],
+      ['3', 'complete'],
+    ]);
+  });
+
+  it('a stateless server (no session id, each POST numbers its events from 1): grouped by endpoint, no cross-stream claims', () => {
+    const h = har([
+      entry({ start: '2026-11-30T07:00:00.000Z', body: call(2), content: text(sse(['1', msg('a')], ['2', res(2)])) }),
+      entry({ start: '2026-11-30T07:00:00.100Z', body: call(3), content: text(sse(['1', msg('b')], ['2', res(3)])) }),
+      entry({ start: '2026-11-30T07:00:00.200Z', body: { jsonrpc: '2.0', id: 4, method: 'tools/list' }, resHeaders: [['content-type', 'application/json']], content: { size: 10, mimeType: 'application/json', text: JSON.stringify(res(4)) } }),
+    ]);
+    const s = analyzeRecords(importValue(h).records);
+    expect(s.sessions).toHaveLength(1);
+    expect(s.sessions[0]!.sessionId).toBeNull();
+    expect(codes(s)).toEqual([]);
+    expect(reqs(s).map((r) => r.verdict)).toEqual(['complete', 'complete', 'complete']);
+  });
+
+  it('a counter shared by concurrent POST streams of one session: interleaved ids are no gaps; a real hole is', () => {
+    const h = har([
+      initEntry(),
+      entry({ start: '2026-11-30T07:00:00.100Z', body: call(2), headers: [['mcp-session-id', 'S1']], content: text(sse(...Array.from({ length: 15 }, (_, k): [string, unknown] => [String(2 + 2 * k), msg('a')]), ['32', res(2)])) }),
+      entry({ start: '2026-11-30T07:00:00.101Z', body: call(3), headers: [['mcp-session-id', 'S1']], content: text(sse(...Array.from({ length: 15 }, (_, k): [string, unknown] => [String(3 + 2 * k), msg('x')]), ['35', res(3)])) }),
+    ]);
+    const s = analyzeRecords(importValue(h).records);
+    expect(s.sessions[0]!.idScheme).toMatchObject({ kind: 'contiguous', scope: 'session' });
+    expect(codes(s)).toEqual(['live-gap', 'lossy-result-accepted']);
+    expect(s.findings[0]!.eventIds).toEqual(['33', '34']);
+    expect(reqOf(s, '2').verdict).toBe('complete');
+    expect(reqOf(s, '3').verdict).toBe('lossy');
+  });
+
+  it('JSON-RPC request ids reused by concurrent POST streams of one session (integers): each response goes to its own stream', () => {
+    const h = har([
+      initEntry(),
+      entry({ start: '2026-11-30T07:00:00.100Z', body: call(1), headers: [['mcp-session-id', 'S1']], content: text(sse(['2', res(1)])) }),
+      entry({ start: '2026-11-30T07:00:00.101Z', body: call(1), headers: [['mcp-session-id', 'S1']], content: text(sse(['3', msg('x')], ['4', res(1)])) }),
+    ]);
+    const s = analyzeRecords(importValue(h).records);
+    expect(codes(s)).toEqual([]);
+    const calls = reqs(s).filter((r) => r.method === 'tools/call');
+    expect(calls.map((r) => [r.verdict, r.responseStreamId === r.streamId])).toEqual([
+      ['complete', true],
+      ['complete', true],
+    ]);
+  });
+
+  it('legacy HTTP+SSE transport (GET /sse + POST /messages): responses on the GET stream', () => {
+    const base = 'http://127.0.0.1:3939';
+    const h = har([
+      entry({
+        start: '2026-11-30T07:00:00.000Z',
+        url: `${base}/sse`,
+        headers: [['accept', 'text/event-stream']],
+        content: text(
+          'event: endpoint\ndata: /messages?sessionId=abc\n\n' +
+            `event: message\ndata: ${JSON.stringify(initResult())}\n\n` +
+            `event: message\ndata: ${JSON.stringify(msg('a'))}\n\n` +
+            `event: message\ndata: ${JSON.stringify(res(2))}\n\n`,
+        ),
+        time: 5000,
+      }),
+      entry({ start: '2026-11-30T07:00:00.100Z', url: `${base}/messages?sessionId=abc`, body: init(), status: 202, resHeaders: [], content: { size: 8, mimeType: 'text/plain', text: 'Accepted' } }),
+      entry({ start: '2026-11-30T07:00:00.200Z', url: `${base}/messages?sessionId=abc`, body: call(2), status: 202, resHeaders: [], content: { size: 8, mimeType: 'text/plain', text: 'Accepted' } }),
+    ]);
+    const s = analyzeRecords(importValue(h).records);
+    expect(s.sessions).toHaveLength(1);
+    expect(codes(s)).toEqual([]);
+    expect(reqs(s).map((r) => [r.method, r.verdict])).toEqual([
+      ['initialize', 'complete'],
+      ['tools/call', 'complete'],
+    ]);
+  });
+});

@@ -77,7 +77,7 @@ describe('HAR import', () => {
     expect(format).toBe('har');
     expect(records.every((r, i) => r.seq === i + 1 && r.src === 'har')).toBe(true);
     const kinds = records.filter((r) => 'conn' in r && r.conn === 'e2').map((r) => r.kind);
-    expect(kinds).toEqual(['request', 'response', 'chunk', 'end']);
+    expect(kinds).toEqual(['request', 'response', 'chunk', 'chunk', 'end']); // first event at the response, the rest at the end
     const end = records.find((r): r is Extract<CaptureRecord, { kind: 'end' }> => r.kind === 'end' && r.conn === 'e2')!;
     expect(end).toMatchObject({ how: 'network-error', reason: 'net::ERR_INCOMPLETE_CHUNKED_ENCODING' });
     const s = analyzeRecords(records);
