@@ -31,7 +31,7 @@ function throttled(subscribe: LiveStore['subscribe']): LiveStore['subscribe'] {
 export function MinimalPanel({ store }: { store: LiveStore }) {
   const subscribe = useMemo(() => throttled(store.subscribe), [store]);
   const snap = useSyncExternalStore(subscribe, store.getSnapshot);
-  const rows = useMemo(() => buildRows(snap.records.length > SHOWN ? snap.records.slice(-SHOWN) : snap.records), [snap.records]);
+  const rows = useMemo(() => buildRows(snap.records.length > SHOWN ? snap.records.slice(-SHOWN) : snap.records), [snap.records, snap.revision]);
   return (
     <div className="msi-live">
       <div className="msi-toolbar">

@@ -56,10 +56,10 @@ export function startNetworkFallback(store: LiveStore, onFinished: (cb: (e: HarL
   let lastRecords: readonly CaptureRecord[] = [];
   const index = () => {
     const rs = store.getSnapshot().records;
-    if (rs !== lastRecords) {
-      // Records mostly grow at the end; after a clear or a navigation (shorter array) rescan.
-      // (A rare mid-list insertion of a backfilled request can be missed: it then shows twice.)
-      if (rs.length < indexed) indexed = 0;
+    // The store appends in place (same array, longer); any other change gives a new array
+    // (clear, navigation, eviction, a backfill filling a hole): rescan it from the start.
+    if (rs !== lastRecords) indexed = 0;
+    if (rs.length !== indexed) {
       for (let i = indexed; i < rs.length; i++) {
         const r = rs[i]!;
         if (r.kind === 'request' && r.transport !== 'network') hookRequests.add(r);

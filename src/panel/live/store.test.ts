@@ -29,7 +29,8 @@ describe('live store', () => {
     expect(calls).toBe(1);
     const snap1 = s.getSnapshot();
     expect(snap1).not.toBe(snap0);
-    expect(snap0.records).toEqual([]); // old snapshots are not mutated
+    expect(snap0.count).toBe(0); // what the old snapshot was published with
+    expect(snap1.count).toBe(2);
     s.ingest([chunk('A', 1)]);
     expect(s.getSnapshot()).toBe(snap1);
     off();
@@ -91,5 +92,90 @@ describe('live store cap', () => {
     expect(evicted + kept.length).toBe(250); // every record is either kept or counted
     expect(store.cursors().S).toBe(250); // nothing re-appears through backfill
     expect(store.ingest([mk(3)])).toBe(0);
+  });
+});
+
+describe('live store cost', () => {
+  const mk = (seq: number): CaptureRecord => ({ kind: 'chunk', conn: 'c1', t: seq, text: 'x', bytes: 1, src: 'S', seq });
+
+  /** Elements copied by Array.prototype.slice/filter/concat and spreads of arrays while `fn` runs. */
+  function copiedElements(fn: () => void): number {
+    const P = Array.prototype;
+    const orig = { slice: P.slice, filter: P.filter, concat: P.concat };
+    let n = 0;
+    P.slice = function (this: unknown[], ...a: Parameters<typeof orig.slice>) {
+      const r = orig.slice.apply(this, a);
+      n += r.length;
+      return r;
+    };
+    P.filter = function (this: unknown[], ...a: Parameters<typeof orig.filter>) {
+      n += this.length;
+      return orig.filter.apply(this, a as never);
+    } as typeof P.filter;
+    P.concat = function (this: unknown[], ...a: unknown[]) {
+      const r = orig.concat.apply(this, a);
+      n += r.length;
+      return r;
+    };
+    try {
+      fn();
+    } finally {
+      Object.assign(P, orig);
+    }
+    return n;
+  }
+
+  it('appends in place: ingesting 20 000 records in batches of 8 copies no record array', () => {
+    const s = createLiveStore();
+    const revs = new Set<number>();
+    const copied = copiedElements(() => {
+      for (let i = 1; i <= 20_000; i += 8) {
+        s.ingest([mk(i), mk(i + 1), mk(i + 2), mk(i + 3), mk(i + 4), mk(i + 5), mk(i + 6), mk(i + 7)]);
+        revs.add(s.getSnapshot().revision);
+      }
+    });
+    // Before: records.slice() per batch = 1+2+...+2500 batches x 8 = 25 million elements copied.
+    expect(copied).toBeLessThan(1000);
+    expect(revs.size).toBe(2500); // every batch published a new revision
+    const snap = s.getSnapshot();
+    expect(snap.count).toBe(20_000);
+    expect(snap.records.map((r) => r.seq)).toEqual(Array.from({ length: 20_000 }, (_, k) => k + 1));
+  });
+
+  it('a consumer feeding by index from the same array sees every record once, and a new array on any non-append change', () => {
+    const s = createLiveStore({ maxRecords: 1000 });
+    let arr = s.getSnapshot().records;
+    let fed = 0;
+    let resets = 0;
+    const seen: number[] = [];
+    const feed = () => {
+      const { records } = s.getSnapshot();
+      if (records !== arr) {
+        arr = records;
+        fed = 0;
+        resets++;
+        seen.length = 0;
+      }
+      for (; fed < records.length; fed++) seen.push(records[fed]!.seq);
+    };
+    s.subscribe(feed);
+    for (let i = 1; i <= 500; i++) s.ingest([mk(i)]);
+    expect(resets).toBe(0); // 500 batches appended to the array the consumer started with
+    expect(seen).toEqual(Array.from({ length: 500 }, (_, k) => k + 1));
+    // the cap: eviction gives a new array that starts with the gap
+    for (let i = 501; i <= 1001; i++) s.ingest([mk(i)]);
+    expect(resets).toBe(1);
+    expect(s.getSnapshot().records[0]).toMatchObject({ kind: 'capture-gap', src: 'panel-store' });
+    expect(seen.at(-1)).toBe(1001);
+    // a hole filled by a backfill is not an append: new array
+    s.ingest([mk(1003)]);
+    const before = s.getSnapshot().records;
+    s.ingest([mk(1002)]);
+    expect(s.getSnapshot().records).not.toBe(before);
+    expect(s.getSnapshot().records.slice(-2).map((r) => r.seq)).toEqual([1002, 1003]);
+    expect(seen.slice(-2)).toEqual([1002, 1003]);
+    // clear: new empty array
+    s.clear();
+    expect(s.getSnapshot().records).toEqual([]);
   });
 });

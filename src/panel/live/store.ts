@@ -15,13 +15,25 @@
 //   record dropped so far: never a silent hole. Cursors are kept, so nothing re-appears.
 //
 // useSyncExternalStore-friendly: getSnapshot() returns the same object until something changed;
-// each change produces a new snapshot with a new `records` array.
+// each change produces a new snapshot object with a new `revision`.
+//
+// `records` is APPEND-ONLY between resets: a batch of new records is pushed onto the same array
+// (copying it per batch made a live capture quadratic: 100k records in batches of 8 took 13 s).
+// The array is replaced by a new one (never rewritten in place) when something other than an
+// append happens: a navigation that drops older records, a backfill that fills a hole, eviction
+// by the cap, clear(). So a consumer that has fed records[0..n) keeps going from n as long as
+// the array is the same object; a new array means "start again". `count` is the number of records
+// the snapshot was published with (the array may since have grown): a consumer that wants a frozen
+// view takes `records.slice(0, count)`.
 
 import type { CaptureRecord, NavigationRecord } from '../../core/record';
 
 export interface LiveSnapshot {
   readonly revision: number;
+  /** Append-only between resets (see the header): it may grow after this snapshot was taken. */
   readonly records: readonly CaptureRecord[];
+  /** records.length when this snapshot was published. */
+  readonly count: number;
   readonly preserveLog: boolean;
   /** The top-frame navigation that started the current page (null before the first one). */
   readonly page: NavigationRecord | null;
@@ -68,13 +80,13 @@ export function createLiveStore(options: LiveStoreOptions = {}): LiveStore {
   let evicted = 0;
   let gapSeq = 0;
   const maxRecords = Math.max(10, options.maxRecords ?? DEFAULT_PANEL_MAX_RECORDS);
-  let snapshot: LiveSnapshot = { revision, records, preserveLog, page, duplicates, evicted };
+  let snapshot: LiveSnapshot = { revision, records, count: 0, preserveLog, page, duplicates, evicted };
   const srcs = new Map<string, SrcState>();
   const listeners = new Set<() => void>();
 
   function changed() {
     revision++;
-    snapshot = { revision, records, preserveLog, page, duplicates, evicted };
+    snapshot = { revision, records, count: records.length, preserveLog, page, duplicates, evicted };
     for (const l of [...listeners]) l();
   }
 
@@ -139,23 +151,39 @@ export function createLiveStore(options: LiveStoreOptions = {}): LiveStore {
     },
     getSnapshot: () => snapshot,
     ingest(batch) {
-      let next: CaptureRecord[] | null = null;
+      // `next` is `records` itself while only appends happen; a copy once anything else does.
+      let next: CaptureRecord[] = records;
+      let copied = false;
+      const own = () => {
+        if (!copied) {
+          next = next.slice();
+          copied = true;
+        }
+        return next;
+      };
       let added = 0;
+      let dup = 0;
       for (const r of batch) {
         const s = srcState(r.src);
         if (!mark(s, r)) {
-          duplicates++;
+          dup++;
           continue;
         }
-        if (!next) next = records.slice();
         if (r.kind === 'navigation' && r.top && (page === null || r.t > page.t)) {
           page = r;
-          if (!preserveLog) next = next.filter((x) => !beforePage(x));
+          if (!preserveLog && next.some(beforePage)) {
+            next = next.filter((x) => !beforePage(x));
+            copied = true;
+          }
         } else if (!preserveLog && beforePage(r)) continue; // a late record of a previous page
-        insert(next, s, r);
+        if (r.seq > s.maxSeq) {
+          next.push(r);
+          s.maxSeq = r.seq;
+        } else insert(own(), s, r); // fills a hole: not an append
         added++;
       }
-      if (next) {
+      duplicates += dup;
+      if (added > 0) {
         if (next.length > maxRecords) next = evict(next);
         records = next;
         changed();
