@@ -4,14 +4,16 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent, type KeyboardEvent } from 'react';
 import type { Finding } from '../../core/model';
 import type { CaptureRecord } from '../../core/record';
-import { sortFindings } from '../../export/advice';
 import { exportCapture } from '../../export';
 import { createAppModel, type AppModel } from './app-model';
 import { Callout } from './Callout';
+import { createCaptureIssueScanner } from './capture-notices';
+import { CaptureNotices } from './CaptureNotices';
 import { downloadText } from './download';
 import { EventsTable, type EventRef } from './EventsTable';
 import { parseFilter } from './filter';
 import { FindingsView } from './FindingsView';
+import { createFindingsIndex } from './findings-index';
 import { importWithCore, readAndImport, type ImportFn } from './importer';
 import { RequestsView } from './RequestsView';
 import { RequestsSummary } from './RequestsSummary';
@@ -238,7 +240,13 @@ export function InspectorApp(props: InspectorAppProps) {
     };
   }, [model, doExport, props.testHook]);
 
-  const sessionFindings = useMemo(() => sortFindings(snap.findings.filter((f) => f.sessionKey === sessionKey)), [snap, sessionKey]);
+  // Sorted findings, kept incrementally across snapshots (an append costs its new findings only).
+  const [findex] = useState(createFindingsIndex);
+  const findingsRev = useMemo(() => {
+    findex.update(snap.findings);
+    return snap.findings;
+  }, [findex, snap.findings]);
+  const sessionFindings = useMemo(() => (sessionKey === undefined ? [] : findex.sorted(sessionKey)), [findex, findingsRev, sessionKey]);
   const worst = sessionFindings[0];
   const reqCount = sessionKey ? (snap.requests[sessionKey]?.length ?? 0) : 0;
   const evCount = useMemo(() => (session ? session.streamIds.reduce((n, id) => n + (snap.streams[id]?.events.length ?? 0), 0) : 0), [snap, session]);
@@ -246,6 +254,11 @@ export function InspectorApp(props: InspectorAppProps) {
   const totalEvents = useMemo(() => Object.values(snap.streams).reduce((n, s) => n + s.events.length, 0), [snap]);
   const info = `${snap.sessions.length} session${snap.sessions.length === 1 ? '' : 's'} · ${totalEvents} events · ${snap.recordCount} records${status && !status.recording && mode === 'devtools' && !imported ? ' · paused' : ''}`;
   const modelErrors = model.getErrors();
+  const progress = model.getProgress();
+  const [scanIssues] = useState(createCaptureIssueScanner);
+  const records = model.getRecords();
+  // The live store appends in place (same array, longer): the length is part of the key.
+  const captureIssues = useMemo(() => scanIssues(records), [scanIssues, records, records.length, snap]);
 
   const onTabKey = (e: KeyboardEvent) => {
     const i = TABS.findIndex(([k]) => k === tab);
@@ -319,13 +332,22 @@ export function InspectorApp(props: InspectorAppProps) {
           </button>
         </div>
       )}
+      <CaptureNotices issues={captureIssues} />
+      {progress && (
+        <div className="analysis-progress" role="status" data-testid="analysis-progress" data-fed={progress.fed} data-total={progress.total}>
+          <progress max={progress.total} value={progress.fed} />
+          <span>
+            Analysing {progress.fed.toLocaleString('en-US')} / {progress.total.toLocaleString('en-US')} records… findings that need the end of the capture appear when done.
+          </span>
+        </div>
+      )}
       {modelErrors.length > 0 && (
         <div className="banner-error" role="status">
           {visible(`Analysis error (${modelErrors.length}): ${modelErrors[0]}`)}
         </div>
       )}
       <div className="main">
-        <SessionsList snap={snap} selectedKey={sessionKey} onSelect={selectSession} />
+        <SessionsList snap={snap} findings={findex} findingsRev={findingsRev} selectedKey={sessionKey} onSelect={selectSession} />
         <div className="detail">
           {!session ? (
             <div className="empty" data-testid="empty-state">
@@ -387,7 +409,7 @@ export function InspectorApp(props: InspectorAppProps) {
                 {tab === 'events' && <EventsTable snap={snap} sessionKey={sessionKey} filter={filter} selected={selEvent} onSelect={setSelEvent} revealToken={reveal} />}
                 {tab === 'requests' && <RequestsView snap={snap} sessionKey={sessionKey} selectedId={selRequest} onSelect={setSelRequest} onShowEvent={showEvent} />}
                 {tab === 'findings' && (
-                  <FindingsView snap={snap} sessionKey={sessionKey} codeFilter={filter.code} selected={selFinding} onSelect={selectFinding} onShowTimeline={showInTimeline} onShowEvents={showInEvents} />
+                  <FindingsView snap={snap} sessionKey={sessionKey} sorted={sessionFindings} codeFilter={filter.code} selected={selFinding} onSelect={selectFinding} onShowTimeline={showInTimeline} onShowEvents={showInEvents} />
                 )}
               </div>
             </>

@@ -1,8 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
-import type { AnalysisSnapshot } from '../../core/model';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import type { AnalysisSnapshot, Severity, SseEvent } from '../../core/model';
 import { EventDetail } from './EventDetail';
-import { eventMatches, requestLinkedEvents, sessionEventRows, type EventRow, type ParsedFilter } from './filter';
+import { createEventRowsMerger, eventMatches, requestLinkedEvents, type EventRow, type ParsedFilter } from './filter';
 import { eventMethods, eventRpcIds, requestsById, streamLabel, worstSeverity } from './labels';
 import { formatBytes, formatRel, utf8Length, visibleLine } from './text';
 import { observeRectWithFallback } from './virtual';
@@ -16,6 +16,80 @@ export interface EventRef {
 const COLS = '52px 64px minmax(120px,1.2fr) 70px minmax(120px,1fr) 56px 64px 74px minmax(110px,1fr)';
 const ROW_H = 21;
 
+/** A row's text, computed once per event object (an event that changes is a new object). */
+interface RowText {
+  id: string;
+  type: string;
+  methods: string;
+  rpcIds: string;
+  size: string;
+  sev: Severity | undefined;
+  codes: string;
+}
+const rowTextCache = new WeakMap<SseEvent, RowText>();
+/** Row texts computed (tests count work with it). */
+export const rowTextStats = { computed: 0 };
+function rowText(e: SseEvent): RowText {
+  let x = rowTextCache.get(e);
+  if (!x) {
+    rowTextStats.computed++;
+    const sev = worstSeverity(e.findings);
+    x = {
+      id: e.id !== undefined ? visibleLine(e.id, 40) : '—',
+      type: `${e.synthetic === 'json-body' ? '(JSON body)' : visibleLine(e.event, 40)}${e.truncated ? ' ✂ truncated' : ''}${e.idOnly ? ' (id only)' : ''}`,
+      methods: visibleLine(eventMethods(e), 80),
+      rpcIds: visibleLine(eventRpcIds(e), 30),
+      size: formatBytes(utf8Length(e.data)),
+      sev,
+      codes: `${e.duplicate && !e.findings.includes('replay-duplicate') ? 'duplicate ' : ''}`,
+    };
+    rowTextCache.set(e, x);
+  }
+  return x;
+}
+
+const EventRowView = memo(function EventRowView(props: {
+  vindex: number;
+  start: number;
+  e: SseEvent;
+  streamText: string;
+  time: string;
+  selected: boolean;
+  streamId: string;
+  index: number;
+  onSelect(streamId: string, index: number): void;
+}) {
+  const { vindex, start, e, selected } = props;
+  const x = rowText(e);
+  const sev = x.sev;
+  return (
+    <div
+      id={`ev-row-${vindex}`}
+      role="row"
+      aria-rowindex={vindex + 2}
+      aria-selected={selected}
+      data-testid="event-row"
+      data-event-id={e.id ?? ''}
+      className={`grid-row${vindex % 2 ? ' odd' : ''}${sev === 'error' ? ' row-error' : sev === 'warning' ? ' row-warning' : ''}`}
+      style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_H, transform: `translateY(${start}px)`, gridTemplateColumns: COLS }}
+      onClick={() => props.onSelect(props.streamId, props.index)}
+    >
+      <div role="gridcell" className="num faint">{vindex + 1}</div>
+      <div role="gridcell" className="mono">{x.id}</div>
+      <div role="gridcell">{props.streamText}</div>
+      <div role="gridcell">{x.type}</div>
+      <div role="gridcell">{x.methods}</div>
+      <div role="gridcell" className="mono">{x.rpcIds}</div>
+      <div role="gridcell" className="num">{x.size}</div>
+      <div role="gridcell" className="num">{props.time}</div>
+      <div role="gridcell" className="codes">
+        {x.codes}
+        {e.findings.length ? <><SevIcon sev={sev ?? 'warning'} /> {e.findings.join(', ')}</> : ''}
+      </div>
+    </div>
+  );
+});
+
 export function EventsTable(props: {
   snap: AnalysisSnapshot;
   sessionKey: string | undefined;
@@ -26,12 +100,18 @@ export function EventsTable(props: {
   revealToken: number;
 }) {
   const { snap, sessionKey, filter, selected, onSelect, revealToken } = props;
-  const all = useMemo(() => sessionEventRows(snap, sessionKey), [snap, sessionKey]);
+  // Rows kept incrementally: a snapshot that appends events merges only the new ones. The array
+  // is shared and grows, so its length is part of every memo key below.
+  const [merge] = useState(createEventRowsMerger);
+  const all = useMemo(() => merge(snap, sessionKey), [merge, snap, sessionKey]);
+  const allLen = all.length;
   const rows = useMemo(() => {
     if (filter.empty) return all;
     const linked = requestLinkedEvents(snap, sessionKey, filter);
     return all.filter((r) => eventMatches(filter, snap.streams[r.streamId]!, snap.streams[r.streamId]!.events[r.index]!, linked));
-  }, [all, filter, snap, sessionKey]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [all, allLen, filter, filter.empty ? undefined : snap, sessionKey]);
+  const rowCount = rows.length;
   const reqs = useMemo(() => (sessionKey ? requestsById(snap, sessionKey) : new Map()), [snap, sessionKey]);
   const t0 = useMemo(() => {
     const session = snap.sessions.find((s) => s.key === sessionKey);
@@ -44,11 +124,25 @@ export function EventsTable(props: {
     count: rows.length,
     getScrollElement: () => parentRef.current,
     estimateSize: () => ROW_H,
-    overscan: 12,
+    overscan: 8,
     observeElementRect: observeRectWithFallback,
     initialRect: { width: 800, height: 600 },
   });
-  const selIdx = useMemo(() => (selected ? rows.findIndex((r) => r.streamId === selected.streamId && r.index === selected.index) : -1), [rows, selected]);
+  const selIdx = useMemo(
+    () => (selected ? rows.findIndex((r) => r.streamId === selected.streamId && r.index === selected.index) : -1),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [rows, rowCount, selected],
+  );
+  const onSelectRef = useRef(onSelect);
+  onSelectRef.current = onSelect;
+  const onRowSelect = useCallback((streamId: string, index: number) => onSelectRef.current({ streamId, index }), []);
+  // Stream labels once per stream and snapshot, not per row.
+  const streamTexts = useMemo(() => new Map<string, string>(), [snap, reqs]);
+  const streamText = (id: string) => {
+    let x = streamTexts.get(id);
+    if (x === undefined) streamTexts.set(id, (x = visibleLine(streamLabel(snap.streams[id]!, reqs), 80)));
+    return x;
+  };
   useEffect(() => {
     if (selIdx >= 0) v.scrollToIndex(selIdx, { align: 'center' });
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -104,40 +198,20 @@ export function EventsTable(props: {
             <div role="presentation" style={{ height: v.getTotalSize(), position: 'relative' }}>
               {v.getVirtualItems().map((vi) => {
                 const r: EventRow = rows[vi.index]!;
-                const s = snap.streams[r.streamId]!;
-                const e = s.events[r.index]!;
-                const sev = worstSeverity(e.findings);
-                const isSel = vi.index === selIdx;
+                const e = snap.streams[r.streamId]!.events[r.index]!;
                 return (
-                  <div
+                  <EventRowView
                     key={vi.key}
-                    id={`ev-row-${vi.index}`}
-                    role="row"
-                    aria-rowindex={vi.index + 2}
-                    aria-selected={isSel}
-                    data-testid="event-row"
-                    data-event-id={e.id ?? ''}
-                    className={`grid-row${vi.index % 2 ? ' odd' : ''}${sev === 'error' ? ' row-error' : sev === 'warning' ? ' row-warning' : ''}`}
-                    style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${vi.start}px)`, gridTemplateColumns: COLS }}
-                    onClick={() => onSelect({ streamId: r.streamId, index: r.index })}
-                  >
-                    <div role="gridcell" className="num faint">{vi.index + 1}</div>
-                    <div role="gridcell" className="mono">{e.id !== undefined ? visibleLine(e.id, 40) : '—'}</div>
-                    <div role="gridcell">{visibleLine(streamLabel(s, reqs), 80)}</div>
-                    <div role="gridcell">
-                      {e.synthetic === 'json-body' ? '(JSON body)' : visibleLine(e.event, 40)}
-                      {e.truncated ? ' ✂ truncated' : ''}
-                      {e.idOnly ? ' (id only)' : ''}
-                    </div>
-                    <div role="gridcell">{visibleLine(eventMethods(e), 80)}</div>
-                    <div role="gridcell" className="mono">{visibleLine(eventRpcIds(e), 30)}</div>
-                    <div role="gridcell" className="num">{formatBytes(utf8Length(e.data))}</div>
-                    <div role="gridcell" className="num">{formatRel(e.t - t0)}</div>
-                    <div role="gridcell" className="codes">
-                      {e.duplicate && !e.findings.includes('replay-duplicate') ? 'duplicate ' : ''}
-                      {e.findings.length ? <><SevIcon sev={sev ?? 'warning'} /> {e.findings.join(', ')}</> : ''}
-                    </div>
-                  </div>
+                    vindex={vi.index}
+                    start={vi.start}
+                    e={e}
+                    streamText={streamText(r.streamId)}
+                    time={formatRel(e.t - t0)}
+                    selected={vi.index === selIdx}
+                    streamId={r.streamId}
+                    index={r.index}
+                    onSelect={onRowSelect}
+                  />
                 );
               })}
             </div>

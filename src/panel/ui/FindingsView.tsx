@@ -15,6 +15,8 @@ const COLS = '84px 190px 70px minmax(100px,0.6fr) minmax(260px,2fr)';
 export function FindingsView(props: {
   snap: AnalysisSnapshot;
   sessionKey: string | undefined;
+  /** The session's findings already sorted worst first (App keeps them incrementally); else sorted here. */
+  sorted?: Finding[];
   codeFilter: string[];
   selected: Finding | undefined;
   onSelect(f: Finding): void;
@@ -23,9 +25,9 @@ export function FindingsView(props: {
 }) {
   const { snap, sessionKey } = props;
   const list = useMemo(() => {
-    const fs = sortFindings(snap.findings.filter((f) => sessionKey === undefined || f.sessionKey === sessionKey));
+    const fs = props.sorted ?? sortFindings(snap.findings.filter((f) => sessionKey === undefined || f.sessionKey === sessionKey));
     return props.codeFilter.length ? fs.filter((f) => props.codeFilter.some((c) => f.code.includes(c))) : fs;
-  }, [snap, sessionKey, props.codeFilter]);
+  }, [props.sorted, props.sorted ? undefined : snap, sessionKey, props.codeFilter]);
   const selKey = props.selected ? findingKey(props.selected) : undefined;
   const selIdx = useMemo(() => (selKey === undefined ? -1 : list.findIndex((f) => findingKey(f) === selKey)), [list, selKey]);
   const bodyRef = useRef<HTMLDivElement>(null);

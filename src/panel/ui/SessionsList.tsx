@@ -1,6 +1,7 @@
 import { useMemo, type KeyboardEvent } from 'react';
-import type { AnalysisSnapshot, Session } from '../../core/model';
+import type { AnalysisSnapshot, Finding, Session } from '../../core/model';
 import { sortFindings } from '../../export/advice';
+import type { FindingsIndex } from './findings-index';
 import { SevIcon } from './SevIcon';
 import { shortId, visibleLine } from './text';
 
@@ -21,17 +22,33 @@ function pathOf(url: string): string {
   }
 }
 
-export function SessionsList(props: { snap: AnalysisSnapshot; selectedKey: string | undefined; onSelect(key: string): void }) {
-  const { snap } = props;
+export function SessionsList(props: {
+  snap: AnalysisSnapshot;
+  /** Findings index kept by App (per session counts and worst in O(1)); else computed here. */
+  findings?: FindingsIndex;
+  findingsRev?: unknown;
+  selectedKey: string | undefined;
+  onSelect(key: string): void;
+}) {
+  const { snap, findings: index } = props;
   const stats = useMemo(() => {
     const m = new Map<string, { errors: number; warnings: number; worst?: string; sev?: 'error' | 'warning' | 'info' }>();
     for (const s of snap.sessions) {
-      const fs = snap.findings.filter((f) => f.sessionKey === s.key);
-      const worst = sortFindings(fs)[0];
-      m.set(s.key, { errors: fs.filter((f) => f.severity === 'error').length, warnings: fs.filter((f) => f.severity === 'warning').length, ...(worst ? { worst: `${worst.code}${worst.requestId !== undefined ? ` (request ${worst.requestId})` : ''}`, sev: worst.severity } : {}) });
+      let errors: number, warnings: number, worst: Finding | undefined;
+      if (index) {
+        ({ errors, warnings } = index.counts(s.key));
+        worst = index.worst(s.key);
+      } else {
+        const fs = snap.findings.filter((f) => f.sessionKey === s.key);
+        worst = sortFindings(fs)[0];
+        errors = fs.filter((f) => f.severity === 'error').length;
+        warnings = fs.filter((f) => f.severity === 'warning').length;
+      }
+      m.set(s.key, { errors, warnings, ...(worst ? { worst: `${worst.code}${worst.requestId !== undefined ? ` (request ${worst.requestId})` : ''}`, sev: worst.severity } : {}) });
     }
     return m;
-  }, [snap]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [snap.sessions, index ? props.findingsRev : snap.findings, index]);
   const sessions = snap.sessions;
   // Open streams that can still deliver something (a 202/204 answer has no body to wait for).
   const open = (s: Session) =>

@@ -27,9 +27,19 @@ export interface AppModel {
   getSource(): InspectorSource;
   /** Analyzer errors (a record the analyzer threw on): the UI shows them, analysis goes on. */
   getErrors(): readonly string[];
-  /** Compute and publish now (tests, exports). */
+  /** Compute and publish now, feeding every remaining record (tests, exports). */
   flush(): AnalysisSnapshot;
+  /**
+   * While a backlog of records is being analysed in time slices: how many are fed of how many;
+   * undefined when the analysis has caught up with the source.
+   */
+  getProgress(): AnalysisProgress | undefined;
   dispose(): void;
+}
+
+export interface AnalysisProgress {
+  fed: number;
+  total: number;
 }
 
 export interface AppModelOptions {
@@ -38,7 +48,30 @@ export interface AppModelOptions {
   settings: InspectorSettings;
   /** Minimum ms between two published snapshots while records stream in. Default 120. */
   throttleMs?: number;
+  /**
+   * Analysis time slice in ms: a backlog (an imported file, a long live capture) is fed in slices of
+   * about this length, a snapshot is published after each slice (at most every `throttleMs` after
+   * the first) and the main thread is yielded in between, so the first frame does not wait for
+   * the whole analysis. Default 12. `Infinity` feeds everything at once.
+   */
+  sliceMs?: number;
+  /** Schedules the next slice (default: a MessageChannel message, else setTimeout 0). */
+  yieldTo?: (cb: () => void) => void;
 }
+
+/** A macrotask without setTimeout's clamping: lets the browser paint and handle input. */
+export function defaultYield(cb: () => void): void {
+  if (typeof MessageChannel !== 'undefined') {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      cb();
+    };
+    ch.port2.postMessage(0);
+  } else setTimeout(cb, 0);
+}
+
+const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
 function sameRecord(a: CaptureRecord | undefined, b: CaptureRecord | undefined): boolean {
   if (a === b) return true;
@@ -50,6 +83,12 @@ export function createAppModel(opts: AppModelOptions): AppModel {
   let source = opts.source;
   let settings = opts.settings;
   const throttleMs = opts.throttleMs ?? 120;
+  const sliceMs = opts.sliceMs ?? 12;
+  const yieldTo = opts.yieldTo ?? defaultYield;
+  /** A slice is scheduled (the analysis has a backlog). */
+  let sliceScheduled = false;
+  /** Bumped by reset(): a scheduled slice of a previous analysis does nothing. */
+  let generation = 0;
   const listeners = new Set<() => void>();
   let analyzer: Analyzer = opts.analyzerFactory(settings);
   let fed = 0;
@@ -78,27 +117,38 @@ export function createAppModel(opts: AppModelOptions): AppModel {
     lastFed = undefined;
     errors = [];
     finished = false;
+    generation++;
+    sliceScheduled = false;
   }
 
-  function feed() {
+  /** Feeds new records (within `budgetMs` when given); true when all are fed. */
+  function feed(budgetMs = Infinity): boolean {
     const records = source.getRecords();
     // A shrink, or a different first/last-fed record, means the source was cleared or replaced.
     if (records.length < fed || (fed > 0 && (!sameRecord(records[0], first) || !sameRecord(records[fed - 1], lastFed)))) {
       reset();
     }
-    for (let i = fed; i < records.length; i++) {
+    const deadline = budgetMs === Infinity ? Infinity : now() + budgetMs;
+    let i = fed;
+    for (; i < records.length; i++) {
       const r = records[i]!;
       try {
         analyzer.push(r);
       } catch (e) {
         if (errors.length < 50) errors.push(`record ${r.src}#${r.seq} (${r.kind}): ${(e as Error)?.message ?? String(e)}`);
       }
+      // One record can hold many events (a 64 kB chunk): check the clock after each.
+      if (deadline !== Infinity && now() >= deadline) {
+        i++;
+        break;
+      }
     }
-    if (records.length > 0) {
+    if (i > 0) {
       first = records[0];
-      lastFed = records[records.length - 1];
+      lastFed = records[i - 1];
     }
-    fed = records.length;
+    fed = i;
+    if (fed < records.length) return false;
     if (source.complete && !finished) {
       finished = true;
       try {
@@ -107,10 +157,12 @@ export function createAppModel(opts: AppModelOptions): AppModel {
         errors.push(`finish: ${(e as Error)?.message ?? String(e)}`);
       }
     }
+    return true;
   }
 
-  function compute(): AnalysisSnapshot {
-    feed();
+  function compute(budgetMs = Infinity): AnalysisSnapshot {
+    const done = feed(budgetMs);
+    if (!done) scheduleSlice();
     try {
       snapshot = analyzer.snapshot();
     } catch (e) {
@@ -121,10 +173,39 @@ export function createAppModel(opts: AppModelOptions): AppModel {
     return snapshot;
   }
 
+  function notify() {
+    for (const l of [...listeners]) l();
+  }
+
   function publish() {
     timer = undefined;
-    compute();
-    for (const l of [...listeners]) l();
+    compute(sliceMs);
+    notify();
+  }
+
+  function scheduleSlice() {
+    if (sliceScheduled) return;
+    sliceScheduled = true;
+    const gen = generation;
+    yieldTo(() => {
+      if (gen !== generation || !sliceScheduled) return;
+      sliceScheduled = false;
+      const done = feed(sliceMs);
+      if (!done) scheduleSlice();
+      // Publish after the first slice, then at most every throttleMs, and when done.
+      if (done || Date.now() - lastPublish >= throttleMs) {
+        if (timer !== undefined) clearTimeout(timer);
+        timer = undefined;
+        try {
+          snapshot = analyzer.snapshot();
+        } catch (e) {
+          if (errors.length < 50) errors.push(`snapshot: ${(e as Error)?.message ?? String(e)}`);
+        }
+        dirty = false;
+        lastPublish = Date.now();
+        notify();
+      }
+    });
   }
 
   function onSourceChange() {
@@ -134,7 +215,7 @@ export function createAppModel(opts: AppModelOptions): AppModel {
     timer = setTimeout(publish, wait);
   }
 
-  compute();
+  compute(sliceMs);
 
   return {
     subscribe(cb) {
@@ -181,11 +262,21 @@ export function createAppModel(opts: AppModelOptions): AppModel {
     flush() {
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
-      if (dirty || fed !== source.getRecords().length) publish();
+      if (dirty || fed !== source.getRecords().length || sliceScheduled) {
+        sliceScheduled = false;
+        compute();
+        notify();
+      }
       return snapshot;
+    },
+    getProgress() {
+      const total = source.getRecords().length;
+      return fed < total ? { fed, total } : undefined;
     },
     dispose() {
       detach();
+      generation++;
+      sliceScheduled = false;
       if (timer !== undefined) clearTimeout(timer);
       listeners.clear();
     },
