@@ -5,7 +5,7 @@ import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createAnalyzer, optionsFromSettings } from '../core';
 import { InspectorApp } from './ui/App';
-import { importWithCore, ImportError } from './ui/importer';
+import { importWithCore, ImportError, openText } from './ui/importer';
 import { createLocalStorageAdapter } from './ui/settings';
 import { createStaticSource } from './ui/static-source';
 import type { InspectorSource } from './ui/store-types';
@@ -36,9 +36,14 @@ function Viewer() {
       try {
         const res = await fetch(u);
         if (!res.ok) throw new ImportError(`HTTP ${res.status} ${res.statusText}`.trim());
-        const records = await importFile(await res.text(), name);
-        setSource(createStaticSource(records, name));
+        // Records appear while the rest of the file is read and analysed (progressive import).
+        const imp = await openText(await res.text(), name, importFile);
+        setSource(imp.source);
         document.title = `${name} — MCP Stream Inspector`;
+        imp.done.catch((e: unknown) => {
+          setSource(createStaticSource([], undefined));
+          setError(`Could not open ${u.href}: ${(e as Error).message}`);
+        });
       } catch (e) {
         setError(`Could not open ${u.href}: ${(e as Error).message}`);
       }

@@ -3,7 +3,6 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent, type KeyboardEvent } from 'react';
 import type { Finding } from '../../core/model';
-import type { CaptureRecord } from '../../core/record';
 import { exportCapture } from '../../export';
 import { createAppModel, type AppModel } from './app-model';
 import { Callout } from './Callout';
@@ -14,14 +13,14 @@ import { EventsTable, type EventRef } from './EventsTable';
 import { parseFilter } from './filter';
 import { FindingsView } from './FindingsView';
 import { createFindingsIndex } from './findings-index';
-import { importWithCore, readAndImport, type ImportFn } from './importer';
+import { importWithCore, readAndOpen, type ImportFn } from './importer';
+import type { ProgressiveImport } from './progressive-import';
 import { RequestsView } from './RequestsView';
 import { RequestsSummary } from './RequestsSummary';
 import { SessionHeader } from './SessionHeader';
 import { SessionsList } from './SessionsList';
 import { SettingsDialog } from './SettingsDialog';
 import { loadSettings, normalizeSettings, saveSettings } from './settings';
-import { createStaticSource } from './static-source';
 import type { AnalyzerFactory, ExportKind, InspectorSettings, InspectorSource, StorageAdapter, UiTestHook } from './store-types';
 import { Timeline, type TimelineFocus } from './Timeline';
 import { Toolbar } from './Toolbar';
@@ -193,10 +192,20 @@ export function InspectorApp(props: InspectorAppProps) {
 
   // Import: one clear error on a bad file; the current capture stays as it was.
   const importFn = props.importFile ?? importWithCore;
+  const importing = useRef<ProgressiveImport | undefined>(undefined);
   const openFile = async (file: File) => {
     try {
-      const records: CaptureRecord[] = await readAndImport(file, importFn);
-      setImported({ source: createStaticSource(records, file.name), name: file.name });
+      // The file is read progressively: the first records show while the rest is parsed.
+      const imp = await readAndOpen(file, importFn);
+      importing.current?.cancel();
+      importing.current = imp;
+      const previous = imported;
+      imp.done.catch((e: unknown) => {
+        if (importing.current !== imp) return;
+        setImported(previous);
+        setError(`Could not open ${file.name}: ${(e as Error).message.replace(`${file.name}: `, '')}`);
+      });
+      setImported({ source: imp.source, name: file.name });
       setUserSession(undefined);
       setSelEvent(undefined);
       setSelFinding(undefined);
