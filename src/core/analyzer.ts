@@ -50,6 +50,15 @@ export function idList(ids: readonly string[], cap = 10): string {
   return `${ids.slice(0, cap - 1).join(', ')} … ${ids[ids.length - 1]} (${ids.length} in all)`;
 }
 
+/** Shared by every event without finding codes / messages (copy on write: never mutated). */
+const NO_CODES = Object.freeze([]) as unknown as FindingCode[];
+const NO_MESSAGES = Object.freeze([]) as unknown as JsonRpcSummary[];
+
+function addCode(ev: SseEvent, code: FindingCode): void {
+  if (ev.findings === NO_CODES) ev.findings = [code];
+  else ev.findings.push(code);
+}
+
 function looksJsonRpc(body: string | null): DecodedMessage[] | null {
   if (!body) return null;
   const t = body.trimStart();
@@ -597,8 +606,8 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       data: b.data ?? '',
       t,
       raw: b.raw,
-      messages: [],
-      findings: [],
+      messages: NO_MESSAGES,
+      findings: NO_CODES,
     };
     if (b.id !== undefined && b.id !== '') ev.id = b.id;
     if (b.retry !== undefined) ev.retry = b.retry;
@@ -613,7 +622,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     if (b.truncated) {
       ev.truncated = true;
       if (st.cursor !== undefined) ev.cursor = st.cursor;
-      ev.findings.push('truncated-event');
+      addCode(ev, 'truncated-event');
       if (b.data) {
         const d = decodeJsonRpc(b.data);
         ev.messages = d.messages.map((m) => m.summary);
@@ -678,7 +687,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       ev.duplicate = true;
       const req = st.root.requests[0];
       if (!(st.isResume && prev.root !== st.root)) {
-        ev.findings.push('replay-duplicate');
+        addCode(ev, 'replay-duplicate');
         st.dupEv = ev;
         const first = prev.id;
         const run = runFinding(
@@ -696,7 +705,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
         );
         st.dupRun = run;
       } else {
-        ev.findings.push('replay-cross-stream');
+        addCode(ev, 'replay-cross-stream');
         st.root.crossOrds.push(at);
         const other = prev.id;
         runFinding(
@@ -769,7 +778,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       if (req.response !== undefined) {
         if (!ev.duplicate) {
           ev.duplicate = true;
-          ev.findings.push('replay-duplicate');
+          addCode(ev, 'replay-duplicate');
           addFinding(s, at, 'replay-duplicate', {
             streamId: st.id,
             relatedStreamIds: req.responseStream && req.responseStream !== st ? [req.responseStream.id] : [],
@@ -787,7 +796,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       req.responseIndex = ev.index;
       req.end = ev.t;
       if (st.isResume && st.resumes && req.stream.root !== st.root && !ev.duplicate) {
-        ev.findings.push('replay-cross-stream');
+        addCode(ev, 'replay-cross-stream');
         st.root.crossOrds.push(at);
         req.stream.root.crossOrds.push(at);
         addFinding(s, at, 'replay-cross-stream', {
@@ -813,7 +822,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       const sameDup = ev.duplicate && st.dupEv === ev;
       if (req && sameDup && sm.progress !== undefined && req.lastProgress !== undefined && sm.progress <= req.lastProgress) {
         // A replayed duplicate: the client's progress handler sees a value that does not increase.
-        ev.findings.push('progress-regressed');
+        addCode(ev, 'progress-regressed');
         addFinding(s, at, 'progress-regressed', {
           streamId: st.id,
           requestId: req.id,
@@ -825,7 +834,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       if (req && !ev.duplicate && sm.progress !== undefined) {
         if (req.lastProgress !== undefined && sm.progress <= req.lastProgress) {
           const code: FindingCode = st.isResume && sm.progress < req.lastProgress ? 'replay-reordered' : 'progress-regressed';
-          ev.findings.push(code);
+          addCode(ev, code);
           addFinding(s, at, code, {
             streamId: st.id,
             requestId: req.id,
@@ -840,7 +849,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
         if (req.lastProgress === undefined || sm.progress > req.lastProgress) req.lastProgress = sm.progress;
       }
       if (req && st.isResume && st.resumes && req.stream.root !== st.root && !ev.duplicate) {
-        ev.findings.push('replay-cross-stream');
+        addCode(ev, 'replay-cross-stream');
         st.root.crossOrds.push(at);
         const q = req;
         runFinding(
