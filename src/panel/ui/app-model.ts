@@ -260,6 +260,7 @@ export function createAppModel(opts: AppModelOptions): AppModel {
       return errors;
     },
     flush() {
+      source.drain?.();
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
       if (dirty || fed !== source.getRecords().length || sliceScheduled) {

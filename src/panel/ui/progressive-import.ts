@@ -97,7 +97,8 @@ function scanner(t: string) {
  * slice of records is invalid, like a whole-file import would.
  */
 export function startImport(text: string, opts: ProgressiveOptions = {}): ProgressiveImport {
-  const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  // Released (t = '', sc = undefined) once done: the file text must not outlive the import.
+  let t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const sliceMs = opts.sliceMs ?? 8;
   const yieldTo = opts.yieldTo ?? defaultYield;
   const records: CaptureRecord[] = [];
@@ -120,13 +121,18 @@ export function startImport(text: string, opts: ProgressiveOptions = {}): Progre
   };
   const whole = (): CaptureRecord[] => importText(t, opts.src !== undefined ? { src: opts.src } : undefined).records;
   const allAtOnce = (): ProgressiveImport => {
-    records.push(...whole());
+    for (const r of whole()) records.push(r);
     complete = true;
+    release();
     return { source, done: Promise.resolve(), cancel() {} };
   };
 
   // Header: members before "records"; "format" must be among them.
-  const sc = scanner(t);
+  let sc = scanner(t);
+  const release = () => {
+    t = '';
+    sc = scanner('');
+  };
   let pos: number;
   const header: Record<string, unknown> = {};
   try {
@@ -190,7 +196,7 @@ export function startImport(text: string, opts: ProgressiveOptions = {}): Progre
       pos = end;
       if ((batch.length & 15) === 0 && now() >= deadline) break;
     }
-    if (batch.length) records.push(...importRecordArray(batch));
+    if (batch.length) for (const r of importRecordArray(batch)) records.push(r);
   };
 
   // The first slice now: its errors are the caller's, like a whole-file import's.
@@ -205,6 +211,7 @@ export function startImport(text: string, opts: ProgressiveOptions = {}): Progre
   }
   if (ended) {
     complete = true;
+    release();
     return { source, done: Promise.resolve(), cancel() {} };
   }
   let resolve!: () => void, reject!: (e: unknown) => void;
@@ -212,36 +219,43 @@ export function startImport(text: string, opts: ProgressiveOptions = {}): Progre
     resolve = res;
     reject = rej;
   });
-  const step = () => {
-    if (cancelled) return;
+  const step = (budget = sliceMs) => {
+    if (cancelled || complete) return;
     try {
-      slice(sliceMs);
+      slice(budget);
     } catch {
       // The whole file through the importer: its error, or (should the scanner have been wrong
       // about a valid file) its records.
       try {
         const all = whole();
         records.length = 0;
-        records.push(...all);
+        for (const r of all) records.push(r);
         complete = true;
+        release();
         emit();
         resolve();
       } catch (e2) {
+        release();
         reject(e2);
       }
       return;
     }
-    if (ended) complete = true;
+    if (ended) {
+      complete = true;
+      release();
+    }
     emit();
     if (ended) resolve();
-    else yieldTo(step);
+    else if (budget !== Infinity) yieldTo(() => step());
   };
-  yieldTo(step);
+  yieldTo(() => step());
+  source.drain = () => step(Infinity);
   return {
     source,
     done,
     cancel() {
       cancelled = true;
+      release();
     },
   };
 }

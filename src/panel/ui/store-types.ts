@@ -18,6 +18,8 @@ export interface InspectorSource {
   label?(): string | undefined;
   /** True when no more records will come (an imported file): the analyzer is finished. */
   complete?: boolean;
+  /** Read every record still pending now (a progressive import), for exports and the test hook. */
+  drain?(): void;
 }
 
 export interface SourceStatus {

@@ -341,3 +341,22 @@ describe('progressive import', () => {
     expect(() => startImport('{"log": {}}')).toThrow(/not a HAR file/);
   });
 });
+
+describe('progressive import + AppModel', () => {
+  it('flush() (exports, the test hook) reads and analyses the rest of the file at once', async () => {
+    const text = bigCaptureText(2000);
+    const queue: (() => void)[] = [];
+    const imp = startImport(text, { sliceMs: 0, yieldTo: (cb) => queue.push(cb) });
+    const m = createAppModel({ source: imp.source, analyzerFactory: () => createAnalyzer(), settings: normalizeSettings(undefined), sliceMs: 0, yieldTo: (cb) => queue.push(cb) });
+    expect(m.getProgress()).toBeDefined();
+    expect(imp.source.complete).toBe(false);
+    const snap = m.flush();
+    expect(imp.source.complete).toBe(true);
+    expect(snap.recordCount).toBe(2000);
+    expect(snap.finished).toBe(true);
+    expect(m.getProgress()).toBeUndefined();
+    await imp.done;
+    drain(queue); // stale slices do nothing
+    expect(m.getSnapshot()).toBe(snap);
+  });
+});
