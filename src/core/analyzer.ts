@@ -600,15 +600,12 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
   function onBlock(st: StreamS, b: SseBlock, t: number) {
     const s = ensureSession(st);
     const at = ++ord;
-    const ev: SseEvent = {
-      index: st.events.length,
-      event: b.event ?? 'message',
-      data: b.data ?? '',
-      t,
-      raw: b.raw,
-      messages: NO_MESSAGES,
-      findings: NO_CODES,
-    };
+    // The common event (an id, data, no retry) is built with all its properties at once: adding
+    // `id` and `cursor` afterwards cost each event a second allocation (a property backing store).
+    const ev: SseEvent =
+      b.id !== undefined && b.id !== '' && !b.truncated && b.retry === undefined && b.data !== undefined
+        ? { index: st.events.length, event: b.event ?? 'message', data: b.data, t, raw: b.raw, messages: NO_MESSAGES, findings: NO_CODES, id: b.id, cursor: b.id }
+        : { index: st.events.length, event: b.event ?? 'message', data: b.data ?? '', t, raw: b.raw, messages: NO_MESSAGES, findings: NO_CODES };
     if (b.id !== undefined && b.id !== '') ev.id = b.id;
     if (b.retry !== undefined) ev.retry = b.retry;
     if (b.data === undefined) ev.idOnly = true;
