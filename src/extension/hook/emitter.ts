@@ -10,10 +10,12 @@
 // thousands of events per second cost tens of postMessages. `pagehide` flushes synchronously.
 
 import type { HookRecord } from '../../core/record';
-import { CHANNEL, PROTOCOL_VERSION, type HookBatch, type HookHello } from '../shared/messages';
+import { CHANNEL, PROTOCOL_VERSION, type HookBatch, type HookChunkBytes, type HookHello } from '../shared/messages';
 import { call, N } from './natives';
 
 const FLUSH_MS = 16;
+/** Captured at install: a page could replace the global `Symbol` later. */
+const ITERATOR: typeof Symbol.iterator = Symbol.iterator;
 const MAX_BATCH = 512;
 
 /**
@@ -30,9 +32,26 @@ function add<T>(a: T[], x: T): number {
   return call<number>(N.arrayPush, a, x);
 }
 
+export type WireRecord = HookRecord | HookChunkBytes;
+
 export interface Emitter {
-  emit(rec: HookRecord): void;
+  emit(rec: WireRecord): void;
   flush(): void;
+}
+
+/**
+ * The transfer list of a batch as an iterable built only of own properties (no Array.prototype
+ * or %ArrayIteratorPrototype% lookup that a page could patch to see or disturb the conversion of
+ * postMessage's `transfer` argument).
+ */
+function transferList(buffers: ArrayBuffer[]): Iterable<ArrayBuffer> {
+  let i = 0;
+  const n = buffers.length;
+  return {
+    [ITERATOR]: () => ({
+      next: () => (i < n ? { value: buffers[i++]!, done: false } : { value: undefined, done: true }),
+    }),
+  } as unknown as Iterable<ArrayBuffer>;
 }
 
 export function createEmitter(): Emitter {
@@ -41,16 +60,20 @@ export function createEmitter(): Emitter {
   const hello: HookHello = { ch: CHANNEL, v: PROTOCOL_VERSION, type: 'hook-hello' };
   N.windowPost(hello, '*', [channel.port2]);
 
-  let batch: HookRecord[] = list();
+  let batch: WireRecord[] = list();
+  let buffers: ArrayBuffer[] = list();
   let scheduled = false;
 
   function flush() {
     scheduled = false;
     if (batch.length === 0) return;
     const msg: HookBatch = { ch: CHANNEL, v: PROTOCOL_VERSION, type: 'hook-batch', records: batch };
+    const transfer = buffers;
     batch = list();
+    buffers = list();
     try {
-      call(N.portPost, port, msg);
+      if (transfer.length === 0) call(N.portPost, port, msg);
+      else call(N.portPost, port, msg, transferList(transfer));
     } catch {
       // A record that cannot be cloned is dropped with its batch; records are plain data, so
       // this only happens if the page corrupted a prototype. Nothing is thrown into the page.
@@ -59,6 +82,7 @@ export function createEmitter(): Emitter {
 
   return {
     emit(rec) {
+      if (rec.kind === 'chunk' && 'data' in rec) add(buffers, call<ArrayBuffer>(N.typedArrayBuffer, rec.data));
       if (add(batch, rec) >= MAX_BATCH) flush();
       else if (!scheduled) {
         scheduled = true;
@@ -74,7 +98,7 @@ export interface Conn {
   readonly id: string;
   started: boolean;
   ended: boolean;
-  emit(rec: HookRecord): void;
+  emit(rec: WireRecord): void;
   start(rec: HookRecord): void;
   end(how: import('../../core/record').EndHow, reason?: string): void;
   /** No end record will follow (response not captured): stop tracking it as open. */
@@ -86,7 +110,7 @@ const openConns = new Set<Conn>();
 
 export function createConn(emitter: Emitter): Conn {
   const id = 'c' + (++connCounter).toString(36);
-  let pending: HookRecord[] | null = list();
+  let pending: WireRecord[] | null = list();
   const conn: Conn = {
     id,
     started: false,

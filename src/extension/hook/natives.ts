@@ -17,6 +17,9 @@ export const N = {
   Headers: window.Headers,
   ReadableStream: window.ReadableStream,
   TextDecoder: window.TextDecoder,
+  Uint8Array: window.Uint8Array,
+  /** %TypedArray%.prototype.buffer getter. */
+  typedArrayBuffer: Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype) as object, 'buffer')!.get!,
   MessageChannel: window.MessageChannel,
   setTimeout: window.setTimeout.bind(window),
   perfNow: performance.now.bind(performance),

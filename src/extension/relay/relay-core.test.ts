@@ -106,3 +106,65 @@ describe('relay core', () => {
     expect(core.stats()).toMatchObject({ records: 10, maxRecords: 10, evicted: 90, lastSeq: 100 });
   });
 });
+
+describe('relay core: fetch chunks sent as bytes', () => {
+  const bytesChunk = (data: Uint8Array, conn = 'c1', t = 1) => ({ kind: 'chunk', conn, t, data });
+  const enc = (s: string) => new TextEncoder().encode(s);
+
+  it('decodes per connection with a streaming decoder: a character split across reads, BOM, tail at a complete end', () => {
+    const core = createRelayCore('S', {}, () => 0);
+    const all = enc('\uFEFFdata: é€😀\n\n');
+    // split inside the BOM, inside é, inside 😀
+    const cuts = [2, 11, 16, all.length - 1];
+    const parts: Uint8Array[] = [];
+    let o = 0;
+    for (const c of cuts) {
+      parts.push(all.slice(o, c));
+      o = c;
+    }
+    core.onHookMessage(batch([request('c1'), request('c2'), ...parts.map((p) => bytesChunk(p, 'c1')), bytesChunk(new Uint8Array([0x41, 0xe2, 0x82]), 'c2')]));
+    core.onHookMessage(batch([bytesChunk(all.slice(all.length - 1), 'c1'), { kind: 'end', conn: 'c1', t: 2, how: 'complete' }, { kind: 'end', conn: 'c2', t: 3, how: 'complete' }]));
+    const s = sink();
+    core.attach(s, {});
+    const recs = s.all();
+    const text = (conn: string) => recs.filter((r) => r.kind === 'chunk' && r.conn === conn).map((r) => (r as { text: string }).text).join('');
+    expect(text('c1')).toBe(new TextDecoder().decode(all)); // BOM stripped once, every character whole
+    expect(recs.filter((r) => r.kind === 'chunk' && r.conn === 'c1').map((r) => (r as { bytes: number }).bytes)).toEqual([2, 9, 5, all.length - 17, 1]);
+    // c2 ended complete with an incomplete sequence pending: the tail chunk (bytes 0) before its end
+    const c2 = recs.filter((r) => 'conn' in r && r.conn === 'c2');
+    expect(c2.map((r) => r.kind)).toEqual(['request', 'chunk', 'chunk', 'end']);
+    expect(c2[2]).toMatchObject({ kind: 'chunk', text: '\uFFFD', bytes: 0 });
+    expect(text('c2')).toBe('A\uFFFD');
+    expect(recs.map((r) => r.seq)).toEqual(recs.map((_, i) => i + 1));
+  });
+
+  it('no tail for an end other than complete; malformed byte chunks are dropped and reported; unknown conns are inconsistent', () => {
+    const core = createRelayCore('S', {}, () => 0);
+    core.onHookMessage(
+      batch([
+        request('c1'),
+        bytesChunk(new Uint8Array([0xe2]), 'c1'),
+        { kind: 'end', conn: 'c1', t: 2, how: 'network-error', reason: 'x' },
+        { kind: 'chunk', conn: 'c1', t: 1, data: 'not bytes' },
+        { kind: 'chunk', conn: 'c1', t: 1, data: new Uint8Array(1), seq: 5 },
+        { kind: 'chunk', conn: 'c1', t: 'x', data: new Uint8Array(1) },
+        bytesChunk(new Uint8Array([0x41]), 'c9'),
+      ]),
+    );
+    const s = sink();
+    core.attach(s, {});
+    const recs = s.all();
+    expect(recs.map((r) => r.kind)).toEqual(['request', 'chunk', 'end', 'notice', 'notice']);
+    expect(recs[1]).toMatchObject({ text: '', bytes: 1 });
+    expect(recs.filter((r) => r.kind === 'notice').map((r) => (r as { code: string }).code).sort()).toEqual(['inconsistent-hook-record', 'malformed-hook-record']);
+  });
+
+  it('applies the record size cap to decoded byte chunks', () => {
+    const core = createRelayCore('S', { recordMaxChars: 256 }, () => 0);
+    core.onHookMessage(batch([request('c1'), bytesChunk(enc('x'.repeat(300)), 'c1')]));
+    const s = sink();
+    core.attach(s, {});
+    expect(s.all()[1]).toMatchObject({ kind: 'chunk', bytes: 300, droppedBytes: 44 });
+    expect((s.all()[1] as { text: string }).text.length).toBe(256);
+  });
+});

@@ -79,6 +79,40 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
   let forgotten = false;
 
   const push = (rec: HookRecord): CaptureRecord => buffer.push(rec);
+  // conn -> streaming decoder for chunks sent as bytes (fetch bodies). Deleted at the conn's end.
+  const decoders = new Map<string, TextDecoder>();
+
+  /**
+   * A chunk sent as bytes (HookChunkBytes: conn, t, data: Uint8Array and nothing else) becomes a
+   * text chunk record, decoded exactly as the hook's per-connection streaming decoder did.
+   * Anything else is returned unchanged for isHookRecord to judge.
+   */
+  function fromWire(x: unknown): unknown {
+    if (typeof x !== 'object' || x === null) return x;
+    const r = x as { kind?: unknown; conn?: unknown; t?: unknown; data?: unknown; text?: unknown };
+    if (r.kind !== 'chunk' || !(r.data instanceof Uint8Array) || 'text' in r) return x;
+    if (typeof r.conn !== 'string' || typeof r.t !== 'number' || !Number.isFinite(r.t)) return null;
+    if ('seq' in r || 'src' in r || 'bytes' in r) return null;
+    // Not started: let the lifecycle check drop it (and report it), without decoding.
+    if (!conns.has(r.conn) && !forgotten) return { kind: 'chunk', conn: r.conn, t: r.t, text: '', bytes: r.data.byteLength };
+    let d = decoders.get(r.conn);
+    if (!d) {
+      decoders.set(r.conn, (d = new TextDecoder()));
+      if (decoders.size > MAX_TRACKED_CONNS) decoders.delete(decoders.keys().next().value!);
+    }
+    return { kind: 'chunk', conn: r.conn, t: r.t, text: d.decode(r.data, { stream: true }), bytes: r.data.byteLength };
+  }
+
+  /** Records to insert before `r`: the decoder's tail at a complete end (as the hook did). */
+  function endOf(r: HookRecord): HookRecord | null {
+    if (r.kind !== 'end') return null;
+    const d = decoders.get(r.conn);
+    if (!d) return null;
+    decoders.delete(r.conn);
+    if (r.how !== 'complete') return null;
+    const tail = d.decode();
+    return tail ? { kind: 'chunk', conn: r.conn, t: r.t, text: tail, bytes: 0 } : null;
+  }
 
   function sendAll(records: CaptureRecord[], backfill: boolean) {
     if (!sink || records.length === 0) return;
@@ -112,10 +146,13 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
       const out: CaptureRecord[] = [];
       let bad = 0;
       let odd = 0;
-      for (const r of msg.records) {
+      for (const w of msg.records) {
+        const r = fromWire(w);
         if (!isHookRecord(r)) bad++;
         else if (!consistent(r)) odd++;
         else {
+          const tail = endOf(r);
+          if (tail) for (const x of applySizeCap(tail, maxChars, now()).out) out.push(push(x));
           const capped = applySizeCap(r, maxChars, now());
           if (capped.cut) cut++;
           for (const x of capped.out) out.push(push(x));
@@ -175,6 +212,7 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
       released = true;
       sink = null;
       conns.clear();
+      decoders.clear();
       buffer.setOptions({ maxRecords: 1, maxBytes: 1 });
     },
   };

@@ -29,6 +29,19 @@ export interface HookHello {
   v: typeof PROTOCOL_VERSION;
   type: 'hook-hello';
 }
+/**
+ * A chunk of a fetch body as the hook sends it: a copy of the bytes the page read (its buffer
+ * transferred, not cloned) instead of decoded text. The relay decodes it with one streaming
+ * decoder per connection (relay-core.ts), so the page's thread never clones the text twice.
+ * XHR chunks stay text records (`kind: 'chunk'` with `text`).
+ */
+export interface HookChunkBytes {
+  kind: 'chunk';
+  conn: string;
+  t: number;
+  data: Uint8Array;
+}
+
 /** Sent on the private MessagePort. */
 export interface HookBatch {
   ch: typeof CHANNEL;
