@@ -242,6 +242,7 @@ export function InspectorApp(props: InspectorAppProps) {
       snapshot: () => model.flush(),
       exportAs: (kind: ExportKind, sk?: string) => doExport(kind, sk).text,
       records: () => model.getRecords(),
+      progress: () => model.getProgress(),
     });
     Object.defineProperty(globalThis, '__MSI_UI__', { value: hook, configurable: true, enumerable: false, writable: false });
     return () => {
@@ -343,10 +344,12 @@ export function InspectorApp(props: InspectorAppProps) {
       )}
       <CaptureNotices issues={captureIssues} />
       {progress && (
-        <div className="analysis-progress" role="status" data-testid="analysis-progress" data-fed={progress.fed} data-total={progress.total}>
-          <progress max={progress.total} value={progress.fed} />
+        <div className="analysis-progress" role="status" data-testid="analysis-progress" data-fed={progress.fed} data-total={progress.total} data-importing={progress.importing}>
+          {progress.importing ? <progress /> : <progress max={progress.total} value={progress.fed} />}
           <span>
-            Analysing {progress.fed.toLocaleString('en-US')} / {progress.total.toLocaleString('en-US')} records… findings that need the end of the capture appear when done.
+            {progress.importing ? 'Reading the file and analysing: ' : 'Analysing '}
+            {progress.fed.toLocaleString('en-US')} / {progress.total.toLocaleString('en-US')} records{progress.importing ? ' so far' : ''}… findings that need the end of the capture appear when
+            done.
           </span>
         </div>
       )}

@@ -201,7 +201,9 @@ export function EventsTable(props: {
                 const e = snap.streams[r.streamId]!.events[r.index]!;
                 return (
                   <EventRowView
-                    key={vi.key}
+                    // Keyed by slot (index mod 256, wider than any window of rows): a jump re-fills
+                    // the same DOM rows instead of removing and creating them all.
+                    key={vi.index & 255}
                     vindex={vi.index}
                     start={vi.start}
                     e={e}

@@ -39,7 +39,10 @@ export interface AppModel {
 
 export interface AnalysisProgress {
   fed: number;
+  /** Records the source holds so far. */
   total: number;
+  /** The source is still reading (a progressive import): `total` will grow. */
+  importing: boolean;
 }
 
 export interface AppModelOptions {
@@ -55,12 +58,30 @@ export interface AppModelOptions {
    * the whole analysis. Default 12. `Infinity` feeds everything at once.
    */
   sliceMs?: number;
-  /** Schedules the next slice (default: a MessageChannel message, else setTimeout 0). */
-  yieldTo?: (cb: () => void) => void;
+  /**
+   * Schedules the next slice (default: a MessageChannel message, else setTimeout 0; after the next
+   * paint when a snapshot was just published, so the browser shows it before analysing on).
+   */
+  yieldTo?: (cb: () => void, afterPaint: boolean) => void;
 }
 
-/** A macrotask without setTimeout's clamping: lets the browser paint and handle input. */
-export function defaultYield(cb: () => void): void {
+/**
+ * A macrotask without setTimeout's clamping: lets the browser handle input. With `afterPaint`, after
+ * the next frame (a stream of message tasks can delay rendering) — unless the page is hidden
+ * (a DevTools panel not shown gets no animation frames).
+ */
+export function defaultYield(cb: () => void, afterPaint = false): void {
+  if (afterPaint && typeof requestAnimationFrame === 'function' && typeof document !== 'undefined' && document.visibilityState === 'visible') {
+    let done = false;
+    const go = () => {
+      if (done) return;
+      done = true;
+      defaultYield(cb);
+    };
+    requestAnimationFrame(go);
+    setTimeout(go, 100); // no frame (background tab, throttled): go on anyway
+    return;
+  }
   if (typeof MessageChannel !== 'undefined') {
     const ch = new MessageChannel();
     ch.port1.onmessage = () => {
@@ -183,7 +204,7 @@ export function createAppModel(opts: AppModelOptions): AppModel {
     notify();
   }
 
-  function scheduleSlice() {
+  function scheduleSlice(afterPaint = true) {
     if (sliceScheduled) return;
     sliceScheduled = true;
     const gen = generation;
@@ -191,9 +212,10 @@ export function createAppModel(opts: AppModelOptions): AppModel {
       if (gen !== generation || !sliceScheduled) return;
       sliceScheduled = false;
       const done = feed(sliceMs);
-      if (!done) scheduleSlice();
       // Publish after the first slice, then at most every throttleMs, and when done.
-      if (done || Date.now() - lastPublish >= throttleMs) {
+      const publishNow = done || Date.now() - lastPublish >= throttleMs;
+      if (!done) scheduleSlice(publishNow);
+      if (publishNow) {
         if (timer !== undefined) clearTimeout(timer);
         timer = undefined;
         try {
@@ -205,7 +227,7 @@ export function createAppModel(opts: AppModelOptions): AppModel {
         lastPublish = Date.now();
         notify();
       }
-    });
+    }, afterPaint);
   }
 
   function onSourceChange() {
@@ -272,7 +294,8 @@ export function createAppModel(opts: AppModelOptions): AppModel {
     },
     getProgress() {
       const total = source.getRecords().length;
-      return fed < total ? { fed, total } : undefined;
+      const importing = !!source.drain && source.complete === false;
+      return fed < total || importing ? { fed, total, importing } : undefined;
     },
     dispose() {
       detach();

@@ -85,4 +85,6 @@ export interface UiTestHook {
   snapshot(): AnalysisSnapshot;
   exportAs(kind: ExportKind, sessionKey?: string): string;
   records(): readonly CaptureRecord[];
+  /** While a backlog is analysed in slices (an import): records fed / total; else undefined. Does not flush. */
+  progress?(): { fed: number; total: number; importing: boolean } | undefined;
 }

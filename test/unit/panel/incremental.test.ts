@@ -46,7 +46,7 @@ describe('time-sliced analysis', () => {
     const first = m.getSnapshot().recordCount;
     expect(first).toBeGreaterThan(0);
     expect(first).toBeLessThan(total);
-    expect(m.getProgress()).toEqual({ fed: first, total });
+    expect(m.getProgress()).toEqual({ fed: first, total, importing: false });
     expect(log.finished).toBe(0);
     let published = 0;
     m.subscribe(() => published++);
