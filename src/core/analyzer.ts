@@ -16,7 +16,7 @@ import type { AnalysisSnapshot, Finding, FindingCode, JsonRpcSummary, RequestInf
 import { createSseConnectionParser, type SseBlock } from './sse';
 import { boundedDepth, decodeJsonRpc, getPath, idText, type DecodedMessage } from './jsonrpc';
 import { IntervalSet, formatId, makeIdParser, newIdStats, recordId, recordStep, type IdSchemeOverride, type ParsedId } from './ids';
-import { SEVERITY } from './findings';
+import { SEVERITY, type FindingInput } from './findings';
 import { lookupCapability, resolveOptions, type AnalyzerOptions, type ResolvedOptions } from './options';
 import { NO_SESSION, type Candidate, type ConnState, type FindingRun, type OrdFinding, type ReqState, type SessionState, type StreamS } from './state';
 import { addOverlayCode, applyOverlay, deriveSession, streamModel } from './derive';
@@ -144,7 +144,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     }
   }
 
-  function addFinding(s: SessionState | undefined, at: number, code: FindingCode, f: Omit<Finding, 'code' | 'severity' | 'sessionKey' | 'sessionId'>): Finding {
+  function addFinding(s: SessionState | undefined, at: number, code: FindingCode, f: FindingInput): Finding {
     const finding: Finding = {
       code,
       severity: SEVERITY[code],
@@ -572,7 +572,10 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       for (const x of streams) {
         x.bodyAbsent = true;
         const req = x.root.requests.find((q) => q.response === undefined) ?? x.root.requests[0];
-        const f: Omit<Finding, 'code' | 'severity' | 'sessionKey' | 'sessionId'> = {
+        // A warning, not an error: the file cannot show these events (principle: say what cannot
+        // be known), the inspector did not lose them; `capture-gap` errors stay for real losses.
+        const f: FindingInput = {
+          severity: 'warning',
           streamId: x.id,
           eventIds: x.lastEventIdSent !== undefined ? [x.lastEventIdSent] : [],
           ...(req ? { requestId: req.id } : {}),

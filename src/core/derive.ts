@@ -4,7 +4,7 @@
 // is in the number of candidates, requests, streams and resumes, not in the number of events.
 import type { Finding, FindingCode, ReconnectChain, RequestInfo, Session, Stream, Verdict } from './model';
 import { countRanges, describeRanges, expandRanges, inferScheme } from './ids';
-import { SEVERITY, worstOf } from './findings';
+import { SEVERITY, worstOf, type FindingInput } from './findings';
 import { NO_SESSION, type OrdFinding, type ReqState, type SessionState, type StreamS } from './state';
 import type { ResolvedOptions } from './options';
 
@@ -222,7 +222,7 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
     I.gapCount++;
     if (I.gapTexts.length < 20) I.gapTexts.push(text);
   };
-  const add = (at: number, code: FindingCode, f: Omit<Finding, 'code' | 'severity' | 'sessionKey' | 'sessionId'>) => {
+  const add = (at: number, code: FindingCode, f: FindingInput) => {
     findings.push({ ord: at, f: { code, severity: SEVERITY[code], sessionKey: s.key, sessionId: s.sessionId, ...f } });
   };
 
@@ -401,6 +401,8 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
         if (!httpError && unknownBody.length > 0) {
           // No result seen, but a stream that could hold it was not (fully) captured: unknown.
           add(last.endOrd ?? last.ord, 'capture-gap', {
+            // Only bodies the file did not keep: unknowable, a warning; records the inspector lost: an error.
+            severity: unknownBody.every((x) => x.bodyAbsent) ? 'warning' : 'error',
             streamId: unknownBody[unknownBody.length - 1]!.id,
             relatedStreamIds: root.segments.filter((x) => x !== unknownBody[unknownBody.length - 1]).map((x) => x.id),
             requestId: r.id,

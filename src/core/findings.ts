@@ -1,5 +1,8 @@
 // Finding codes: severities and one-line titles (the long form is docs/findings.md).
-import type { FindingCode, Severity } from './model';
+import type { Finding, FindingCode, Severity } from './model';
+
+/** What a finding site supplies; `severity` overrides the code's default where the cause differs. */
+export type FindingInput = Omit<Finding, 'code' | 'severity' | 'sessionKey' | 'sessionId'> & { severity?: Severity };
 
 export const SEVERITY: Record<FindingCode, Severity> = {
   'replay-gap': 'error',
