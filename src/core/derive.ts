@@ -118,8 +118,17 @@ export function streamModel(st: StreamS): Stream {
   return m;
 }
 
+/**
+ * Whether more can still arrive on a stream. A response the capture does not follow
+ * (`capture: 'none'`, e.g. the 202 to a notification) gets no chunk and no end record by the
+ * record contract, so once its response is in, it is done even though no end will come.
+ */
+export function stillOpen(x: StreamS): boolean {
+  return x.state === 'open' && !(x.status !== undefined && x.capture === 'none');
+}
+
 export function chainOpen(root: StreamS): boolean {
-  return root.segments.some((x) => x.state === 'open');
+  return root.segments.some(stillOpen);
 }
 
 export interface Derived {
@@ -175,7 +184,7 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
       : inferred;
   const contiguous = scheme.kind === 'contiguous';
   const ordered = contiguous || scheme.kind === 'sparse';
-  const anyOpen = !finished && s.streams.some((x) => x.state === 'open');
+  const anyOpen = !finished && s.streams.some(stillOpen);
   let incomplete = 0;
   let absent = 0;
   for (const x of s.streams) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeRecords, createAnalyzer } from '../../../src/core/analyzer';
 import type { AnalysisSnapshot, FindingCode } from '../../../src/core/model';
+import type { CaptureRecord } from '../../../src/core/record';
 import { Capture, call, cutAndResume, ev, initSession, initialize, initResult, message, progress, result } from './helpers';
 
 const codes = (s: AnalysisSnapshot) => s.findings.map((f) => f.code);
@@ -684,5 +685,20 @@ describe('snapshot', () => {
     expect(s2.revision).toBeGreaterThan(s1.revision!);
     // an untouched stream keeps its object
     expect(s2.streams['tab1:c1']).toBe(s1.streams['tab1:c1']);
+  });
+});
+
+describe('live capture: a response the capture does not follow is not an open stream', () => {
+  it('the 202 to notifications/initialized (no chunk, no end by contract) does not keep gaps pending', async () => {
+    const { readFileSync } = await import('node:fs');
+    const file = JSON.parse(readFileSync('test/fixtures/captures/lossy.capture.json', 'utf8'));
+    const none = file.records.filter((r: CaptureRecord) => r.kind === 'response' && r.capture === 'none');
+    expect(none.length).toBeGreaterThan(0); // the capture has such a response, never ended
+    const a = createAnalyzer();
+    a.pushAll(file.records); // no finish(): a live capture whose streams all ended
+    const s = a.snapshot();
+    const gap = s.findings.filter((f) => f.code === 'replay-gap' || f.code === 'lossy-result-accepted');
+    expect(gap.map((f) => f.code).sort()).toEqual(['lossy-result-accepted', 'replay-gap']);
+    expect(gap.every((f) => !f.pending)).toBe(true);
   });
 });
