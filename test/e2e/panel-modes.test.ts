@@ -81,10 +81,12 @@ describe('panel in real DevTools, demo page + fixture server, per mode', () => {
     const gap = snap.findings.find((f: any) => f.code === 'replay-gap');
     expect(gap?.missing).toMatch(/\d/);
     expect(s.worst!.text).toContain(`missing ids ${lra.missing ?? gap.missing}`);
-    // TODO(core): live, lossy-result-accepted carries `pending: true` ("another open stream of the
-    // session may still deliver these ids") forever: the 202 to notifications/initialized has no body
-    // and never gets an `end` record, so src/core/derive.ts `anyOpen` (any stream state 'open') stays
-    // true although every stream that could carry ids has ended.
+    // The agent closed its client, so no stream of the session is open: the loss is decided, not
+    // pending (the 202 to notifications/initialized, which never gets an end record, is not open).
+    await waitFor(async () => {
+      const x = await h.panel.eval<any>('globalThis.__MSI_UI__.snapshot()');
+      return x.findings.some((f: any) => f.code === 'lossy-result-accepted' && !f.pending);
+    }, { timeoutMs: 15_000, message: 'lossy-result-accepted decided (not pending)' });
     expect(s.lossyDetail).toContain(`Lost event ids: ${gap.missing}`);
     expect(s.worst!.text).toMatch(/What to do: discard/i);
     expect(s.worst!.text).toContain('tools/call long_task');
