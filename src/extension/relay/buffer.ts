@@ -23,8 +23,11 @@ const MAX_EVICTED_CONNS = 10_000;
 
 export interface RelayBuffer {
   readonly src: string;
-  /** Number a record, keep it, evict the oldest beyond the caps. Returns the numbered record. */
-  push(rec: HookRecord): CaptureRecord;
+  /**
+   * Number a record, keep it, evict the oldest beyond the caps. Returns the numbered record.
+   * `size` overrides the estimate (a chunk whose text is decoded later: its byte count x2).
+   */
+  push(rec: HookRecord, size?: number): CaptureRecord;
   /** Records with seq > cursor, preceded by a gap record when some of them were evicted. */
   since(cursor: number): CaptureRecord[];
   /** Last seq assigned (0 when none). */
@@ -102,9 +105,9 @@ export function createRelayBuffer(src: string, options: Partial<RelayBufferOptio
 
   return {
     src,
-    push(rec) {
+    push(rec, sizeOverride) {
       const numbered = { ...rec, seq: nextSeq++, src } as CaptureRecord;
-      const size = estimateSize(numbered);
+      const size = sizeOverride ?? estimateSize(numbered);
       items.push(numbered);
       sizes.push(size);
       bytes += size;

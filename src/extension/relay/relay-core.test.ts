@@ -168,3 +168,72 @@ describe('relay core: fetch chunks sent as bytes', () => {
     expect((s.all()[1] as { text: string }).text.length).toBe(256);
   });
 });
+
+describe('relay core: byte chunks decoded lazily, exactly', () => {
+  const bytesChunk = (data: Uint8Array, conn = 'c1', t = 1) => ({ kind: 'chunk', conn, t, data });
+  /** The reference: one streaming decoder per connection, its tail at EOF (what the hook did). */
+  const reference = (parts: Uint8Array[]) => {
+    const d = new TextDecoder();
+    return parts.map((p) => d.decode(p, { stream: true })).join('') + d.decode();
+  };
+  const interesting = [0x41, 0x0a, 0xef, 0xbb, 0xbf, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80, 0xe0, 0xed, 0xf4, 0x90, 0x8f, 0xa0, 0xc0, 0xff, 0x80, 0xbf, 0xf5];
+
+  it('equals one streaming TextDecoder for any bytes split anywhere, attached or not (property)', async () => {
+    const fc = (await import('fast-check')).default;
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.constantFrom(...interesting), fc.integer({ min: 0, max: 255 })), { maxLength: 40 }),
+        fc.array(fc.nat(40), { maxLength: 8 }),
+        fc.boolean(),
+        (arr, cutsRaw, attachedFirst) => {
+          const all = new Uint8Array(arr);
+          const cuts = [...new Set(cutsRaw.map((c) => Math.min(c, all.length)))].sort((a, b) => a - b);
+          const parts: Uint8Array[] = [];
+          let o = 0;
+          for (const c of [...cuts, all.length]) {
+            parts.push(all.slice(o, c));
+            o = c;
+          }
+          const core = createRelayCore('S', {}, () => 0);
+          const s = sink();
+          if (attachedFirst) core.attach(s, {});
+          core.onHookMessage(batch([request('c1'), ...parts.filter((p) => p.length > 0).map((p) => bytesChunk(p))]));
+          core.onHookMessage(batch([{ kind: 'end', conn: 'c1', t: 9, how: 'complete' }]));
+          if (!attachedFirst) core.attach(s, {});
+          const text = s.all().filter((r) => r.kind === 'chunk').map((r) => (r as { text: string }).text).join('');
+          const nonEmpty = parts.filter((p) => p.length > 0);
+          expect(text).toBe(reference(nonEmpty));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('decodes nothing while no panel is attached, and each chunk once when one attaches', () => {
+    const proto = TextDecoder.prototype;
+    const orig = proto.decode;
+    let calls = 0;
+    proto.decode = function (this: TextDecoder, ...a: Parameters<typeof orig>) {
+      calls++;
+      return orig.apply(this, a);
+    };
+    try {
+      const core = createRelayCore('S', {}, () => 0);
+      const enc = new TextEncoder();
+      const recs: unknown[] = [request('c1')];
+      for (let i = 0; i < 100; i++) recs.push(bytesChunk(enc.encode(`data: ${i} é\n\n`)));
+      core.onHookMessage(batch(recs));
+      expect(calls).toBe(0);
+      const s = sink();
+      core.attach(s, {});
+      expect(calls).toBe(100);
+      const s2 = sink();
+      core.detach();
+      core.attach(s2, {}); // a second backfill: already decoded
+      expect(calls).toBe(100);
+      expect(s2.all().filter((r) => r.kind === 'chunk').map((r) => (r as { text: string }).text)).toEqual(Array.from({ length: 100 }, (_, i) => `data: ${i} é\n\n`));
+    } finally {
+      proto.decode = orig;
+    }
+  });
+});

@@ -79,43 +79,100 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
   let forgotten = false;
 
   const push = (rec: HookRecord): CaptureRecord => buffer.push(rec);
-  // conn -> streaming decoder for chunks sent as bytes (fetch bodies). Deleted at the conn's end.
-  const decoders = new Map<string, TextDecoder>();
+  // Fetch chunks arrive as bytes (HookChunkBytes). They are decoded only when a panel takes them
+  // (sendAll): with DevTools closed nothing is decoded at all. To decode each chunk on its own,
+  // exactly as one streaming TextDecoder per connection would, the relay keeps per connection
+  // only what a streaming decoder carries across a chunk boundary: the <= 3 trailing bytes of an
+  // incomplete UTF-8 sequence, and whether any character was produced yet (a BOM is stripped only
+  // before the first one).
+  interface ByteStream {
+    carry: Uint8Array;
+    started: boolean;
+  }
+  const streams = new Map<string, ByteStream>();
+  /** Chunk records whose text is not decoded yet: the bytes to decode and the BOM rule. */
+  const lazy = new WeakMap<CaptureRecord, { seg: Uint8Array; ignoreBOM: boolean }>();
+  const stripBom = new TextDecoder('utf-8');
+  const keepBom = new TextDecoder('utf-8', { ignoreBOM: true });
+  const EMPTY = new Uint8Array(0);
 
-  /**
-   * A chunk sent as bytes (HookChunkBytes: conn, t, data: Uint8Array and nothing else) becomes a
-   * text chunk record, decoded exactly as the hook's per-connection streaming decoder did.
-   * Anything else is returned unchanged for isHookRecord to judge.
-   */
-  function fromWire(x: unknown): unknown {
-    if (typeof x !== 'object' || x === null) return x;
-    const r = x as { kind?: unknown; conn?: unknown; t?: unknown; data?: unknown; text?: unknown };
-    if (r.kind !== 'chunk' || !(r.data instanceof Uint8Array) || 'text' in r) return x;
-    if (typeof r.conn !== 'string' || typeof r.t !== 'number' || !Number.isFinite(r.t)) return null;
+  /** A fetch chunk as bytes: its fields when well-formed, null when malformed, undefined when not one. */
+  function bytesChunk(x: unknown): { conn: string; t: number; data: Uint8Array } | null | undefined {
+    if (typeof x !== 'object' || x === null) return undefined;
+    const r = x as { kind?: unknown; conn?: unknown; t?: unknown; data?: unknown };
+    if (r.kind !== 'chunk' || !('data' in r) || 'text' in r) return undefined;
+    if (!(r.data instanceof Uint8Array) || typeof r.conn !== 'string' || typeof r.t !== 'number' || !Number.isFinite(r.t)) return null;
     if ('seq' in r || 'src' in r || 'bytes' in r) return null;
-    // Not started: let the lifecycle check drop it (and report it), without decoding.
-    if (!conns.has(r.conn) && !forgotten) return { kind: 'chunk', conn: r.conn, t: r.t, text: '', bytes: r.data.byteLength };
-    let d = decoders.get(r.conn);
-    if (!d) {
-      decoders.set(r.conn, (d = new TextDecoder()));
-      if (decoders.size > MAX_TRACKED_CONNS) decoders.delete(decoders.keys().next().value!);
-    }
-    return { kind: 'chunk', conn: r.conn, t: r.t, text: d.decode(r.data, { stream: true }), bytes: r.data.byteLength };
+    return { conn: r.conn, t: r.t, data: r.data };
   }
 
-  /** Records to insert before `r`: the decoder's tail at a complete end (as the hook did). */
+  /** Bytes at the end of `b` that a streaming UTF-8 decoder would hold back (0..3). */
+  function pendingLength(b: Uint8Array): number {
+    const n = b.length;
+    for (let t = 1; t <= 3 && t <= n; t++) {
+      const lead = b[n - t]!;
+      if (lead >= 0x80 && lead <= 0xbf) continue; // continuation: look further back
+      const need = lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 1;
+      if (t >= need) return 0; // complete (or an invalid byte): nothing held back
+      if (t >= 2) {
+        // the second byte's range depends on the lead (WHATWG UTF-8 decoder)
+        const c = b[n - t + 1]!;
+        const lo = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80;
+        const hi = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf;
+        if (c < lo || c > hi) return 0;
+      }
+      return t; // the bytes after the lead are continuations
+    }
+    return 0;
+  }
+
+  /** Take a fetch chunk's bytes: the part a streaming decoder would decode now, and the BOM rule. */
+  function takeBytes(conn: string, data: Uint8Array): { seg: Uint8Array; ignoreBOM: boolean } {
+    let st = streams.get(conn);
+    if (!st) {
+      streams.set(conn, (st = { carry: EMPTY, started: false }));
+      if (streams.size > MAX_TRACKED_CONNS) streams.delete(streams.keys().next().value!);
+    }
+    let all = data;
+    if (st.carry.length > 0) {
+      all = new Uint8Array(st.carry.length + data.length);
+      all.set(st.carry);
+      all.set(data, st.carry.length);
+    }
+    const k = pendingLength(all);
+    const seg = k === 0 ? all : all.subarray(0, all.length - k);
+    st.carry = k === 0 ? EMPTY : all.slice(all.length - k);
+    const ignoreBOM = st.started;
+    if (seg.length > 0) st.started = true;
+    return { seg, ignoreBOM };
+  }
+
+  const decodeSeg = (l: { seg: Uint8Array; ignoreBOM: boolean }) => (l.ignoreBOM ? keepBom : stripBom).decode(l.seg);
+
+  /** Decode chunk records still held as bytes (before they leave the relay). */
+  function materialize(records: CaptureRecord[]) {
+    for (const r of records) {
+      if (r.kind !== 'chunk') continue;
+      const l = lazy.get(r);
+      if (!l) continue;
+      (r as { text: string }).text = decodeSeg(l);
+      lazy.delete(r);
+    }
+  }
+
+  /** The decoder's tail at a complete end (as the hook did): bytes held back become U+FFFD. */
   function endOf(r: HookRecord): HookRecord | null {
     if (r.kind !== 'end') return null;
-    const d = decoders.get(r.conn);
-    if (!d) return null;
-    decoders.delete(r.conn);
-    if (r.how !== 'complete') return null;
-    const tail = d.decode();
-    return tail ? { kind: 'chunk', conn: r.conn, t: r.t, text: tail, bytes: 0 } : null;
+    const st = streams.get(r.conn);
+    if (!st) return null;
+    streams.delete(r.conn);
+    if (r.how !== 'complete' || st.carry.length === 0) return null;
+    return { kind: 'chunk', conn: r.conn, t: r.t, text: stripBom.decode(st.carry), bytes: 0 };
   }
 
   function sendAll(records: CaptureRecord[], backfill: boolean) {
     if (!sink || records.length === 0) return;
+    materialize(records);
     for (let i = 0; i < records.length; i += SEND_CHUNK) sink.send(records.slice(i, i + SEND_CHUNK), backfill);
   }
 
@@ -147,7 +204,33 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
       let bad = 0;
       let odd = 0;
       for (const w of msg.records) {
-        const r = fromWire(w);
+        const b = bytesChunk(w);
+        if (b === null) {
+          bad++;
+          continue;
+        }
+        if (b) {
+          if (!conns.has(b.conn) && !forgotten) {
+            odd++;
+            continue;
+          }
+          const l = takeBytes(b.conn, b.data);
+          const rec: HookRecord = { kind: 'chunk', conn: b.conn, t: b.t, text: '', bytes: b.data.byteLength };
+          if (l.seg.length > maxChars) {
+            // Possibly over the size cap (characters <= bytes): decode now and cap.
+            const capped = applySizeCap({ ...rec, text: decodeSeg(l) }, maxChars, now());
+            if (capped.cut) cut++;
+            for (const x of capped.out) out.push(push(x));
+          } else {
+            // Decoded when a panel takes it; the size estimate counts 2 bytes per byte (>= 2 per character).
+            const n = buffer.push(rec, 64 + l.seg.length * 2);
+            lazy.set(n, l);
+            out.push(n);
+          }
+          accepted++;
+          continue;
+        }
+        const r = w;
         if (!isHookRecord(r)) bad++;
         else if (!consistent(r)) odd++;
         else {
@@ -212,7 +295,7 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
       released = true;
       sink = null;
       conns.clear();
-      decoders.clear();
+      streams.clear();
       buffer.setOptions({ maxRecords: 1, maxBytes: 1 });
     },
   };
