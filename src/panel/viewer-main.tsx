@@ -34,10 +34,14 @@ function Viewer() {
     const name = decodeURIComponent(u.pathname.split('/').pop() || u.href);
     void (async () => {
       try {
+        performance.mark('msi:fetch');
         const res = await fetch(u);
         if (!res.ok) throw new ImportError(`HTTP ${res.status} ${res.statusText}`.trim());
         // Records appear while the rest of the file is read and analysed (progressive import).
-        const imp = await openText(await res.text(), name, importFile);
+        const text = await res.text();
+        performance.mark('msi:text');
+        const imp = await openText(text, name, importFile);
+        performance.mark('msi:first-records');
         setSource(imp.source);
         document.title = `${name} — MCP Stream Inspector`;
         imp.done.catch((e: unknown) => {

@@ -1,14 +1,15 @@
 // Opening a capture file without blocking the first frame on the whole file.
 //
 // The product's own CaptureFile (`{"format":"mcp-stream-inspector", ..., "records":[...]}`) is
-// split record by record with a small string-aware scanner: the header members before `records`
-// are parsed and validated at once, then the records are JSON.parse()d and validated (the core's
-// record schema, `importRecordArray`) in time slices and appended to a growing source, which the
-// AppModel analyses in its own slices. The first frame needs the first records only.
+// split record by record with a small string-aware scanner while its text arrives (a fetch body
+// read as a stream, or the whole text at once): the header members before `records` are parsed
+// and validated first, then the records are JSON.parse()d and validated (the core's record schema,
+// `importRecordArray`) in time slices and appended to a growing source, which the AppModel
+// analyses in its own slices. The first frame needs the first records only, not the whole file.
 //
-// Anything else (HAR, a bare record array, a file whose `records` come before `format`, a custom
-// importer) goes through the importer in one piece. Errors are always the core importer's own:
-// when the scanner or a slice finds something wrong, the whole text is handed to `importText`,
+// Anything else (HAR, a bare record array, a file whose `records` come before `format`) is handed
+// whole to the core importer once all its text is in. Errors are always the core importer's own:
+// when the scanner or a slice finds something wrong, the whole text goes through `importText`,
 // whose error is reported (and the caller puts the previous capture back).
 
 import { importCaptureFile, importRecordArray, importText, isImportError } from '../../core/import';
@@ -29,6 +30,13 @@ export interface ProgressiveImport {
   cancel(): void;
 }
 
+export interface StreamingImport extends ProgressiveImport {
+  /** More text of the file (in order). */
+  write(text: string): void;
+  /** The whole file is in. */
+  end(): void;
+}
+
 export interface ProgressiveOptions {
   src?: string;
   label?: string;
@@ -38,21 +46,24 @@ export interface ProgressiveOptions {
 
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
+/** The file is not one to split (or is malformed): the importer gets it whole. */
 class Fallback extends Error {}
+/** The buffer ends inside a value: wait for more text. */
+class NeedMore extends Error {}
 
-/** String-aware JSON value splitter over `t` (no parsing, no allocation but the result slices). */
+const isWs = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/** String-aware JSON value splitter over `t` (no parsing). Running off the end throws NeedMore. */
 function scanner(t: string) {
-  const ws = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
   const skipWs = (i: number) => {
-    while (i < t.length && ws(t.charCodeAt(i))) i++;
+    while (i < t.length && isWs(t.charCodeAt(i))) i++;
     return i;
   };
   const string = (i: number) => {
-    // t[i] === '"'
     let j = i + 1;
     for (;;) {
       const k = t.indexOf('"', j);
-      if (k < 0) throw new Fallback();
+      if (k < 0) throw new NeedMore();
       let b = 0;
       while (t.charCodeAt(k - 1 - b) === 0x5c) b++;
       if (b % 2 === 0) return k + 1;
@@ -78,33 +89,41 @@ function scanner(t: string) {
         }
         j++;
       }
-      throw new Fallback();
+      throw new NeedMore();
     }
     let j = i;
     while (j < t.length) {
       const d = t.charCodeAt(j);
-      if (d === 0x2c || d === 0x7d || d === 0x5d || ws(d)) break;
+      if (d === 0x2c || d === 0x7d || d === 0x5d || isWs(d)) break;
       j++;
     }
+    if (j === t.length) throw new NeedMore();
     if (j === i) throw new Fallback();
     return j;
   };
   return { skipWs, string, value };
 }
 
-/**
- * Starts importing `text`. Throws (synchronously) the importer's error when the header or the first
- * slice of records is invalid, like a whole-file import would.
- */
-export function startImport(text: string, opts: ProgressiveOptions = {}): ProgressiveImport {
-  // Released (t = '', sc = undefined) once done: the file text must not outlive the import.
-  let t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+/** An import fed with text as it arrives (`write`, then `end`). */
+export function startStreamingImport(opts: ProgressiveOptions = {}): StreamingImport {
   const sliceMs = opts.sliceMs ?? 8;
   const yieldTo = opts.yieldTo ?? defaultYield;
   const records: CaptureRecord[] = [];
   const listeners = new Set<() => void>();
   let complete = false;
   let cancelled = false;
+  /** All text (for the whole-file importer on a fallback); dropped when done. */
+  let all: string[] = [];
+  /** Unconsumed text; `pos` indexes into it. */
+  let buf = '';
+  let pos = 0;
+  let ended = false;
+  let phase: 'header' | 'records' | 'tail' | 'whole' = 'header';
+  let header: Record<string, unknown> = {};
+  let firstRecord = true;
+  let failure: unknown;
+  let scheduled = false;
+
   const source: GrowingSource = {
     subscribe(cb) {
       listeners.add(cb);
@@ -115,147 +134,222 @@ export function startImport(text: string, opts: ProgressiveOptions = {}): Progre
     get complete() {
       return complete;
     },
+    drain: () => {
+      if (ended) step(Infinity);
+    },
   };
   const emit = () => {
     for (const l of [...listeners]) l();
   };
-  const whole = (): CaptureRecord[] => importText(t, opts.src !== undefined ? { src: opts.src } : undefined).records;
-  const allAtOnce = (): ProgressiveImport => {
-    for (const r of whole()) records.push(r);
-    complete = true;
-    release();
-    return { source, done: Promise.resolve(), cancel() {} };
-  };
-
-  // Header: members before "records"; "format" must be among them.
-  let sc = scanner(t);
-  const release = () => {
-    t = '';
-    sc = scanner('');
-  };
-  let pos: number;
-  const header: Record<string, unknown> = {};
-  try {
-    pos = sc.skipWs(0);
-    if (t.charCodeAt(pos) !== 0x7b) return allAtOnce();
-    pos++;
-    for (;;) {
-      pos = sc.skipWs(pos);
-      if (t.charCodeAt(pos) !== 0x22) throw new Fallback();
-      const kEnd = sc.string(pos);
-      const key = JSON.parse(t.slice(pos, kEnd)) as string;
-      pos = sc.skipWs(kEnd);
-      if (t.charCodeAt(pos) !== 0x3a) throw new Fallback();
-      pos = sc.skipWs(pos + 1);
-      if (key === 'records') {
-        if (t.charCodeAt(pos) !== 0x5b || header.format !== 'mcp-stream-inspector' || 'records' in header) throw new Fallback();
-        pos++;
-        break;
-      }
-      const vEnd = sc.value(pos);
-      header[key] = JSON.parse(t.slice(pos, vEnd));
-      pos = sc.skipWs(vEnd);
-      if (t.charCodeAt(pos) !== 0x2c) throw new Fallback();
-      pos++;
-    }
-    // The header's own errors (version, createdAt...) exactly as the importer reports them.
-    importCaptureFile({ ...header, records: [] });
-  } catch (e) {
-    if (e instanceof Fallback || e instanceof SyntaxError) return allAtOnce();
-    throw e;
-  }
-
-  let first = true;
-  let ended = false;
-  /** Parses and validates records for about `budget` ms; returns false at the end. */
-  const slice = (budget: number): void => {
-    const deadline = now() + budget;
-    const batch: unknown[] = [];
-    while (!ended) {
-      pos = sc.skipWs(pos);
-      const c = t.charCodeAt(pos);
-      if (c === 0x5d) {
-        // After the array: only the end of the object (or more header members, checked whole).
-        const rest = t.slice(pos + 1).trim();
-        if (rest !== '}') {
-          if (!rest.startsWith(',')) throw new Fallback();
-          const more = JSON.parse(`{${rest.slice(1)}`) as Record<string, unknown>;
-          if ('records' in more) throw new Fallback();
-          importCaptureFile({ ...header, ...more, records: [] });
-        }
-        ended = true;
-        break;
-      }
-      if (!first) {
-        if (c !== 0x2c) throw new Fallback();
-        pos = sc.skipWs(pos + 1);
-      }
-      first = false;
-      const end = sc.value(pos);
-      batch.push(JSON.parse(t.slice(pos, end)));
-      pos = end;
-      if ((batch.length & 15) === 0 && now() >= deadline) break;
-    }
-    if (batch.length) for (const r of importRecordArray(batch)) records.push(r);
-  };
-
-  // The first slice now: its errors are the caller's, like a whole-file import's.
-  try {
-    slice(sliceMs);
-  } catch (e) {
-    if (e instanceof Fallback || e instanceof SyntaxError || isImportError(e)) {
-      records.length = 0;
-      return allAtOnce(); // throws the importer's error if the file is bad
-    }
-    throw e;
-  }
-  if (ended) {
-    complete = true;
-    release();
-    return { source, done: Promise.resolve(), cancel() {} };
-  }
   let resolve!: () => void, reject!: (e: unknown) => void;
   const done = new Promise<void>((res, rej) => {
     resolve = res;
     reject = rej;
   });
-  const step = (budget = sliceMs) => {
-    if (cancelled || complete) return;
+  done.catch(() => {});
+
+  const finishOk = () => {
+    complete = true;
+    all = [];
+    buf = '';
+    emit();
+    resolve();
+  };
+  const finishWhole = () => {
+    // The core importer on the whole text: its records, or its error.
+    const text = all.join('');
+    all = [];
+    buf = '';
+    const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
     try {
-      slice(budget);
-    } catch {
-      // The whole file through the importer: its error, or (should the scanner have been wrong
-      // about a valid file) its records.
-      try {
-        const all = whole();
-        records.length = 0;
-        for (const r of all) records.push(r);
-        complete = true;
-        release();
-        emit();
-        resolve();
-      } catch (e2) {
-        release();
-        reject(e2);
+      const recs = importText(t, opts.src !== undefined ? { src: opts.src } : undefined).records;
+      records.length = 0;
+      for (const r of recs) records.push(r);
+      complete = true;
+      emit();
+      resolve();
+    } catch (e) {
+      failure = e;
+      complete = true;
+      reject(e);
+    }
+  };
+
+  /** Parses the header members before "records"; false when more text is needed. */
+  const parseHeader = (): boolean => {
+    const sc = scanner(buf);
+    let p = sc.skipWs(0);
+    if (p >= buf.length) throw new NeedMore();
+    if (buf.charCodeAt(p) === 0xfeff) p = sc.skipWs(p + 1);
+    if (p >= buf.length) throw new NeedMore();
+    if (buf.charCodeAt(p) !== 0x7b) throw new Fallback();
+    p++;
+    const h: Record<string, unknown> = {};
+    for (;;) {
+      p = sc.skipWs(p);
+      if (p >= buf.length) throw new NeedMore();
+      if (buf.charCodeAt(p) !== 0x22) throw new Fallback();
+      const kEnd = sc.string(p);
+      const key = JSON.parse(buf.slice(p, kEnd)) as string;
+      p = sc.skipWs(kEnd);
+      if (p >= buf.length) throw new NeedMore();
+      if (buf.charCodeAt(p) !== 0x3a) throw new Fallback();
+      p = sc.skipWs(p + 1);
+      if (p >= buf.length) throw new NeedMore();
+      if (key === 'records') {
+        if (buf.charCodeAt(p) !== 0x5b || h.format !== 'mcp-stream-inspector' || 'records' in h) throw new Fallback();
+        header = h;
+        pos = p + 1;
+        return true;
       }
+      const vEnd = sc.value(p);
+      h[key] = JSON.parse(buf.slice(p, vEnd));
+      p = sc.skipWs(vEnd);
+      if (p >= buf.length) throw new NeedMore();
+      if (buf.charCodeAt(p) !== 0x2c) throw new Fallback();
+      p++;
+    }
+  };
+
+  /** Parses records for about `budget` ms. */
+  const parseRecords = (budget: number) => {
+    const deadline = now() + budget;
+    const batch: unknown[] = [];
+    const sc = scanner(buf);
+    try {
+      for (;;) {
+        let p = sc.skipWs(pos);
+        if (p >= buf.length) throw new NeedMore();
+        const c = buf.charCodeAt(p);
+        if (c === 0x5d) {
+          pos = p + 1;
+          phase = 'tail';
+          break;
+        }
+        if (!firstRecord) {
+          if (c !== 0x2c) throw new Fallback();
+          p = sc.skipWs(p + 1);
+          if (p >= buf.length) throw new NeedMore();
+        }
+        const end = sc.value(p);
+        batch.push(JSON.parse(buf.slice(p, end)));
+        firstRecord = false;
+        pos = end;
+        if ((batch.length & 7) === 0 && now() >= deadline) break;
+      }
+    } finally {
+      // Validate what was split (the importer's record schema), even when stopping for more text.
+      if (batch.length) for (const r of importRecordArray(batch)) records.push(r);
+    }
+  };
+
+  const checkTail = () => {
+    const rest = buf.slice(pos).trim();
+    if (rest === '}') return;
+    if (!rest.startsWith(',')) throw new Fallback();
+    const more = JSON.parse(`{${rest.slice(1)}`) as Record<string, unknown>;
+    if ('records' in more) throw new Fallback();
+    importCaptureFile({ ...header, ...more, records: [] });
+  };
+
+  function step(budget = sliceMs): void {
+    scheduled = false;
+    if (cancelled || complete) return;
+    const before = records.length;
+    try {
+      if (phase === 'header') {
+        parseHeader();
+        phase = 'records';
+        // The header's own errors (version, createdAt...) exactly as the importer reports them.
+        importCaptureFile({ ...header, records: [] });
+      }
+      if (phase === 'records') parseRecords(budget);
+      if (phase === 'tail') {
+        if (!ended) throw new NeedMore();
+        checkTail();
+        finishOk();
+        return;
+      }
+      if (phase === 'whole') throw new NeedMore();
+    } catch (e) {
+      if (e instanceof NeedMore) {
+        if (ended) {
+          // The text ended inside a value, or a shape to import whole.
+          finishWhole();
+          return;
+        }
+        // Keep only the unconsumed text (the header is re-read from the start until complete).
+        if (phase === 'records' || phase === 'tail') {
+          buf = buf.slice(pos);
+          pos = 0;
+        } else if (phase === 'header' && buf.length > 1 << 20) phase = 'whole';
+        if (records.length > before) emit();
+        return;
+      }
+      if (e instanceof Fallback || e instanceof SyntaxError || isImportError(e)) {
+        phase = 'whole';
+        if (ended) finishWhole();
+        return;
+      }
+      failure = e;
+      complete = true;
+      reject(e);
       return;
     }
-    if (ended) {
-      complete = true;
-      release();
+    if (phase === 'records') {
+      buf = buf.slice(pos); // O(1) for a flat string; later appends copy only the unconsumed tail
+      pos = 0;
     }
-    emit();
-    if (ended) resolve();
-    else if (budget !== Infinity) yieldTo(() => step());
-  };
-  yieldTo(() => step());
-  source.drain = () => step(Infinity);
+    if (records.length > before) emit();
+    schedule();
+  }
+  function schedule() {
+    if (scheduled || cancelled || complete) return;
+    scheduled = true;
+    yieldTo(() => step());
+  }
+
   return {
     source,
-    done,
+    get done() {
+      return done;
+    },
+    write(text: string) {
+      if (ended || cancelled || complete || !text) return;
+      all.push(text);
+      if (phase !== 'whole') buf += text;
+      schedule();
+    },
+    end() {
+      if (ended) return;
+      ended = true;
+      schedule();
+    },
     cancel() {
       cancelled = true;
-      release();
+      all = [];
+      buf = '';
     },
-  };
+    // For startImport's synchronous first step.
+    ...({ _step: step, _failure: () => failure } as object),
+  } as StreamingImport;
+}
+
+/**
+ * Starts importing the whole `text`. Throws (synchronously) the importer's error when the header
+ * or the first slice of records is invalid, like a whole-file import would.
+ */
+export function startImport(text: string, opts: ProgressiveOptions = {}): ProgressiveImport {
+  const queue: (() => void)[] = [];
+  let direct = false;
+  const yieldTo = opts.yieldTo ?? defaultYield;
+  const s = startStreamingImport({ ...opts, yieldTo: (cb) => (direct ? yieldTo(cb) : queue.push(cb)) });
+  s.write(text);
+  s.end();
+  const internals = s as unknown as { _step(b?: number): void; _failure(): unknown };
+  internals._step(opts.sliceMs ?? 8);
+  if (internals._failure() !== undefined) throw internals._failure();
+  direct = true;
+  for (const cb of queue.splice(0)) yieldTo(cb);
+  return { source: s.source, done: s.done, cancel: () => s.cancel() };
 }

@@ -265,7 +265,7 @@ describe('capture issue scanner', () => {
 // ----------------------------------------------------------------- progressive import
 
 import { importText, ImportError } from '../../../src/core/import';
-import { startImport } from '../../../src/panel/ui/progressive-import';
+import { startImport, startStreamingImport } from '../../../src/panel/ui/progressive-import';
 import { exportJson } from '../../../src/export/json';
 
 function bigCaptureText(n: number, extra: Record<string, unknown> = {}) {
@@ -358,5 +358,47 @@ describe('progressive import + AppModel', () => {
     await imp.done;
     drain(queue); // stale slices do nothing
     expect(m.getSnapshot()).toBe(snap);
+  });
+});
+
+describe('streaming import (text as it arrives)', () => {
+  it('records appear before the end of the text, equal to the whole-file import', async () => {
+    const text = bigCaptureText(1500);
+    const queue: (() => void)[] = [];
+    const s = startStreamingImport({ src: 'import:y', sliceMs: 0, yieldTo: (cb) => queue.push(cb) });
+    let seenBeforeEnd = 0;
+    for (let i = 0; i < text.length; i += 997) {
+      s.write(text.slice(i, i + 997));
+      drain(queue);
+      if (i + 997 < text.length) seenBeforeEnd = s.source.getRecords().length;
+    }
+    expect(seenBeforeEnd).toBeGreaterThan(1000);
+    expect(s.source.complete).toBe(false);
+    s.end();
+    drain(queue);
+    await s.done;
+    expect(s.source.getRecords()).toEqual(importText(text, { src: 'import:y' }).records);
+  });
+
+  it('a cut text, a HAR or a record array: the importer’s result or error at the end', async () => {
+    const text = bigCaptureText(300);
+    for (const [t, ok] of [
+      [text.slice(0, text.length / 2), false],
+      [JSON.stringify(lossyRecords()), true],
+      [`\ufeff${text}`, true],
+    ] as const) {
+      const queue: (() => void)[] = [];
+      const s = startStreamingImport({ sliceMs: 0, yieldTo: (cb) => queue.push(cb) });
+      for (let i = 0; i < t.length; i += 4096) {
+        s.write(t.slice(i, i + 4096));
+        drain(queue);
+      }
+      s.end();
+      drain(queue);
+      if (ok) {
+        await s.done;
+        expect(s.source.getRecords()).toEqual(importText(t.replace(/^\ufeff/, '')).records);
+      } else await expect(s.done).rejects.toThrow(/not valid JSON/);
+    }
   });
 });
