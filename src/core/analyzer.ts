@@ -69,6 +69,14 @@ function looksJsonRpc(body: string | null): DecodedMessage[] | null {
   return ok ? d.messages : null;
 }
 
+/** What a capture-gap record says was lost, in words (a count of 0 means "unknown" or "cut"). */
+function captureGapWhat(r: CaptureGapRecord): string {
+  if (r.reason === 'event-size-cap') return 'The inspector cut an event over its per-record size cap: its data is incomplete';
+  if (r.lost > 0) return `The inspector itself lost ${r.lost} record(s), reason ${r.reason}`;
+  if (r.reason === 'extension-reloaded') return 'The extension was reloaded while this page was open: what the old instance captured is gone (how much is unknown)';
+  return `The inspector lost an unknown number of records, reason ${r.reason}`;
+}
+
 export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
   const opts: ResolvedOptions = resolveOptions(options);
   const resync = new Set(opts.resyncEvents);
@@ -590,12 +598,12 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     const range = r.fromSeq !== undefined ? ` (records ${r.fromSeq}–${r.toSeq ?? r.fromSeq} of ${r.src})` : '';
     const f: Omit<Finding, 'code' | 'severity' | 'sessionKey' | 'sessionId'> = {
       eventIds: [],
-      message: `The inspector itself lost ${r.lost} record(s)${range}, reason ${r.reason}${streams.length ? `; streams ${streams.map((x) => x.id).join(', ')} are incomplete` : ''}: what is missing there is not the server's fault.`,
+      message: `${captureGapWhat(r)}${range}${streams.length ? `; streams ${streams.map((x) => x.id).join(', ')} are incomplete` : ''}: what is missing there is not the server's fault.`,
     };
     if (streams[0]) f.streamId = streams[0].id;
     if (streams.length > 1) f.relatedStreamIds = streams.slice(1).map((x) => x.id);
     addFinding(s, ++ord, 'capture-gap', f);
-    markers.push({ t: r.t, kind: 'capture-gap', text: `${r.lost} record(s) lost (${r.reason})` });
+    markers.push({ t: r.t, kind: 'capture-gap', text: r.lost > 0 ? `${r.lost} record(s) lost (${r.reason})` : `capture incomplete (${r.reason})` });
   }
 
   // ---------------------------------------------------------------- events

@@ -702,3 +702,15 @@ describe('live capture: a response the capture does not follow is not an open st
     expect(gap.every((f) => !f.pending)).toBe(true);
   });
 });
+
+describe('capture-gap wording', () => {
+  it('a gap without a count never says "lost 0 records"', () => {
+    const gap = (reason: 'event-size-cap' | 'extension-reloaded', seq: number): CaptureRecord => ({ kind: 'capture-gap', seq, src: 'p', t: seq, lost: 0, conns: [], reason });
+    const s = analyzeRecords([gap('event-size-cap', 1), gap('extension-reloaded', 2)]);
+    const msgs = s.findings.filter((f) => f.code === 'capture-gap').map((f) => f.message);
+    expect(msgs).toHaveLength(2);
+    expect(msgs.some((m) => /lost 0/.test(m))).toBe(false);
+    expect(msgs[0]).toMatch(/size cap/);
+    expect(msgs[1]).toMatch(/reloaded/);
+  });
+});
