@@ -97,7 +97,13 @@ export function InspectorApp(props: InspectorAppProps) {
 
   // Selection
   const [userSession, setUserSession] = useState<string | undefined>(undefined);
-  const worstKey = useMemo(() => worstSessionKey(snap), [snap]);
+  // Sorted findings, kept incrementally across snapshots (an append costs its new findings only).
+  const [findex] = useState(createFindingsIndex);
+  const findingsRev = useMemo(() => {
+    findex.update(snap.findings);
+    return snap.findings;
+  }, [findex, snap.findings]);
+  const worstKey = useMemo(() => worstSessionKey(snap, findex.sorted(undefined)), [snap.sessions, findex, findingsRev]);
   const sessionKey = userSession !== undefined && snap.sessions.some((s) => s.key === userSession) ? userSession : worstKey;
   const session = snap.sessions.find((s) => s.key === sessionKey);
   const [tab, setTab] = useState<Tab>('timeline');
@@ -250,12 +256,6 @@ export function InspectorApp(props: InspectorAppProps) {
     };
   }, [model, doExport, props.testHook]);
 
-  // Sorted findings, kept incrementally across snapshots (an append costs its new findings only).
-  const [findex] = useState(createFindingsIndex);
-  const findingsRev = useMemo(() => {
-    findex.update(snap.findings);
-    return snap.findings;
-  }, [findex, snap.findings]);
   const sessionFindings = useMemo(() => (sessionKey === undefined ? [] : findex.sorted(sessionKey)), [findex, findingsRev, sessionKey]);
   const worst = sessionFindings[0];
   const reqCount = sessionKey ? (snap.requests[sessionKey]?.length ?? 0) : 0;

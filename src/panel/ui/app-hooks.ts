@@ -1,7 +1,7 @@
 // Small hooks and helpers of <InspectorApp>.
 
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import type { AnalysisSnapshot } from '../../core/model';
+import type { AnalysisSnapshot, Finding } from '../../core/model';
 import { sortFindings } from '../../export/advice';
 import type { InspectorSource, SourceStatus } from './store-types';
 
@@ -29,8 +29,14 @@ export function useStatus(source: InspectorSource): SourceStatus | undefined {
   return useSyncExternalStore(source.subscribe, get, get);
 }
 
-export function worstSessionKey(snap: AnalysisSnapshot): string | undefined {
-  const f = sortFindings(snap.findings)[0];
-  return f?.sessionKey ?? snap.sessions[0]?.key;
+/**
+ * The session of the worst finding, among the listed sessions (a finding the analyzer could not
+ * tie to a session, e.g. records the panel store lost, must not select a session that is not there).
+ * `sorted`: the findings already sorted worst first (App's index), else sorted here.
+ */
+export function worstSessionKey(snap: AnalysisSnapshot, sorted?: readonly Finding[]): string | undefined {
+  const keys = new Set(snap.sessions.map((s) => s.key));
+  for (const f of sorted ?? sortFindings(snap.findings)) if (keys.has(f.sessionKey)) return f.sessionKey;
+  return snap.sessions[0]?.key;
 }
 

@@ -402,3 +402,4 @@ describe('streaming import (text as it arrives)', () => {
     }
   });
 });
+

@@ -1,0 +1,36 @@
+// @vitest-environment happy-dom
+import { describe, expect, it } from 'vitest';
+import { createAnalyzer } from '../../../src/core';
+import type { CaptureRecord } from '../../../src/core/record';
+import { InspectorApp } from '../../../src/panel/ui/App';
+import { createStaticSource } from '../../../src/panel/ui/static-source';
+import { lossyRecords } from '../../../src/panel/ui/__fixtures__/lossy';
+import { $, click, mount } from './helpers';
+
+describe('capture notices in the app', () => {
+  it('a gap of the panel store and notices show in a strip; a session-less gap does not blank the view', async () => {
+    const recs = lossyRecords();
+    const lastT = recs[recs.length - 1]!.t;
+    const all: CaptureRecord[] = [
+      ...recs,
+      { kind: 'notice', src: 'page', seq: 9001, t: lastT + 1, level: 'warning', code: 'hook-bypassed', message: 'fetch restored \u202Eevil' },
+      { kind: 'capture-gap', src: 'panel-store', seq: 1, t: lastT + 2, lost: 40, conns: ['zz'], reason: 'buffer-cap' },
+    ];
+    const m = await mount(<InspectorApp source={createStaticSource(all)} analyzerFactory={() => createAnalyzer()} mode="viewer" />);
+    try {
+      const strip = $(m.container, '[data-testid=capture-notices]')!;
+      expect(strip).toBeTruthy();
+      expect(strip.getAttribute('data-worst')).toBe('error');
+      expect(strip.textContent).toContain('lost 40 records');
+      expect(strip.textContent).toContain('1 notice');
+      expect($(m.container, '[data-testid=tab-events]')).toBeTruthy(); // a session is shown
+      await click($(m.container, '[data-testid=capture-notices-toggle]'));
+      const items = [...m.container.querySelectorAll('[data-testid=capture-notice]')];
+      expect(items.map((x) => x.getAttribute('data-code'))).toEqual(['capture-gap:buffer-cap', 'hook-bypassed']);
+      expect(m.container.textContent).not.toContain('\u202E');
+      expect(m.container.textContent).toContain('⟨U+202E⟩');
+    } finally {
+      m.unmount();
+    }
+  });
+});
