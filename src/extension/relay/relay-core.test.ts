@@ -237,3 +237,31 @@ describe('relay core: byte chunks decoded lazily, exactly', () => {
     }
   });
 });
+
+describe('relay core: memory of byte chunks', () => {
+  it('releases the bytes of evicted chunks (undecoded, no panel attached)', async () => {
+    const v8 = await import('node:v8');
+    const vm = await import('node:vm');
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const core = createRelayCore('S', { maxBytes: 8 * 1024 * 1024 }, () => 0);
+    core.onHookMessage(batch([request('c1')]));
+    const refs: WeakRef<Uint8Array>[] = [];
+    for (let i = 0; i < 40; i++) {
+      const data = new Uint8Array(1_000_000).fill(0x41);
+      refs.push(new WeakRef(data));
+      core.onHookMessage(batch([{ kind: 'chunk', conn: 'c1', t: i, data }]));
+    }
+    const kept = core.stats().records;
+    expect(kept).toBeLessThan(6);
+    await new Promise((r) => setTimeout(r, 0));
+    gc();
+    await new Promise((r) => setTimeout(r, 0));
+    gc();
+    // the newest chunks are held (as bytes); every evicted one is unreachable
+    expect(refs.filter((r) => r.deref() !== undefined).length).toBeLessThanOrEqual(kept);
+    const s = sink();
+    core.attach(s, {});
+    expect(s.all().filter((r) => r.kind === 'chunk').every((r) => (r as { text: string }).text.length === 1_000_000)).toBe(true);
+  });
+});
