@@ -111,6 +111,14 @@ async function load(browser: Browser, session: string, url: string, events: numb
     () => cdp.evaluate<Record<string, number> | null>(session, `location.href === ${JSON.stringify(url)} && window.__bench?.marks.firstFrame !== undefined ? window.__bench.marks : null`).catch(() => null),
     { timeoutMs: 180_000, intervalMs: 100, message: `viewer did not show ${url}` },
   );
+  // Let the time-sliced import and analysis finish on their own before reading the snapshot
+  // (snapshot() would force the rest at once) and before the scroll passes, so that work is not
+  // counted as scrolling frames.
+  await waitFor(() => cdp.evaluate<boolean>(session, `window.__MSI_UI__.progress() === undefined`).catch(() => false), {
+    timeoutMs: 180_000,
+    intervalMs: 100,
+    message: 'viewer analysis finished',
+  });
   const total = await cdp.evaluate<number>(session, `window.__MSI_UI__.snapshot().sessions.length && Object.values(window.__MSI_UI__.snapshot().streams).reduce((n, s) => n + s.events.length, 0)`);
   if (total !== events) throw new Error(`viewer shows ${total} events, expected ${events}`);
   const t0 = await cdp.evaluate<number>(session, `(() => { const t = performance.now(); document.querySelector('[data-testid=tab-events]').click(); return t; })()`);
