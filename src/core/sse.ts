@@ -143,6 +143,14 @@ export function createSseConnectionParser(): SseConnectionParser {
   function feed(text: string): SseBlock[] {
     const out: SseBlock[] = [];
     extended = undefined;
+    // The stream's leading BOM is stripped before splitting: left in, it would make the first line
+    // look non-blank, so a blank line right after it (BOM, LF, data…) would not end an (empty)
+    // block and the block's reader would stop at that LF, losing the event behind it.
+    if (bomCheck && text.length > 0 && buf.length === 0 && text.charCodeAt(0) === 0xfeff) {
+      bomCheck = false;
+      text = text.slice(1);
+      if (text.length === 0) return out;
+    }
     if (swallowLF && text.length > 0) {
       swallowLF = false;
       if (text.charCodeAt(0) === 10) {

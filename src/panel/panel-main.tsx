@@ -27,6 +27,8 @@ const api = {
   connects: () => connection.connects(),
   connected: () => connection.connected(),
   batches: () => connection.batches(),
+  status: () => connection.status(),
+  evicted: () => store.getSnapshot().evicted,
   tabId,
 };
 Object.defineProperty(globalThis, '__MSI_PANEL__', { value: Object.freeze(api) });

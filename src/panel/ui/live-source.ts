@@ -43,7 +43,7 @@ export function createLiveSource(store: LiveStoreLike, opts: { label?: () => str
       getStatus: status,
       setRecording(on) {
         recording = on;
-        frozen = on ? undefined : store.getSnapshot().records;
+        frozen = on ? undefined : store.getSnapshot().records.slice(); // the live array grows in place
         emit();
       },
       setPreserveLog(on) {
@@ -51,7 +51,7 @@ export function createLiveSource(store: LiveStoreLike, opts: { label?: () => str
       },
       clear() {
         store.clear();
-        if (frozen) frozen = store.getSnapshot().records;
+        if (frozen) frozen = store.getSnapshot().records.slice();
         emit();
       },
     },

@@ -9,7 +9,7 @@ import type { CaptureRecord, ChunkRecord } from '../../../src/core/record';
 export const CAPTURES = 'test/fixtures/captures/';
 
 /**
- * What src/extension/hook/fetch.ts does per connection: one streaming TextDecoder (BOM stripped
+ * What the relay (src/extension/relay/relay-core.ts) does per connection: one streaming TextDecoder (BOM stripped
  * at the start, invalid sequences → U+FFFD), a chunk record per read, and at EOF the decoder's
  * tail as a last chunk of 0 bytes when it is not empty.
  */
