@@ -82,8 +82,10 @@ async function gcHeap(arm: Arm): Promise<number> {
   await cdp.send('HeapProfiler.collectGarbage', {}, arm.page);
   await sleep(50);
   await cdp.send('HeapProfiler.collectGarbage', {}, arm.page);
-  const h = await cdp.send<{ usedSize: number }>('Runtime.getHeapUsage', {}, arm.page);
-  return h.usedSize;
+  // backingStorageSize counts ArrayBuffer stores, which the relay's buffer holds (it keeps the
+  // bytes the hook transfers and decodes them only for a panel); usedSize alone misses them.
+  const h = await cdp.send<{ usedSize: number; backingStorageSize?: number }>('Runtime.getHeapUsage', {}, arm.page);
+  return h.usedSize + (h.backingStorageSize ?? 0);
 }
 
 async function openArm(name: string, dist: string | null, devtools: boolean, url: string, withPanel: boolean): Promise<Arm> {
