@@ -26,11 +26,22 @@ export function isHarLike(v: unknown): boolean {
   return isObj(v) && isObj(v.log) && Array.isArray((v.log as Record<string, unknown>).entries);
 }
 
+/**
+ * A header value as text. HAR says string; other JSON values are kept as their JSON text. Never
+ * `String(v)` on an object: a file can carry `{"toString": ""}`, which makes that throw.
+ */
+function headerText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v) ?? '';
+}
+
 function headers(v: unknown): Header[] {
   if (!Array.isArray(v)) return [];
   const out: Header[] = [];
   for (const h of v as HarHeader[]) {
-    if (isObj(h) && typeof h.name === 'string') out.push([h.name, typeof h.value === 'string' ? h.value : String(h.value ?? '')]);
+    if (isObj(h) && typeof h.name === 'string') out.push([h.name, headerText(h.value)]);
   }
   return out;
 }

@@ -235,3 +235,13 @@ describe('CLI on bad files: exit 2, one line naming the file, no stack trace', (
     expect(JSON.parse(j.stdout).sessions[0].sessionId).toBe(evil);
   });
 });
+
+describe('values that break String()', () => {
+  // Found by the wrong-schema fuzz above (seed 1899601464): a header value `{"toString": ""}`
+  // made the HAR importer throw a TypeError instead of importing or failing cleanly.
+  it('a HAR header value that is an object with a non-callable toString is imported as its JSON text', () => {
+    const har = JSON.parse(readFileSync('test/fixtures/captures/baseline.har', 'utf8'));
+    har.log.entries[0].request.headers[0].value = { toString: '' };
+    expect(importsOrFailsCleanly(JSON.stringify(har))).toBe('ok');
+  });
+});
