@@ -3,24 +3,13 @@
 // (src/extension/relay/limits.ts, settings key `recordMaxChars`). Pure (unit-tested in Node).
 
 import type { HookRecord } from '../../core/record';
+import { utf8Length } from '../../core/utf8';
+
+export { utf8Length };
 
 /** Most characters of text one record carries from the hook (chunk text, es-event data). */
 export const HOOK_MAX_TEXT = 8 * 1024 * 1024;
 
-/** UTF-8 length of a string (without allocating). */
-export function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
 
 /** A chunk record, cut to `max` characters with `droppedBytes` saying how much was left out. */
 export function chunkRecord(conn: string, t: number, text: string, bytes: number, max = HOOK_MAX_TEXT): HookRecord {

@@ -9,8 +9,10 @@
 
 import type { HookRecord } from '../../core/record';
 
-/** The hook's own hard bound (src/extension/hook/limits.ts HOOK_MAX_TEXT). */
-export const HOOK_MAX_TEXT = 8 * 1024 * 1024;
+import { HOOK_MAX_TEXT } from '../hook/limits';
+import { utf8Length } from '../../core/utf8';
+
+export { HOOK_MAX_TEXT, utf8Length };
 export const DEFAULT_RECORD_MAX_CHARS = 4 * 1024 * 1024;
 export const MIN_RECORD_MAX_CHARS = 256;
 
@@ -22,19 +24,6 @@ export function recordMaxChars(x: unknown): number | null {
   return Math.min(Math.max(x, MIN_RECORD_MAX_CHARS), HOOK_MAX_TEXT - 1);
 }
 
-export function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
 
 /** Records to buffer in place of `r` (usually `[r]`), and whether a cut happened. */
 export function applySizeCap(r: HookRecord, max: number, t: number): { out: HookRecord[]; cut: boolean } {
