@@ -14,6 +14,8 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const DIST = process.env.MSI_DIST ? resolve(process.env.MSI_DIST) : resolve(import.meta.dirname, '../../dist');
 
 export interface LaunchOptions {
+  /** Which built extension to load (default: DIST). The benchmarks load a private build. */
+  dist?: string;
   /** Load dist/ (default true). */
   extension?: boolean;
   /** Open DevTools for every tab (default: same as `extension`). */
@@ -38,7 +40,8 @@ export interface Browser {
 export async function launchBrowser(opts: LaunchOptions = {}): Promise<Browser> {
   const extension = opts.extension ?? true;
   const devtools = opts.devtools ?? extension;
-  if (extension && !existsSync(join(DIST, 'manifest.json'))) throw new Error('dist/ is missing: run `npx vite build` first');
+  const dist = opts.dist ?? DIST;
+  if (extension && !existsSync(join(dist, 'manifest.json'))) throw new Error(`${dist} has no manifest.json: run \`npx vite build\` first`);
   const userDataDir = mkdtempSync(join(tmpdir(), 'msi-chromium-'));
   const args = [
     `--user-data-dir=${userDataDir}`,
@@ -52,7 +55,7 @@ export async function launchBrowser(opts: LaunchOptions = {}): Promise<Browser> 
     '--no-default-browser-check',
     '--disable-dev-shm-usage',
     '--headless=new',
-    ...(extension ? [`--disable-extensions-except=${DIST}`, `--load-extension=${DIST}`] : ['--disable-extensions']),
+    ...(extension ? [`--disable-extensions-except=${dist}`, `--load-extension=${dist}`] : ['--disable-extensions']),
     ...(devtools ? ['--auto-open-devtools-for-tabs'] : []),
     ...(opts.extraArgs ?? []),
     opts.url ?? 'about:blank',
