@@ -194,10 +194,17 @@ describe('a page that fights back', () => {
     cspReports.length = 0;
     await navigate(h, server.url('/csp.html'));
     expect(await h.evalPage<string>('window.control')).toBe('EvalError');
-    const records = await waitForRecords(h.panel, (rs) => ended(rs, 'csp-fetch') && ended(rs, 'csp-xhr') && reqs(rs).some((r) => r.url.includes('csp-es')), 'csp streams');
+    // The EventSource's request record reaches the panel before its first event record: wait for
+    // the event itself (the page has it once esGot resolves), not just the request.
+    const esData = await h.evalPage<string>('window.esGot');
+    const records = await waitForRecords(
+      h.panel,
+      (rs) => ended(rs, 'csp-fetch') && ended(rs, 'csp-xhr') && rs.some((r) => r.kind === 'es-event' && r.data === esData),
+      'csp streams',
+    );
     expect(bodyText(records, 'tag=csp-fetch')).toBe(await h.evalPage<string>('window.fetchText'));
     expect(bodyText(records, 'tag=csp-xhr')).toBe(await h.evalPage<string>('window.xhrText'));
-    expect(records.some((r) => r.kind === 'es-event' && r.data.includes('csp-es'))).toBe(true);
+    expect(esData).toContain('csp-es');
     // Exactly the page's own deliberate eval violation is reported; nothing from the hook.
     await waitFor(() => cspReports.length >= 1, { message: 'the control CSP report' });
     const reports = cspReports.map((b) => JSON.parse(b)['csp-report']);
