@@ -111,8 +111,15 @@ export interface CaptureGapRecord extends RecordBase {
   toSeq?: number;
   /** Connections whose records were among the lost ones. */
   conns: string[];
-  reason: 'buffer-cap' | 'event-size-cap' | 'extension-reloaded' | 'hook-missing' | 'import' | 'other';
+  reason: CaptureGapReason;
 }
+
+/**
+ * Why records are missing. `not-recording`: the relay kept no records while no DevTools window
+ * inspected the tab and "capture while DevTools is closed" was off (the user's choice, not a loss).
+ */
+export const CAPTURE_GAP_REASONS = ['buffer-cap', 'event-size-cap', 'extension-reloaded', 'hook-missing', 'import', 'not-recording', 'other'] as const;
+export type CaptureGapReason = (typeof CAPTURE_GAP_REASONS)[number];
 
 /** Something the inspector wants the user to know about capture itself (e.g. hook not running). */
 export interface CaptureNoticeRecord extends RecordBase {

@@ -8,7 +8,7 @@
 // not hold (`size: -1` / no text, as HAR writers save cut or aborted streams) becomes a capture
 // gap (`reason: "import"`): unknown, not empty. Requests without a body and failed requests are
 // kept. Entries are ordered by time (stable), whatever their order in the file.
-import type { CaptureRecord, EndHow, Header } from '../record';
+import { CAPTURE_GAP_REASONS, type CaptureGapReason, type CaptureRecord, type EndHow, type Header } from '../record';
 import { ImportError } from './errors';
 
 type NoSeq = CaptureRecord extends infer R ? (R extends CaptureRecord ? Omit<R, 'seq'> : never) : never;
@@ -344,7 +344,7 @@ export function importHar(v: unknown, srcOrOptions: string | HarImportOptions = 
       } else if (r.kind === 'capture-gap' && finite(r.lost) && Array.isArray(r.conns)) {
         const rsrc = typeof r.src === 'string' ? r.src : '';
         const cs = (r.conns as unknown[]).filter((c): c is string => typeof c === 'string').map((c) => msiConn.get(rsrc + '\u0000' + c) ?? `x:${c}`);
-        const reason = typeof r.reason === 'string' && ['buffer-cap', 'event-size-cap', 'extension-reloaded', 'hook-missing', 'import', 'other'].includes(r.reason) ? (r.reason as 'other') : 'other';
+        const reason = typeof r.reason === 'string' && (CAPTURE_GAP_REASONS as readonly string[]).includes(r.reason) ? (r.reason as CaptureGapReason) : 'other';
         timed.push({ t: r.t, rank: 1, entry: -1, step: 0, rec: { kind: 'capture-gap', src, t: r.t, lost: r.lost, conns: cs, reason } });
       } else if (r.kind === 'notice' && typeof r.message === 'string') {
         const level = r.level === 'error' || r.level === 'warning' ? r.level : 'info';

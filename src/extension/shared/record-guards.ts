@@ -2,12 +2,12 @@
 // built in the page's world are untrusted: the page could forge them, so every field is checked
 // for type (not for truth: a page can always make genuine traffic).
 
-import type { CaptureRecord, HookRecord } from '../../core/record';
+import { CAPTURE_GAP_REASONS, type CaptureRecord, type HookRecord } from '../../core/record';
 
 const KINDS = new Set(['request', 'response', 'chunk', 'es-event', 'end', 'navigation', 'capture-gap', 'notice']);
 const TRANSPORTS = new Set(['fetch', 'xhr', 'eventsource', 'network', 'import']);
 const END_HOWS = new Set(['complete', 'page-aborted', 'page-cancelled', 'network-error', 'unread', 'closed', 'unknown']);
-const GAP_REASONS = new Set(['buffer-cap', 'event-size-cap', 'extension-reloaded', 'hook-missing', 'import', 'other']);
+const GAP_REASONS = new Set<string>(CAPTURE_GAP_REASONS);
 const LEVELS = new Set(['info', 'warning', 'error']);
 
 type O = Record<string, unknown>;
