@@ -36,9 +36,10 @@ Object.defineProperty(globalThis, '__MSI_PANEL__', { value: Object.freeze(api) }
 mountDevtoolsInspector(document.getElementById('root')!, {
   store,
   label: () => store.getSnapshot().page?.url,
-  // The relay reads its buffer cap from chrome.storage.local when a page starts. Only on 'save':
-  // 'load' runs when settings are read and must not overwrite a cap set elsewhere.
+  // The relay reads its buffer cap (when a page starts) and whether to record while DevTools is
+  // closed (live) from chrome.storage.local, under keys of their own. Only on 'save': 'load' runs
+  // when settings are read and must not overwrite values set elsewhere.
   onSettingsChange: (s, why) => {
-    if (why === 'save') void chrome.storage.local.set({ bufferMaxRecords: s.captureBufferCap });
+    if (why === 'save') void chrome.storage.local.set({ bufferMaxRecords: s.captureBufferCap, captureWhileClosed: s.captureWhileClosed });
   },
 });

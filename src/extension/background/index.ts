@@ -1,7 +1,7 @@
 // Background service worker entry: wires chrome.runtime ports and messages to the router.
 // No state beyond live ports; no keep-alive. See router.ts.
 
-import { PANEL_PORT, RELAY_PORT } from '../shared/messages';
+import { DEVTOOLS_PORT, PANEL_PORT, RELAY_PORT } from '../shared/messages';
 import { createRouter } from './router';
 
 const INSTALL_KEY = 'msi.install';
@@ -31,14 +31,19 @@ const router = createRouter({
 // can message or connect to this extension (e2e: hostile-isolation.test.ts).
 
 
+// Diagnostics for tests (read over CDP from the worker): which tabs count as inspected now.
+Object.defineProperty(globalThis, '__MSI_BACKGROUND__', {
+  value: Object.freeze({ inspectedTabs: () => router.inspectedTabs() }),
+});
+
 chrome.runtime.onConnect.addListener((port) => {
-  if (port.name === PANEL_PORT) {
-    // Only extension pages (the DevTools panel) may connect as a panel.
+  if (port.name === PANEL_PORT || port.name === DEVTOOLS_PORT) {
+    // Only extension pages (the DevTools page and panel) may connect as these.
     if (port.sender?.id !== chrome.runtime.id || port.sender?.tab) {
       port.disconnect();
       return;
     }
-    const h = router.panelConnected(port);
+    const h = port.name === PANEL_PORT ? router.panelConnected(port) : router.devtoolsConnected(port);
     port.onMessage.addListener((m) => h.onMessage(m));
     port.onDisconnect.addListener(() => h.onDisconnect());
   } else if (port.name === RELAY_PORT) {

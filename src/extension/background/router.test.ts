@@ -79,3 +79,76 @@ describe('background router', () => {
     expect(p7.got).toEqual([env({ type: 'tab-status', relays: false, installedAt: 123, installReason: 'update' })]);
   });
 });
+
+describe('background router: inspected tabs', () => {
+  const inspectedMsgs = (toTab: [number, unknown][], tabId: number) =>
+    toTab.filter(([t, m]) => t === tabId && (m as { type?: string }).type === 'inspected').map(([, m]) => (m as { inspected: boolean }).inspected);
+
+  it('tracks the tabs DevTools pages inspect, answers relay hellos with it and broadcasts each change once', () => {
+    const toTab: [number, unknown][] = [];
+    const r = createRouter({ sendToTab: (tabId, msg) => void toTab.push([tabId, msg]) });
+    const hello = env({ type: 'relay-hello', src: 'S' });
+    expect(r.onRuntimeMessage(hello, 5)).toEqual(env({ type: 'relay-hello-reply', attach: false, inspected: false }));
+    const d1 = r.devtoolsConnected(port());
+    d1.onMessage(env({ type: 'devtools-hello', tabId: 5 }));
+    expect(r.inspectedTabs()).toEqual([5]);
+    expect(r.onRuntimeMessage(hello, 5)).toEqual(env({ type: 'relay-hello-reply', attach: false, inspected: true }));
+    expect(r.onRuntimeMessage(hello, 6)).toMatchObject({ inspected: false });
+    expect(inspectedMsgs(toTab, 5)).toEqual([true]);
+    // a second DevTools window on the same tab (undocked + docked, or a reconnect): no new broadcast
+    const d2 = r.devtoolsConnected(port());
+    d2.onMessage(env({ type: 'devtools-hello', tabId: 5 }));
+    d1.onDisconnect();
+    expect(inspectedMsgs(toTab, 5)).toEqual([true]);
+    expect(r.onRuntimeMessage(hello, 5)).toMatchObject({ inspected: true });
+    d2.onDisconnect();
+    expect(inspectedMsgs(toTab, 5)).toEqual([true, false]);
+    expect(r.inspectedTabs()).toEqual([]);
+    expect(r.onRuntimeMessage(hello, 5)).toMatchObject({ inspected: false });
+    expect(toTab.every(([, m]) => (m as { type: string }).type === 'inspected')).toBe(true);
+  });
+
+  it('ignores malformed DevTools hellos; a port that never said hello changes nothing', () => {
+    const toTab: [number, unknown][] = [];
+    const r = createRouter({ sendToTab: (tabId, msg) => void toTab.push([tabId, msg]) });
+    const d = r.devtoolsConnected(port());
+    d.onMessage(env({ type: 'devtools-hello', tabId: '5' }));
+    d.onMessage(env({ type: 'devtools-hello', tabId: -1 }));
+    d.onMessage(env({ type: 'devtools-hello', tabId: 1.5 }));
+    d.onMessage({ type: 'devtools-hello', tabId: 5 });
+    d.onDisconnect();
+    expect(r.inspectedTabs()).toEqual([]);
+    expect(toTab).toEqual([]);
+  });
+
+  it('a panel port counts as inspecting: its attach starts recording, its going stops it unless DevTools is still open', () => {
+    const toTab: [number, unknown][] = [];
+    const r = createRouter({ sendToTab: (tabId, msg) => void toTab.push([tabId, msg]) });
+    const hp = r.panelConnected(port());
+    hp.onMessage(env({ type: 'panel-hello', tabId: 7, cursors: {} }));
+    expect(r.inspectedTabs()).toEqual([7]);
+    expect(r.onRuntimeMessage(env({ type: 'relay-hello', src: 'S' }), 7)).toMatchObject({ attach: true, inspected: true });
+    // the attach tells the relays; no separate 'inspected' broadcast for a panel start
+    expect(toTab.map(([, m]) => (m as { type: string }).type)).toEqual(['attach']);
+    hp.onDisconnect();
+    expect(inspectedMsgs(toTab, 7)).toEqual([false]);
+    // DevTools page and panel both connected: the panel going alone changes nothing
+    const d = r.devtoolsConnected(port());
+    d.onMessage(env({ type: 'devtools-hello', tabId: 7 }));
+    const hp2 = r.panelConnected(port());
+    hp2.onMessage(env({ type: 'panel-hello', tabId: 7, cursors: {} }));
+    hp2.onDisconnect();
+    expect(inspectedMsgs(toTab, 7)).toEqual([false, true]);
+    d.onDisconnect();
+    expect(inspectedMsgs(toTab, 7)).toEqual([false, true, false]);
+  });
+
+  it('a broadcast to a tab without relays (rejected) is harmless', async () => {
+    const r = createRouter({ sendToTab: () => Promise.reject(new Error('Receiving end does not exist.')) });
+    const d = r.devtoolsConnected(port());
+    d.onMessage(env({ type: 'devtools-hello', tabId: 3 }));
+    d.onDisconnect();
+    await new Promise((res) => setTimeout(res, 0));
+    expect(r.inspectedTabs()).toEqual([]);
+  });
+});

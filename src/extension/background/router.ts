@@ -1,17 +1,24 @@
 // The background's routing, over minimal port/tab interfaces so it can be unit-tested.
 //
-// It holds only live ports (panels by tab, relays by tab). A service-worker stop closes every port:
-// panels reconnect with their cursors, which re-attaches the tab's relays, which backfill from
-// those cursors. Nothing here survives a restart, and nothing needs to.
+// It holds only live ports (panels by tab, relays by tab, DevTools pages by inspected tab). A
+// service-worker stop closes every port: panels reconnect with their cursors, which re-attaches
+// the tab's relays, which backfill from those cursors; DevTools pages reconnect and say again
+// which tab they inspect. Nothing here survives a restart, and nothing needs to.
+//
+// "Inspected" = a DevTools page or a panel port of the tab is connected. Relays record only while
+// their tab is inspected (unless capture while DevTools is closed is on): they learn it from the
+// relay-hello reply and from an `inspected` broadcast whenever the tab changes state.
 
 import {
   envelope,
   isAttachAck,
+  isDevtoolsHello,
   isPanelHello,
   isRecordsBatch,
   isRelayHello,
   type Attach,
   type Detach,
+  type Inspected,
   type RecordsBatch,
   type RelayHelloReply,
   type TabStatus,
@@ -37,6 +44,11 @@ export interface Router {
     onMessage(msg: unknown): void;
     onDisconnect(): void;
   };
+  /** The DevTools page of a DevTools window (DEVTOOLS_PORT). */
+  devtoolsConnected(port: PortLike): {
+    onMessage(msg: unknown): void;
+    onDisconnect(): void;
+  };
   relayConnected(port: PortLike, tabId: number, frameId: number): {
     onMessage(msg: unknown): void;
     onDisconnect(): void;
@@ -44,11 +56,14 @@ export interface Router {
   /** chrome.runtime.onMessage from a content script; returns the reply (or undefined). */
   onRuntimeMessage(msg: unknown, tabId: number | undefined): RelayHelloReply | undefined;
   panelsOf(tabId: number): number;
+  /** Tabs a DevTools window or a panel inspects now (diagnostics). */
+  inspectedTabs(): number[];
 }
 
 export function createRouter(env: RouterEnv): Router {
   const panels = new Map<number, Set<PortLike>>();
   const relays = new Map<number, Set<PortLike>>();
+  const devtools = new Map<number, Set<PortLike>>();
 
   const add = (m: Map<number, Set<PortLike>>, k: number, p: PortLike) => {
     let s = m.get(k);
@@ -60,6 +75,23 @@ export function createRouter(env: RouterEnv): Router {
     if (!s) return;
     s.delete(p);
     if (s.size === 0) m.delete(k);
+  };
+  const isInspected = (tabId: number) => panels.has(tabId) || devtools.has(tabId);
+  /** Tell every frame of the tab; a tab without relays (chrome:// page) rejects: nothing to tell. */
+  const broadcastInspected = (tabId: number, inspected: boolean) => {
+    try {
+      const r = env.sendToTab(tabId, envelope<Inspected>({ type: 'inspected', inspected }));
+      if (r) r.then(undefined, () => {});
+    } catch {
+      /* tab gone */
+    }
+  };
+  /** Run a change of the tab's inspecting ports; broadcast when the tab's state flipped. */
+  const inspecting = (tabId: number, change: () => void, broadcastOn: 'both' | 'stop') => {
+    const before = isInspected(tabId);
+    change();
+    const after = isInspected(tabId);
+    if (before !== after && (after ? broadcastOn === 'both' : true)) broadcastInspected(tabId, after);
   };
   const safePost = (p: PortLike, msg: unknown) => {
     try {
@@ -75,9 +107,14 @@ export function createRouter(env: RouterEnv): Router {
       return {
         onMessage(msg) {
           if (!isPanelHello(msg)) return;
-          if (tabId !== null && tabId !== msg.tabId) remove(panels, tabId, port);
-          tabId = msg.tabId;
-          add(panels, tabId, port);
+          if (tabId !== null && tabId !== msg.tabId) {
+            const old = tabId;
+            inspecting(old, () => remove(panels, old, port), 'stop');
+          }
+          const tab = (tabId = msg.tabId);
+          // No 'inspected' broadcast when a panel starts the inspection: the attach below tells
+          // the relays (an attached relay records).
+          inspecting(tab, () => add(panels, tab, port), 'stop');
           const sent = env.sendToTab(tabId, envelope<Attach>({ type: 'attach', cursors: msg.cursors }));
           // Tell the panel whether a relay of this instance answered: if none did, the page is
           // older than this extension instance (reloaded/installed since) or out of its reach.
@@ -93,10 +130,30 @@ export function createRouter(env: RouterEnv): Router {
         },
         onDisconnect() {
           if (tabId === null) return;
-          remove(panels, tabId, port);
-          if (!panels.has(tabId)) {
-            for (const r of relays.get(tabId) ?? []) safePost(r, envelope<Detach>({ type: 'detach' }));
+          const tab = tabId;
+          inspecting(tab, () => remove(panels, tab, port), 'stop');
+          if (!panels.has(tab)) {
+            for (const r of relays.get(tab) ?? []) safePost(r, envelope<Detach>({ type: 'detach' }));
           }
+        },
+      };
+    },
+    devtoolsConnected(port) {
+      let tabId: number | null = null;
+      return {
+        onMessage(msg) {
+          if (!isDevtoolsHello(msg)) return;
+          if (tabId !== null && tabId !== msg.tabId) {
+            const old = tabId;
+            inspecting(old, () => remove(devtools, old, port), 'both');
+          }
+          const tab = (tabId = msg.tabId);
+          inspecting(tab, () => add(devtools, tab, port), 'both');
+        },
+        onDisconnect() {
+          if (tabId === null) return;
+          const tab = tabId;
+          inspecting(tab, () => remove(devtools, tab, port), 'both');
         },
       };
     },
@@ -120,8 +177,9 @@ export function createRouter(env: RouterEnv): Router {
     },
     onRuntimeMessage(msg, tabId) {
       if (!isRelayHello(msg) || tabId === undefined) return undefined;
-      return envelope<RelayHelloReply>({ type: 'relay-hello-reply', attach: panels.has(tabId) });
+      return envelope<RelayHelloReply>({ type: 'relay-hello-reply', attach: panels.has(tabId), inspected: isInspected(tabId) });
     },
     panelsOf: (tabId) => panels.get(tabId)?.size ?? 0,
+    inspectedTabs: () => [...new Set([...panels.keys(), ...devtools.keys()])].sort((a, b) => a - b),
   };
 }

@@ -265,3 +265,196 @@ describe('relay core: memory of byte chunks', () => {
     expect(s.all().filter((r) => r.kind === 'chunk').every((r) => (r as { text: string }).text.length === 1_000_000)).toBe(true);
   });
 });
+
+describe('relay core: not recording (no DevTools on the tab, capture while closed off)', () => {
+  const enc = (s: string) => new TextEncoder().encode(s);
+  const bytesChunk = (text: string, conn = 'c1', t = 1) => ({ kind: 'chunk', conn, t, data: enc(text) });
+  const response = (conn = 'c1') => ({ kind: 'response', conn, t: 1, status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']], url: 'http://x/', redirected: false, type: 'basic', capture: 'sse' });
+  const end = (conn = 'c1', how = 'complete') => ({ kind: 'end', conn, t: 9, how });
+  const esEvent = (i: number, conn = 'c2') => ({ kind: 'es-event', conn, t: i, type: 'message', data: `{"i":${i}}`, lastEventId: String(i) });
+  const nav = { kind: 'navigation', t: 0, url: 'http://x/', top: true } as const;
+  type Gap = Extract<CaptureRecord, { kind: 'capture-gap' }>;
+  type Notice = Extract<CaptureRecord, { kind: 'notice' }>;
+
+  it('numbers nothing of a connection and decodes nothing; keeps the navigation record; attaches to an empty backfill', () => {
+    const proto = TextDecoder.prototype;
+    const orig = proto.decode;
+    let calls = 0;
+    proto.decode = function (this: TextDecoder, ...a: Parameters<typeof orig>) {
+      calls++;
+      return orig.apply(this, a);
+    };
+    try {
+      const core = createRelayCore('S', { recording: false }, () => 5);
+      core.add(nav);
+      const n = core.onHookMessage(batch([request('c1'), response('c1'), ...Array.from({ length: 50 }, (_, i) => bytesChunk(`data: ${i}\n\n`)), request('c2'), esEvent(1), esEvent(2)]));
+      expect(n).toBe(0);
+      expect(calls).toBe(0);
+      expect(core.stats()).toMatchObject({ lastSeq: 1, records: 1, recording: false, held: 2, notRecorded: 52, rejected: 0 });
+      const s = sink();
+      core.attach(s, {});
+      expect(s.all().map((r) => r.kind)).toEqual(['navigation']);
+    } finally {
+      proto.decode = orig;
+    }
+  });
+
+  it('on start: request, response, a not-recording gap per open connection (dense seq), then live records; ended connections only counted in one notice', () => {
+    const core = createRelayCore('S', { recording: false }, () => 5);
+    core.add(nav);
+    const s = sink();
+    core.onHookMessage(
+      batch([
+        request('a'), response('a'), bytesChunk('data: a1\n\n', 'a'), bytesChunk('data: a2\n\n', 'a'),
+        request('done'), response('done'), bytesChunk('data: d\n\n', 'done'), end('done'),
+        request('b'), esEvent(1, 'b'), esEvent(2, 'b'), esEvent(3, 'b'),
+        request('quiet'), // started, nothing read yet: nothing lost, no gap
+        request('gone'), end('gone', 'page-aborted'),
+      ]),
+    );
+    core.attach(s, {}); // a panel attached while not recording gets what the buffer holds: the navigation
+    expect(s.all().map((r) => r.kind)).toEqual(['navigation']);
+    core.setRecording(true);
+    core.onHookMessage(batch([bytesChunk('data: a3\n\n', 'a'), esEvent(4, 'b'), end('a')]));
+    const recs = s.all();
+    expect(recs.map((r) => r.seq)).toEqual(recs.map((_, i) => i + 1));
+    expect(summary(recs)).toEqual([
+      'navigation',
+      'request a', 'response a', 'capture-gap a 2',
+      'request b', 'capture-gap b 3',
+      'request quiet',
+      'notice',
+      'chunk a', 'es-event b', 'end a',
+    ]);
+    const gaps = recs.filter((r): r is Gap => r.kind === 'capture-gap');
+    expect(gaps.every((g) => g.reason === 'not-recording' && g.fromSeq === undefined)).toBe(true);
+    const notice = recs.find((r): r is Notice => r.kind === 'notice')!;
+    expect(notice).toMatchObject({ level: 'info', code: 'not-recording' });
+    expect(notice.message).toMatch(/\b2 connection\(s\) that ended before recording began were not kept/);
+    expect(notice.message).toMatch(/\b2 connection\(s\) still open lost/);
+    expect(notice.message).toContain('Capture while DevTools is closed');
+    expect(recs.some((r) => 'conn' in r && (r.conn === 'done' || r.conn === 'gone'))).toBe(false);
+    expect((recs.find((r) => r.kind === 'chunk') as { text: string }).text).toBe('data: a3\n\n');
+    expect(core.stats()).toMatchObject({ recording: true, held: 0, heldBytes: 0 });
+  });
+
+  it('no notice and no gap when nothing was lost', () => {
+    const core = createRelayCore('S', { recording: false }, () => 5);
+    core.onHookMessage(batch([request('a'), response('a')]));
+    core.setRecording(true);
+    const s = sink();
+    core.attach(s, {});
+    expect(summary(s.all())).toEqual(['request a', 'response a']);
+  });
+
+  it('stop keeps the buffer; a connection open across the stop gets its gap and its end, kept while stopped, on restart', () => {
+    const core = createRelayCore('S', {}, () => 5);
+    core.add(nav);
+    core.onHookMessage(batch([request('a'), response('a'), bytesChunk('data: 1\n\n', 'a'), request('b'), bytesChunk('data: b\n\n', 'b')]));
+    core.setRecording(false);
+    core.onHookMessage(batch([bytesChunk('data: 2\n\n', 'a'), bytesChunk('data: 3\n\n', 'a'), end('a'), bytesChunk('data: b2\n\n', 'b')]));
+    expect(core.stats()).toMatchObject({ lastSeq: 6, records: 6, notRecorded: 3 });
+    const s = sink();
+    core.attach(s, {}); // DevTools reopened: the buffer as it was
+    expect(summary(s.all())).toEqual(['navigation', 'request a', 'response a', 'chunk a', 'request b', 'chunk b']);
+    core.setRecording(true);
+    core.onHookMessage(batch([bytesChunk('data: b3\n\n', 'b')]));
+    expect(summary(s.all()).slice(6)).toEqual(['capture-gap a 2', 'end a', 'capture-gap b 1', 'notice', 'chunk b']);
+    const recs = s.all();
+    expect(recs.map((r) => r.seq)).toEqual(recs.map((_, i) => i + 1));
+  });
+
+  it('decodes the first chunk after the start exactly as the page decoder did at that point (property)', async () => {
+    const fc = (await import('fast-check')).default;
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.constantFrom(0x41, 0x0a, 0xef, 0xbb, 0xbf, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80, 0xff), fc.integer({ min: 0, max: 255 })), { maxLength: 40 }),
+        fc.array(fc.nat(40), { maxLength: 8 }),
+        fc.nat(8),
+        (arr, cutsRaw, startAt) => {
+          const all = new Uint8Array(arr);
+          const cuts = [...new Set(cutsRaw.map((c) => Math.min(c, all.length)))].sort((a, b) => a - b);
+          const parts: Uint8Array[] = [];
+          let o = 0;
+          for (const c of [...cuts, all.length]) {
+            if (c > o) parts.push(all.slice(o, c));
+            o = c;
+          }
+          const k = Math.min(startAt, parts.length);
+          const core = createRelayCore('S', { recording: false }, () => 0);
+          core.onHookMessage(batch([request('c1'), ...parts.slice(0, k).map((p) => ({ kind: 'chunk', conn: 'c1', t: 1, data: p }))]));
+          core.setRecording(true);
+          core.onHookMessage(batch([...parts.slice(k).map((p) => ({ kind: 'chunk', conn: 'c1', t: 2, data: p })), end('c1')]));
+          const s = sink();
+          core.attach(s, {});
+          const kept = s.all().filter((r) => r.kind === 'chunk').map((r) => (r as { text: string }).text).join('');
+          const d = new TextDecoder();
+          const before = parts.slice(0, k).map((p) => d.decode(p, { stream: true })).join('');
+          const whole = new TextDecoder().decode(all);
+          expect(before + kept).toBe(whole);
+          const gap = s.all().find((r) => r.kind === 'capture-gap') as Gap | undefined;
+          expect(gap?.lost ?? 0).toBe(k);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('a BOM after dropped characters is text, not a BOM to strip (the decoder had already started)', () => {
+    const core = createRelayCore('S', { recording: false }, () => 0);
+    core.onHookMessage(batch([request('c1'), { kind: 'chunk', conn: 'c1', t: 1, data: new Uint8Array([0x41]) }]));
+    core.setRecording(true);
+    core.onHookMessage(batch([{ kind: 'chunk', conn: 'c1', t: 2, data: new Uint8Array([0xef, 0xbb, 0xbf, 0x42]) }]));
+    const s = sink();
+    core.attach(s, {});
+    expect((s.all().find((r) => r.kind === 'chunk') as { text: string }).text).toBe('\uFEFFB');
+  });
+
+  it('holds a bounded number of connections: the oldest ones started while not recording are given up, counted, and stay out', async () => {
+    const { MAX_HELD_CONNS } = await import('./relay-core');
+    const core = createRelayCore('S', { recording: false }, () => 5);
+    const n = MAX_HELD_CONNS + 10;
+    core.onHookMessage(batch(Array.from({ length: n }, (_, i) => request(`c${i}`))));
+    expect(core.stats().held).toBe(MAX_HELD_CONNS);
+    core.setRecording(true);
+    // a given-up connection keeps being dropped (its request was never kept), quietly
+    core.onHookMessage(batch([bytesChunk('data: x\n\n', 'c0'), end('c0'), bytesChunk('data: y\n\n', `c${n - 1}`)]));
+    const s = sink();
+    core.attach(s, {});
+    const recs = s.all();
+    expect(recs.filter((r) => r.kind === 'request').length).toBe(MAX_HELD_CONNS);
+    expect(recs.some((r) => 'conn' in r && r.conn === 'c0')).toBe(false);
+    const notice = recs.find((r): r is Notice => r.kind === 'notice')!;
+    expect(notice.message).toMatch(/\b10 connection\(s\) started meanwhile were too many to hold/);
+    expect(notice.message).not.toMatch(/ended before recording/);
+    expect(recs.at(-1)).toMatchObject({ kind: 'chunk', conn: `c${n - 1}` });
+    expect(core.stats().rejected).toBe(0); // not reported as the page's interference
+  });
+
+  it('holds a bounded number of bytes: large request bodies push the oldest held connection out', async () => {
+    const { MAX_HELD_BYTES } = await import('./relay-core');
+    const core = createRelayCore('S', { recording: false }, () => 5);
+    const body = 'x'.repeat(512 * 1024); // ~1 MiB estimated each
+    const count = Math.ceil(MAX_HELD_BYTES / (body.length * 2)) + 3;
+    for (let i = 0; i < count; i++) core.onHookMessage(batch([{ ...request(`r${i}`), method: 'POST', body }]));
+    expect(core.stats().heldBytes).toBeLessThanOrEqual(MAX_HELD_BYTES);
+    expect(core.stats().held).toBeLessThan(count);
+  });
+
+  it('checks the lifecycle while not recording (forged records still reported)', () => {
+    const core = createRelayCore('S', { recording: false }, () => 5);
+    core.onHookMessage(batch([request('a'), request('a'), bytesChunk('data: z\n\n', 'nope')]));
+    const s = sink();
+    core.attach(s, {});
+    expect(s.all().map((r) => (r.kind === 'notice' ? r.code : r.kind))).toEqual(['inconsistent-hook-record']);
+    expect(core.stats().rejected).toBe(2);
+  });
+});
+
+function summary(recs: CaptureRecord[]): string[] {
+  return recs.map((r) => {
+    if (r.kind === 'capture-gap') return `capture-gap ${r.conns.join(',')} ${r.lost}`;
+    if ('conn' in r) return `${r.kind} ${r.conn}`;
+    return r.kind;
+  });
+}

@@ -6,16 +6,36 @@
 // for a connection that never started, or a second `request` for one that did, did not come from
 // the hook as written: it is dropped and reported once (notice `inconsistent-hook-record`). The
 // conn table is bounded; a conn pushed out of it is no longer checked (accepted).
+//
+// Recording: the relay keeps records only while it records (its tab is inspected by DevTools, or
+// "capture while DevTools is closed" is on; relay.ts decides). While not recording it still runs
+// the lifecycle check, but keeps no body: fetch chunks are never decoded, chunk and es-event
+// records are dropped and counted per connection. Of a connection still open it holds only its
+// `request` and `response` (and `end`), un-numbered, outside the buffer, within a bound. When
+// recording starts, each connection still held is numbered in order: request, response, one
+// `capture-gap` (reason `not-recording`) counting what was dropped, then live records follow; a
+// connection that ended entirely while not recording is forgotten and only counted, in one `notice`.
+// Records without a connection (navigation, notices) are always kept: one or a few per document.
 
 import type { CaptureRecord, HookRecord } from '../../core/record';
 import { isHookBatch, isHookRecord, type Cursors } from '../shared/messages';
-import { createRelayBuffer, DEFAULT_BUFFER_OPTIONS, type RelayBuffer, type RelayBufferOptions } from './buffer';
+import { createRelayBuffer, DEFAULT_BUFFER_OPTIONS, estimateSize, type RelayBuffer, type RelayBufferOptions } from './buffer';
 import { applySizeCap, DEFAULT_RECORD_MAX_CHARS } from './limits';
 
 /** Records per message to the background (backfill of a full buffer is split). */
 export const SEND_CHUNK = 1000;
 /** Connections whose lifecycle is tracked (most recent). */
 const MAX_TRACKED_CONNS = 20_000;
+/**
+ * Bounds on what is held while not recording for connections that started then (their request and
+ * response, un-numbered): beyond them the oldest such connection is given up (counted as not kept,
+ * its later records dropped), so a page opening connections forever with DevTools closed costs
+ * at most this much.
+ */
+export const MAX_HELD_CONNS = 1000;
+export const MAX_HELD_BYTES = 4 * 1024 * 1024;
+/** Notice code said when recording starts after records were not kept. */
+export const NOT_RECORDING_CODE = 'not-recording';
 
 export interface RelaySink {
   send(records: CaptureRecord[], backfill: boolean): void;
@@ -24,6 +44,8 @@ export interface RelaySink {
 export interface RelayOptions extends RelayBufferOptions {
   /** Per-record size cap in characters (chunk text, es-event data). */
   recordMaxChars: number;
+  /** Keep records from the start (default true; see setRecording). */
+  recording: boolean;
 }
 
 export interface RelayStats {
@@ -45,6 +67,13 @@ export interface RelayStats {
   /** Records cut by the size cap. */
   cut: number;
   released: boolean;
+  /** Whether records are kept now (see setRecording). */
+  recording: boolean;
+  /** Connections with records held while not recording, and their estimated bytes. */
+  held: number;
+  heldBytes: number;
+  /** Body records (chunks, es-events) dropped because the relay was not recording. */
+  notRecorded: number;
 }
 
 export interface RelayCore {
@@ -58,7 +87,14 @@ export interface RelayCore {
   attach(sink: RelaySink, cursors: Cursors): void;
   detach(): void;
   attached(): boolean;
-  setOptions(opts: Partial<RelayOptions>): void;
+  setOptions(opts: Partial<Omit<RelayOptions, 'recording'>>): void;
+  /**
+   * Start or stop keeping records. Stopping keeps the buffer as it is (a panel opened later
+   * backfills it). Starting numbers what was held for still-open connections, each followed by a
+   * `not-recording` capture gap counting its dropped records, and one notice of what was not kept.
+   */
+  setRecording(on: boolean): void;
+  recording(): boolean;
   stats(): RelayStats;
   /** The extension context is gone (extension reloaded): drop the buffer, accept nothing more. */
   release(): void;
@@ -74,9 +110,31 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
   let accepted = 0;
   let cut = 0;
   let released = false;
-  // conn -> started (true). Insertion-ordered: the oldest is dropped beyond MAX_TRACKED_CONNS.
-  const conns = new Map<string, true>();
+  // conn -> 'live' (started), or 'drop' (given up while not recording: its request was never
+  // kept, so its later records are dropped, even once recording). Insertion-ordered: the oldest is
+  // dropped beyond MAX_TRACKED_CONNS.
+  const conns = new Map<string, 'live' | 'drop'>();
   let forgotten = false;
+  let recording = opts.recording ?? true;
+  /**
+   * What is held for a connection while not recording. `numbered`: its request was kept (in the
+   * buffer) before recording stopped; otherwise `request` is held here, un-numbered.
+   */
+  interface Held {
+    numbered: boolean;
+    request?: HookRecord;
+    response?: HookRecord;
+    end?: HookRecord;
+    dropped: number;
+    size: number;
+  }
+  const held = new Map<string, Held>();
+  let heldBytes = 0;
+  let heldUnnumbered = 0;
+  /** Connections started and ended while not recording (not kept), and those given up by the bound. */
+  let unkept = 0;
+  let givenUp = 0;
+  let notRecorded = 0;
 
   const push = (rec: HookRecord): CaptureRecord => buffer.push(rec);
   // Fetch chunks arrive as bytes (HookChunkBytes). They are decoded only when a panel takes them
@@ -147,6 +205,32 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
     return { seg, ignoreBOM };
   }
 
+  /**
+   * A fetch chunk dropped while not recording: keep the connection's decoder state exact without
+   * decoding or copying the chunk (only its last <= 3 bytes matter), so that the first chunk kept
+   * after recording starts decodes exactly as the page's streaming decoder did at that point.
+   */
+  function skipBytes(conn: string, data: Uint8Array) {
+    let st = streams.get(conn);
+    if (!st) {
+      streams.set(conn, (st = { carry: EMPTY, started: false }));
+      if (streams.size > MAX_TRACKED_CONNS) streams.delete(streams.keys().next().value!);
+    }
+    const c = st.carry;
+    const total = c.length + data.length;
+    if (data.length === 0) return;
+    // pendingLength looks back at most 3 bytes: the tail of carry+data decides it.
+    const n = Math.min(3, total);
+    const tail = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      const j = total - n + i;
+      tail[i] = j < c.length ? c[j]! : data[j - c.length]!;
+    }
+    const k = pendingLength(tail);
+    st.carry = k === 0 ? EMPTY : tail.slice(n - k);
+    if (total - k > 0) st.started = true;
+  }
+
   const decodeSeg = (l: { seg: Uint8Array; ignoreBOM: boolean }) => (l.ignoreBOM ? keepBom : stripBom).decode(l.seg);
 
   /** Decode chunk records still held as bytes (before they leave the relay). */
@@ -181,7 +265,7 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
     if (!('conn' in r)) return true;
     if (r.kind === 'request') {
       if (conns.has(r.conn)) return false;
-      conns.set(r.conn, true);
+      conns.set(r.conn, 'live');
       if (conns.size > MAX_TRACKED_CONNS) {
         conns.delete(conns.keys().next().value!);
         forgotten = true;
@@ -193,6 +277,112 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
 
   function notice(code: string, message: string): CaptureRecord {
     return push({ kind: 'notice', t: now(), level: 'warning', code, message });
+  }
+
+  const heldOf = (conn: string): Held => {
+    let e = held.get(conn);
+    // No entry: the connection's request was kept before recording stopped (or it is unknown
+    // after the lifecycle table overflowed).
+    if (!e) held.set(conn, (e = { numbered: true, dropped: 0, size: 0 }));
+    return e;
+  };
+  const hold = (e: Held, r: HookRecord) => {
+    const n = estimateSize(r);
+    e.size += n;
+    heldBytes += n;
+  };
+  function forget(conn: string, e: Held) {
+    held.delete(conn);
+    heldBytes -= e.size;
+    if (!e.numbered) heldUnnumbered--;
+  }
+  /** Give up the oldest connections held without a kept request until within the bounds. */
+  function boundHeld() {
+    if (heldUnnumbered <= MAX_HELD_CONNS && heldBytes <= MAX_HELD_BYTES) return;
+    for (const [conn, e] of held) {
+      if (heldUnnumbered <= MAX_HELD_CONNS && heldBytes <= MAX_HELD_BYTES) break;
+      if (e.numbered) continue; // small (no request), bounded by the lifecycle table
+      forget(conn, e);
+      conns.set(conn, 'drop');
+      streams.delete(conn);
+      givenUp++;
+    }
+  }
+
+  /** A record of a connection while not recording: hold its lifecycle records, drop its body. */
+  function notRecordingConn(r: Extract<HookRecord, { conn: string }>) {
+    switch (r.kind) {
+      case 'request': {
+        const e: Held = { numbered: false, request: r, dropped: 0, size: 0 };
+        held.set(r.conn, e);
+        heldUnnumbered++;
+        hold(e, r);
+        boundHeld();
+        return;
+      }
+      case 'response': {
+        const e = heldOf(r.conn);
+        if (e.response) e.dropped++;
+        else hold(e, (e.response = r));
+        boundHeld();
+        return;
+      }
+      case 'end': {
+        const st = streams.get(r.conn);
+        streams.delete(r.conn);
+        const e = heldOf(r.conn);
+        // The decoder's tail chunk at a complete end is a body record too.
+        if (r.how === 'complete' && st && st.carry.length > 0) {
+          e.dropped++;
+          notRecorded++;
+        }
+        if (!e.numbered) {
+          // Started and ended while not recording: nothing of it is kept.
+          forget(r.conn, e);
+          unkept++;
+        } else hold(e, (e.end = r));
+        return;
+      }
+      default:
+        heldOf(r.conn).dropped++;
+        notRecorded++;
+    }
+  }
+
+  function startRecording() {
+    recording = true;
+    const out: CaptureRecord[] = [];
+    let gaps = 0;
+    for (const [conn, e] of held) {
+      if (e.request) out.push(push(e.request));
+      if (e.response) out.push(push(e.response));
+      if (e.dropped > 0) {
+        gaps++;
+        out.push(push({ kind: 'capture-gap', t: now(), lost: e.dropped, conns: [conn], reason: 'not-recording' }));
+      }
+      if (e.end) out.push(push(e.end));
+    }
+    if (unkept > 0 || givenUp > 0 || gaps > 0) {
+      const parts: string[] = [];
+      if (unkept > 0) parts.push(`${unkept} connection(s) that ended before recording began were not kept and are not shown`);
+      if (givenUp > 0) parts.push(`${givenUp} connection(s) started meanwhile were too many to hold and are not shown`);
+      if (gaps > 0) parts.push(`${gaps} connection(s) still open lost the records read meanwhile (marked as capture gaps)`);
+      out.push(
+        push({
+          kind: 'notice',
+          t: now(),
+          level: 'info',
+          code: NOT_RECORDING_CODE,
+          message: `This page was not recorded while no DevTools window inspected its tab: ${parts.join('; ')}. Turn on "Capture while DevTools is closed" in the MCP Streams settings to keep them.`,
+        }),
+      );
+    }
+    held.clear();
+    heldBytes = 0;
+    heldUnnumbered = 0;
+    unkept = 0;
+    givenUp = 0;
+    sendAll(out, false);
   }
 
   return {
@@ -210,8 +400,16 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
           continue;
         }
         if (b) {
-          if (!conns.has(b.conn) && !forgotten) {
+          const state = conns.get(b.conn);
+          if (!state && !forgotten) {
             odd++;
+            continue;
+          }
+          if (state === 'drop' || !recording) {
+            // Not decoded, not kept: only the decoder's carry is tracked.
+            skipBytes(b.conn, b.data);
+            if (state === 'drop') notRecorded++;
+            else notRecordingConn({ kind: 'chunk', conn: b.conn, t: b.t, text: '', bytes: b.data.byteLength });
             continue;
           }
           const l = takeBytes(b.conn, b.data);
@@ -233,6 +431,10 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
         const r = w;
         if (!isHookRecord(r)) bad++;
         else if (!consistent(r)) odd++;
+        else if ('conn' in r && conns.get(r.conn) === 'drop') {
+          if (r.kind === 'end') streams.delete(r.conn);
+          else notRecorded++;
+        } else if ('conn' in r && !recording) notRecordingConn(r);
         else {
           const tail = endOf(r);
           if (tail) for (const x of applySizeCap(tail, maxChars, now()).out) out.push(push(x));
@@ -265,6 +467,12 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
       sink = null;
     },
     attached: () => sink !== null,
+    setRecording(on) {
+      if (released || on === recording) return;
+      if (on) startRecording();
+      else recording = false; // the buffer stays as it is
+    },
+    recording: () => recording,
     setOptions(o) {
       if (o.recordMaxChars !== undefined) maxChars = o.recordMaxChars;
       const b: Partial<RelayBufferOptions> = {};
@@ -289,6 +497,10 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
         rejected: malformed + inconsistent,
         cut,
         released,
+        recording,
+        held: held.size,
+        heldBytes,
+        notRecorded,
       };
     },
     release() {
@@ -296,6 +508,9 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
       sink = null;
       conns.clear();
       streams.clear();
+      held.clear();
+      heldBytes = 0;
+      heldUnnumbered = 0;
       buffer.setOptions({ maxRecords: 1, maxBytes: 1 });
     },
   };

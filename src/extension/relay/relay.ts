@@ -19,6 +19,7 @@ import {
   isAttach,
   isDetach,
   isHookHello,
+  isInspected,
   isRelayHelloReply,
   RELAY_PORT,
   type RecordsBatch,
@@ -62,10 +63,32 @@ window.addEventListener(
 // First record of every src: which document this is.
 core.add({ kind: 'navigation', t: now(), url: location.href, top: window === window.top });
 
+// Recording: records are kept while a DevTools window inspects this tab (the background says so
+// in the hello reply and broadcasts changes; an attached panel counts) or while the setting
+// `captureWhileClosed` is on. Until both answers are in, the relay records: a page loaded with
+// DevTools already open must not start with a gap, and the few milliseconds it costs otherwise
+// are kept like any other records. See docs/capture.md "Capture while DevTools is closed".
+let inspected: boolean | undefined;
+let whileClosed: boolean | undefined;
+function updateRecording() {
+  core.setRecording(!(inspected === false && whileClosed === false));
+}
+/** Counts what the background said since; a hello reply older than a broadcast is stale. */
+let told = 0;
+function setInspected(on: boolean) {
+  told++;
+  inspected = on;
+  updateRecording();
+}
+
 // Limits from extension storage (set by the user or by tests), applied live when they change.
 // See docs/capture.md "Limits".
-const SETTINGS = ['bufferMaxRecords', 'bufferMaxBytes', 'recordMaxChars'] as const;
-function applySettings(v: Record<string, unknown>) {
+const SETTINGS = ['bufferMaxRecords', 'bufferMaxBytes', 'recordMaxChars', 'captureWhileClosed'] as const;
+function applySettings(v: Record<string, unknown>, initial = false) {
+  if (initial || 'captureWhileClosed' in v) {
+    whileClosed = v.captureWhileClosed === true;
+    updateRecording();
+  }
   const o: { maxRecords?: number; maxBytes?: number; recordMaxChars?: number } = {};
   const posInt = (x: unknown) => typeof x === 'number' && Number.isInteger(x) && x > 0;
   if (posInt(v.bufferMaxRecords)) o.maxRecords = v.bufferMaxRecords as number;
@@ -75,15 +98,18 @@ function applySettings(v: Record<string, unknown>) {
   core.setOptions(o);
 }
 try {
-  chrome.storage?.local.get([...SETTINGS]).then(applySettings, () => {});
-  chrome.storage?.onChanged.addListener((changes, area) => {
+  chrome.storage.local.get([...SETTINGS]).then(
+    (v) => applySettings(v, true),
+    () => applySettings({}, true),
+  );
+  chrome.storage.onChanged.addListener((changes, area) => {
     if (area !== 'local') return;
     const v: Record<string, unknown> = {};
     for (const k of SETTINGS) if (changes[k]) v[k] = changes[k].newValue;
     applySettings(v);
   });
 } catch {
-  /* defaults */
+  applySettings({}, true); // defaults
 }
 
 // The extension was reloaded or removed while this document stayed open: this relay belongs to
@@ -147,6 +173,9 @@ function connect(): chrome.runtime.Port | null {
 }
 
 function attach(cursors: Record<string, number>) {
+  // A panel attached: the tab is inspected (the panel port counts as inspecting), so record
+  // before backfilling, and the records made on starting reach the panel too.
+  setInspected(true);
   const p = connect();
   if (!p) return;
   core.attach(
@@ -166,6 +195,10 @@ function attach(cursors: Record<string, number>) {
 }
 
 chrome.runtime.onMessage.addListener((msg: unknown, _sender, sendResponse) => {
+  if (isInspected(msg)) {
+    if (!orphaned()) setInspected(msg.inspected);
+    return false;
+  }
   if (!isAttach(msg)) return false;
   attach(msg.cursors);
   // Tells the background that a relay of this extension instance lives in the tab.
@@ -174,12 +207,23 @@ chrome.runtime.onMessage.addListener((msg: unknown, _sender, sendResponse) => {
 });
 
 function hello() {
+  const asked = told;
+  // An 'inspected' broadcast or an attach may overtake the reply (separate channels): the newer
+  // word wins.
+  const answer = (on: boolean) => {
+    if (told === asked) setInspected(on);
+  };
   try {
     chrome.runtime
       .sendMessage(envelope<RelayHello>({ type: 'relay-hello', src }))
-      .then((reply: unknown) => {
-        if (isRelayHelloReply(reply) && reply.attach) attach({});
-      }, () => {});
+      .then(
+        (reply: unknown) => {
+          if (!isRelayHelloReply(reply)) return answer(false);
+          if (reply.attach) attach({});
+          else answer(reply.inspected);
+        },
+        () => answer(false),
+      );
   } catch {
     /* extension context invalidated */
   }

@@ -5,6 +5,9 @@ import {
   PROTOCOL_VERSION,
   isAttach,
   isCaptureRecord,
+  isDevtoolsHello,
+  isInspected,
+  isRelayHelloReply,
   isHookBatch,
   isHookHello,
   isHookRecord,
@@ -31,6 +34,13 @@ describe('message guards', () => {
     expect(isAttach(env({ type: 'attach', cursors: { a: 1.5 } }))).toBe(false);
     expect(isPanelHello(env({ type: 'panel-hello', tabId: 3, cursors: {} }))).toBe(true);
     expect(isPanelHello(env({ type: 'panel-hello', tabId: '3', cursors: {} }))).toBe(false);
+    expect(isDevtoolsHello(env({ type: 'devtools-hello', tabId: 3 }))).toBe(true);
+    expect(isDevtoolsHello(env({ type: 'devtools-hello', tabId: -1 }))).toBe(false);
+    expect(isDevtoolsHello(env({ type: 'devtools-hello' }))).toBe(false);
+    expect(isInspected(env({ type: 'inspected', inspected: false }))).toBe(true);
+    expect(isInspected(env({ type: 'inspected', inspected: 'yes' }))).toBe(false);
+    expect(isRelayHelloReply(env({ type: 'relay-hello-reply', attach: false, inspected: true }))).toBe(true);
+    expect(isRelayHelloReply(env({ type: 'relay-hello-reply', attach: false }))).toBe(false);
   });
 
   it('validate hook records field by field (page data is untrusted)', () => {

@@ -16,6 +16,12 @@ export const CHANNEL = 'mcp-stream-inspector' as const;
 /** Port names for chrome.runtime.connect. */
 export const PANEL_PORT = 'msi-panel';
 export const RELAY_PORT = 'msi-relay';
+/**
+ * The DevTools page (devtools.ts) of every DevTools window: connected while DevTools inspects a
+ * tab, whether or not the user ever shows our panel, so relays record only while DevTools is open
+ * (as the Network panel does) unless "capture while DevTools is closed" is on.
+ */
+export const DEVTOOLS_PORT = 'msi-devtools';
 
 /** Per-src cursor: the highest seq the panel holds contiguously (0 = nothing). */
 export type Cursors = Record<string, number>;
@@ -65,6 +71,18 @@ export interface RelayHelloReply {
   v: typeof PROTOCOL_VERSION;
   type: 'relay-hello-reply';
   attach: boolean;
+  /** A DevTools window (or a panel) inspects the relay's tab: the relay records. */
+  inspected: boolean;
+}
+/**
+ * background -> relays of a tab (chrome.tabs.sendMessage, all frames): the tab became inspected
+ * (a DevTools window opened on it) or is no longer inspected (the last one closed).
+ */
+export interface Inspected {
+  ch: typeof CHANNEL;
+  v: typeof PROTOCOL_VERSION;
+  type: 'inspected';
+  inspected: boolean;
 }
 /** background -> relays of a tab (chrome.tabs.sendMessage, all frames): send from these cursors. */
 export interface Attach {
@@ -100,6 +118,17 @@ export interface RecordsBatch {
 }
 
 // ---------------------------------------------------------------------------------------------
+// DevTools page -> background (DEVTOOLS_PORT)
+
+/** Sent once per port by the DevTools page: chrome.devtools.inspectedWindow.tabId. */
+export interface DevtoolsHello {
+  ch: typeof CHANNEL;
+  v: typeof PROTOCOL_VERSION;
+  type: 'devtools-hello';
+  tabId: number;
+}
+
+// ---------------------------------------------------------------------------------------------
 // panel <-> background
 
 export interface PanelHello {
@@ -126,7 +155,8 @@ export interface TabStatus {
 }
 
 export type RelayToBackground = RecordsBatch;
-export type BackgroundToRelay = Attach | Detach;
+export type BackgroundToRelay = Attach | Detach | Inspected;
+export type DevtoolsToBackground = DevtoolsHello;
 export type PanelToBackground = PanelHello;
 export type BackgroundToPanel = RecordsBatch | TabStatus;
 
@@ -160,7 +190,13 @@ export function isRelayHello(x: unknown): x is RelayHello {
   return isEnvelope(x, 'relay-hello') && typeof x.src === 'string';
 }
 export function isRelayHelloReply(x: unknown): x is RelayHelloReply {
-  return isEnvelope(x, 'relay-hello-reply') && typeof x.attach === 'boolean';
+  return isEnvelope(x, 'relay-hello-reply') && typeof x.attach === 'boolean' && typeof x.inspected === 'boolean';
+}
+export function isInspected(x: unknown): x is Inspected {
+  return isEnvelope(x, 'inspected') && typeof x.inspected === 'boolean';
+}
+export function isDevtoolsHello(x: unknown): x is DevtoolsHello {
+  return isEnvelope(x, 'devtools-hello') && typeof x.tabId === 'number' && Number.isInteger(x.tabId) && x.tabId >= 0;
 }
 export function isAttach(x: unknown): x is Attach {
   return isEnvelope(x, 'attach') && isCursors(x.cursors);
