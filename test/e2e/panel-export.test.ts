@@ -173,7 +173,7 @@ describe('export and import in the real panel', () => {
     expect({ codes, verdicts }).toEqual({ codes: live.codes, verdicts: live.verdicts });
   });
 
-  it('screenshots of the main views in DevTools light and dark themes (test-artifacts/screenshots/panel-*.png)', async () => {
+  it('screenshots of the main views in DevTools light and dark themes, and of the first screen at 420x900 and 1400x420 (test-artifacts/screenshots/panel-*.png)', async () => {
     const fe = await devtoolsFrontend(h.browser);
     const feSession = await h.browser.cdp.attach(fe.targetId);
     await h.browser.cdp.send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 800, deviceScaleFactor: 1, mobile: false }, feSession);
@@ -211,13 +211,43 @@ describe('export and import in the real panel', () => {
       await h.panel.eval(`(() => { [...document.querySelectorAll('[data-testid=settings-dialog] button')].find((b) => /cancel/i.test(b.textContent))?.click(); return true; })()`);
       await waitFor(() => h.panel.eval(`!document.querySelector('[data-testid=settings-dialog]')`), { message: 'settings closed' });
       await showTab(h.panel, 'timeline');
+      // The two shapes a docked DevTools gives the panel — narrow and tall (docked right), wide and
+      // short (docked bottom): the timeline's gap is on the first screen, without scrolling.
+      for (const [w, ht] of [
+        [420, 900],
+        [1400, 420],
+      ] as const) {
+        await h.browser.cdp.send('Emulation.setDeviceMetricsOverride', { width: w, height: ht, deviceScaleFactor: 1, mobile: false }, feSession);
+        await waitFor(async () => Math.abs((await panelWidth()) - w) < 40, { message: `panel ${w} px wide` });
+        // Tab switch remounts the timeline in this shape (it scrolls its gap lane into view on mount).
+        await showTab(h.panel, 'events');
+        await showTab(h.panel, 'timeline');
+        let where: unknown;
+        await waitFor(
+          async () => {
+            where = await h.panel.eval(`(() => {
+              const g = document.querySelector('[data-testid=timeline-gap]');
+              const b = document.querySelector('[data-testid=timeline] .tl-body');
+              const w = document.querySelector('[data-testid=worst-finding]');
+              if (!g || !b || !w) return null;
+              const r = g.getBoundingClientRect(), br = b.getBoundingClientRect(), wr = w.getBoundingClientRect();
+              return { gap: [r.top, r.bottom], body: [br.top, br.bottom], worst: [wr.top, wr.bottom], h: innerHeight,
+                ok: r.height > 0 && r.top >= br.top + 18 && r.bottom <= br.bottom && r.bottom <= innerHeight && wr.top >= 0 && wr.top < innerHeight - 20 };
+            })()`);
+            return (where as { ok?: boolean } | null)?.ok === true;
+          },
+          { timeoutMs: 10_000, message: () => `gap lane on the first screen at ${w}x${ht}: ${JSON.stringify(where)}` },
+        );
+        await shot(`first-screen-${w}x${ht}`);
+      }
+      await h.browser.cdp.send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 800, deviceScaleFactor: 1, mobile: false }, feSession);
       // Docked to the right (a narrow panel): the first screen still names the lossy call.
       await setDock(h.browser, 'right');
       await waitFor(async () => (await panelWidth()) < 820, { message: 'docked right: narrow panel' });
       await shot('first-screen-docked-right');
     }
     await setDevtoolsTheme(h.browser, 'default');
-    expect(written).toHaveLength(12);
+    expect(written).toHaveLength(16);
     for (const f of written) expect(readFileSync(f).length).toBeGreaterThan(10_000);
   });
 });

@@ -1,11 +1,11 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { AnalysisSnapshot, Severity, SseEvent } from '../../core/model';
 import { EventDetail } from './EventDetail';
 import { createEventRowsMerger, eventMatches, requestLinkedEvents, type EventRow, type ParsedFilter } from './filter';
 import { eventMethods, eventRpcIds, requestsById, streamLabel, worstSeverity } from './labels';
 import { formatBytes, formatRel, utf8Length, visibleLine } from './text';
-import { observeRectWithFallback } from './virtual';
+import { HEAD_H, useGridColumns, type Column } from './grid';
+import { ROW_H, useRows } from './virtual';
 import { SevIcon } from './SevIcon';
 
 export interface EventRef {
@@ -13,8 +13,18 @@ export interface EventRef {
   index: number;
 }
 
-const COLS = '52px 64px minmax(120px,1.2fr) 70px minmax(120px,1fr) 56px 64px 74px minmax(110px,1fr)';
-const ROW_H = 21;
+// One definition for the header and the cells (see grid.tsx).
+const COLUMNS: readonly Column[] = [
+  { label: '#', width: 52, className: 'num' },
+  { label: 'Id', width: 64 },
+  { label: 'Stream', width: 120, flex: 1.2 },
+  { label: 'Type', width: 70 },
+  { label: 'JSON-RPC method', width: 120, flex: 1 },
+  { label: 'RPC id', width: 56 },
+  { label: 'Size', width: 64, className: 'num' },
+  { label: 'Time', width: 74, className: 'num' },
+  { label: 'Findings', width: 110, flex: 1 },
+];
 
 /** A row's text, computed once per event object (an event that changes is a new object). */
 interface RowText {
@@ -25,12 +35,19 @@ interface RowText {
   size: string;
   sev: Severity | undefined;
   codes: string;
+  /** Time relative to `t0` (the session's start), kept with the t0 it was computed for. */
+  t0: number;
+  time: string;
 }
 const rowTextCache = new WeakMap<SseEvent, RowText>();
 /** Row texts computed (tests count work with it). */
 export const rowTextStats = { computed: 0 };
-function rowText(e: SseEvent): RowText {
+function rowText(e: SseEvent, t0: number): RowText {
   let x = rowTextCache.get(e);
+  if (x && x.t0 !== t0) {
+    x.t0 = t0;
+    x.time = formatRel(e.t - t0);
+  }
   if (!x) {
     rowTextStats.computed++;
     const sev = worstSeverity(e.findings);
@@ -42,6 +59,8 @@ function rowText(e: SseEvent): RowText {
       size: formatBytes(utf8Length(e.data)),
       sev,
       codes: `${e.duplicate && !e.findings.includes('replay-duplicate') ? 'duplicate ' : ''}`,
+      t0,
+      time: formatRel(e.t - t0),
     };
     rowTextCache.set(e, x);
   }
@@ -53,14 +72,14 @@ const EventRowView = memo(function EventRowView(props: {
   start: number;
   e: SseEvent;
   streamText: string;
-  time: string;
+  t0: number;
   selected: boolean;
   streamId: string;
   index: number;
   onSelect(streamId: string, index: number): void;
 }) {
   const { vindex, start, e, selected } = props;
-  const x = rowText(e);
+  const x = rowText(e, props.t0);
   const sev = x.sev;
   return (
     <div
@@ -70,8 +89,8 @@ const EventRowView = memo(function EventRowView(props: {
       aria-selected={selected}
       data-testid="event-row"
       data-event-id={e.id ?? ''}
-      className={`grid-row${vindex % 2 ? ' odd' : ''}${sev === 'error' ? ' row-error' : sev === 'warning' ? ' row-warning' : ''}`}
-      style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_H, transform: `translateY(${start}px)`, gridTemplateColumns: COLS }}
+      className={`grid-row vrow${vindex % 2 ? ' odd' : ''}${sev === 'error' ? ' row-error' : sev === 'warning' ? ' row-warning' : ''}`}
+      style={{ transform: `translateY(${start}px)` }}
       onClick={() => props.onSelect(props.streamId, props.index)}
     >
       <div role="gridcell" className="num faint">{vindex + 1}</div>
@@ -81,7 +100,7 @@ const EventRowView = memo(function EventRowView(props: {
       <div role="gridcell">{x.methods}</div>
       <div role="gridcell" className="mono">{x.rpcIds}</div>
       <div role="gridcell" className="num">{x.size}</div>
-      <div role="gridcell" className="num">{props.time}</div>
+      <div role="gridcell" className="num">{x.time}</div>
       <div role="gridcell" className="codes">
         {x.codes}
         {e.findings.length ? <><SevIcon sev={sev ?? 'warning'} /> {e.findings.join(', ')}</> : ''}
@@ -120,14 +139,8 @@ export function EventsTable(props: {
     return Number.isFinite(t) ? t : 0;
   }, [snap, sessionKey]);
   const parentRef = useRef<HTMLDivElement>(null);
-  const v = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => parentRef.current,
-    estimateSize: () => ROW_H,
-    overscan: 8,
-    observeElementRect: observeRectWithFallback,
-    initialRect: { width: 800, height: 600 },
-  });
+  const v = useRows(rows.length, parentRef, 8);
+  const cols = useGridColumns(COLUMNS);
   const selIdx = useMemo(
     () => (selected ? rows.findIndex((r) => r.streamId === selected.streamId && r.index === selected.index) : -1),
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -156,7 +169,7 @@ export function EventsTable(props: {
     v.scrollToIndex(i, { align: 'auto' });
   };
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    const page = Math.max(1, Math.floor((parentRef.current?.clientHeight || 600) / ROW_H) - 1);
+    const page = Math.max(1, Math.floor(((parentRef.current?.clientHeight || 600) - HEAD_H) / ROW_H) - 1);
     const cur = selIdx < 0 ? -1 : selIdx;
     let to: number | undefined;
     if (e.key === 'ArrowDown') to = cur + 1;
@@ -174,49 +187,44 @@ export function EventsTable(props: {
   return (
     <div className="vsplit">
       <div className="top">
-        <div className="grid" role="grid" aria-label="Events" aria-rowcount={rows.length + 1} data-testid="events-grid">
-          <div className="grid-head" role="row" style={{ gridTemplateColumns: COLS }}>
-            <div role="columnheader">#</div>
-            <div role="columnheader">Id</div>
-            <div role="columnheader">Stream</div>
-            <div role="columnheader">Type</div>
-            <div role="columnheader">JSON-RPC method</div>
-            <div role="columnheader">RPC id</div>
-            <div role="columnheader" className="num">Size</div>
-            <div role="columnheader" className="num">Time</div>
-            <div role="columnheader">Findings</div>
-          </div>
+        {/* The scroller is the grid (focus, active row); the header scrolls with the rows. */}
+        <div className="grid" data-testid="events-grid" style={cols.style}>
           <div
             className="grid-body"
             ref={parentRef}
             tabIndex={0}
-            role="rowgroup"
+            role="grid"
+            aria-label="Events"
+            aria-rowcount={rows.length + 1}
             onKeyDown={onKey}
             aria-activedescendant={selIdx >= 0 ? `ev-row-${selIdx}` : undefined}
           >
-            {rows.length === 0 && <div className="empty">{all.length ? 'No events match the filter.' : 'No events in this session.'}</div>}
-            <div role="presentation" style={{ height: v.getTotalSize(), position: 'relative' }}>
-              {v.getVirtualItems().map((vi) => {
-                const r: EventRow = rows[vi.index]!;
-                const e = snap.streams[r.streamId]!.events[r.index]!;
-                return (
-                  <EventRowView
-                    // Keyed by slot (index mod 256, wider than any window of rows): a jump re-fills
-                    // the same DOM rows instead of removing and creating them all.
-                    key={vi.index & 255}
-                    vindex={vi.index}
-                    start={vi.start}
-                    e={e}
-                    streamText={streamText(r.streamId)}
-                    time={formatRel(e.t - t0)}
-                    selected={vi.index === selIdx}
-                    streamId={r.streamId}
-                    index={r.index}
-                    onSelect={onRowSelect}
-                  />
-                );
-              })}
+            <div className="grid-canvas" role="presentation" style={{ height: v.getTotalSize() }}>
+              {cols.header}
+              <div role="rowgroup">
+                {v.getVirtualItems().map((vi) => {
+                  const r: EventRow = rows[vi.index]!;
+                  const e = snap.streams[r.streamId]!.events[r.index]!;
+                  return (
+                    <EventRowView
+                      // Keyed by slot (index mod 256, wider than any window of rows): a jump re-fills
+                      // the same DOM rows instead of removing and creating them all.
+                      key={vi.index & 255}
+                      vindex={vi.index}
+                      start={vi.start}
+                      e={e}
+                      streamText={streamText(r.streamId)}
+                      t0={t0}
+                      selected={vi.index === selIdx}
+                      streamId={r.streamId}
+                      index={r.index}
+                      onSelect={onRowSelect}
+                    />
+                  );
+                })}
+              </div>
             </div>
+            {rows.length === 0 && <div className="empty">{all.length ? 'No events match the filter.' : 'No events in this session.'}</div>}
           </div>
         </div>
       </div>

@@ -3,6 +3,7 @@ import type { AnalysisSnapshot, Finding } from '../../core/model';
 import { sortFindings } from '../../export/advice';
 import { SevIcon } from './SevIcon';
 import { visible, visibleLine } from './text';
+import { useGridColumns, type Column } from './grid';
 import { useRows } from './virtual';
 
 /** Identity of a finding across snapshots (objects are rebuilt on every analysis). */
@@ -10,7 +11,13 @@ export function findingKey(f: Finding): string {
   return [f.code, f.sessionKey, f.streamId ?? '', f.requestId ?? '', f.eventIndex ?? '', f.eventIds.join(',')].join('\u0000');
 }
 
-const COLS = '84px 190px 70px minmax(100px,0.6fr) minmax(260px,2fr)';
+const COLUMNS: readonly Column[] = [
+  { label: 'Severity', width: 84 },
+  { label: 'Code', width: 190 },
+  { label: 'Request', width: 70 },
+  { label: 'Event ids', width: 100, flex: 0.6 },
+  { label: 'Explanation', width: 260, flex: 2 },
+];
 
 export function FindingsView(props: {
   snap: AnalysisSnapshot;
@@ -31,6 +38,7 @@ export function FindingsView(props: {
   const selKey = props.selected ? findingKey(props.selected) : undefined;
   const selIdx = useMemo(() => (selKey === undefined ? -1 : list.findIndex((f) => findingKey(f) === selKey)), [list, selKey]);
   const bodyRef = useRef<HTMLDivElement>(null);
+  const cols = useGridColumns(COLUMNS);
   const v = useRows(list.length, bodyRef);
   const sel = selIdx >= 0 ? list[selIdx] : undefined;
   const onKey = (e: KeyboardEvent) => {
@@ -53,17 +61,11 @@ export function FindingsView(props: {
   return (
     <div className="vsplit">
       <div className="top">
-        <div className="grid" role="grid" aria-label="Findings" aria-rowcount={list.length + 1} data-testid="findings-grid">
-          <div className="grid-head" role="row" style={{ gridTemplateColumns: COLS }}>
-            <div role="columnheader">Severity</div>
-            <div role="columnheader">Code</div>
-            <div role="columnheader">Request</div>
-            <div role="columnheader">Event ids</div>
-            <div role="columnheader">Explanation</div>
-          </div>
-          <div className="grid-body" ref={bodyRef} role="rowgroup" tabIndex={0} onKeyDown={onKey} aria-activedescendant={selIdx >= 0 ? `finding-row-${selIdx}` : undefined}>
-            {list.length === 0 && <div className="empty">No findings{sessionKey ? ' in this session' : ''}.</div>}
-            <div role="presentation" style={{ height: v.getTotalSize(), position: 'relative' }}>
+        <div className="grid" data-testid="findings-grid" style={cols.style}>
+          <div className="grid-body" ref={bodyRef} tabIndex={0} onKeyDown={onKey} aria-activedescendant={selIdx >= 0 ? `finding-row-${selIdx}` : undefined} role="grid" aria-label="Findings" aria-rowcount={list.length + 1}>
+            <div className="grid-canvas" role="presentation" style={{ height: v.getTotalSize() }}>
+            {cols.header}
+            <div role="rowgroup">
             {v.getVirtualItems().map(({ index: i, start }) => { const f = list[i]!; return (
               <div
                 key={i}
@@ -71,8 +73,8 @@ export function FindingsView(props: {
                 role="row"
                 aria-rowindex={i + 2}
                 aria-selected={i === selIdx}
-                className={`grid-row${i % 2 ? ' odd' : ''}${f.severity === 'error' ? ' row-error' : ''}`}
-                style={{ gridTemplateColumns: COLS, position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${start}px)` }}
+                className={`grid-row vrow${i % 2 ? ' odd' : ''}${f.severity === 'error' ? ' row-error' : ''}`}
+                style={{ transform: `translateY(${start}px)` }}
                 data-testid="finding-row"
                 data-code={f.code}
                 data-severity={f.severity}
@@ -87,6 +89,8 @@ export function FindingsView(props: {
               </div>
             ); })}
             </div>
+            </div>
+            {list.length === 0 && <div className="empty">No findings{sessionKey ? ' in this session' : ''}.</div>}
           </div>
         </div>
       </div>

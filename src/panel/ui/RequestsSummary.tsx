@@ -1,24 +1,27 @@
 import type { AnalysisSnapshot, Verdict } from '../../core/model';
+import { useGridColumns, type Column } from './grid';
 import { SevIcon } from './SevIcon';
 import { visibleLine } from './text';
 
 const CLS: Record<Verdict, string> = { complete: 'ok', 'complete-unverified': 'sev-warning', lossy: 'sev-error', incomplete: 'sev-error', pending: 'dim' };
 const MAX = 200;
-const COLS = '70px minmax(160px,1.2fr) 170px 70px minmax(200px,2fr)';
+const COLUMNS: readonly Column[] = [
+  { label: 'Request', width: 70 },
+  { label: 'Method', width: 160, flex: 1.2 },
+  { label: 'Verdict', width: 170 },
+  { label: 'Events', width: 70, className: 'num' },
+  { label: 'Findings', width: 200, flex: 2 },
+];
 
 /** Compact requests list under the timeline (the first screen); a row opens the Requests view. */
 export function RequestsSummary({ snap, sessionKey, onOpen }: { snap: AnalysisSnapshot; sessionKey: string; onOpen(id: string): void }) {
   const reqs = snap.requests[sessionKey] ?? [];
+  const cols = useGridColumns(COLUMNS);
   if (!reqs.length) return null;
   return (
-    <div className="tl-reqs grid" role="grid" aria-label="Requests summary" data-testid="requests-summary">
-      <div className="grid-head" role="row" style={{ gridTemplateColumns: COLS }}>
-        <div role="columnheader">Request</div>
-        <div role="columnheader">Method</div>
-        <div role="columnheader">Verdict</div>
-        <div role="columnheader" className="num">Events</div>
-        <div role="columnheader">Findings</div>
-      </div>
+    <div className="tl-reqs" role="grid" aria-label="Requests summary" aria-rowcount={reqs.length + 1} data-testid="requests-summary" style={cols.style}>
+      <div className="grid-canvas" role="presentation">
+      {cols.header}
       <div role="rowgroup">
         {reqs.slice(0, MAX).map((r, i) => {
           const tool = (r.params as { name?: unknown } | undefined)?.name;
@@ -28,7 +31,7 @@ export function RequestsSummary({ snap, sessionKey, onOpen }: { snap: AnalysisSn
               role="row"
               tabIndex={0}
               className={`grid-row${i % 2 ? ' odd' : ''}${r.verdict === 'lossy' || r.verdict === 'incomplete' ? ' row-error' : ''}`}
-              style={{ gridTemplateColumns: COLS }}
+              aria-rowindex={i + 2}
               onClick={() => onOpen(r.id)}
               onKeyDown={(e) => e.key === 'Enter' && onOpen(r.id)}
               data-testid="summary-request-row"
@@ -45,10 +48,11 @@ export function RequestsSummary({ snap, sessionKey, onOpen }: { snap: AnalysisSn
           );
         })}
         {reqs.length > MAX && (
-          <div role="row" className="grid-row" style={{ display: 'block' }}>
+          <div role="row" className="grid-row" style={{ display: 'block' }} aria-rowindex={MAX + 2}>
             <div role="gridcell" className="dim" style={{ border: 0 }}>{`… ${reqs.length - MAX} more requests in the Requests view`}</div>
           </div>
         )}
+      </div>
       </div>
     </div>
   );

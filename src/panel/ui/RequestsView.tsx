@@ -1,4 +1,5 @@
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useGridColumns, type Column } from './grid';
 import { useRows } from './virtual';
 import type { AnalysisSnapshot, RequestInfo, Verdict } from '../../core/model';
 import { ADVICE_LOSSY, lossDetail, VERDICT_TEXT } from '../../export/advice';
@@ -6,7 +7,16 @@ import { formatRel, visible, visibleLine } from './text';
 import { SevIcon } from './SevIcon';
 import { JsonTree } from './JsonTree';
 
-const COLS = '70px minmax(140px,1.3fr) 150px 64px 70px 70px 74px minmax(160px,1.4fr)';
+const COLUMNS: readonly Column[] = [
+  { label: 'Id', width: 70 },
+  { label: 'Method', width: 140, flex: 1.3 },
+  { label: 'Verdict', width: 150 },
+  { label: 'Notif.', width: 64, className: 'num' },
+  { label: 'Cumul.', width: 70, className: 'num' },
+  { label: 'Response', width: 84 },
+  { label: 'Duration', width: 74, className: 'num' },
+  { label: 'Findings', width: 160, flex: 1.4 },
+];
 const VERDICT_ICON: Record<Verdict, string> = { complete: '✓', 'complete-unverified': '≈', lossy: '', incomplete: '✗', pending: '…' };
 const VERDICT_CLASS: Record<Verdict, string> = { complete: 'ok', 'complete-unverified': 'sev-warning', lossy: 'sev-error', incomplete: 'sev-error', pending: 'dim' };
 
@@ -22,6 +32,7 @@ export function RequestsView(props: { snap: AnalysisSnapshot; sessionKey: string
   const selIdx = reqs.findIndex((r) => r.id === props.selectedId);
   const sel = selIdx >= 0 ? reqs[selIdx] : undefined;
   const bodyRef = useRef<HTMLDivElement>(null);
+  const cols = useGridColumns(COLUMNS);
   const v = useRows(reqs.length, bodyRef);
   const onKey = (e: KeyboardEvent) => {
     const cur = selIdx >= 0 ? selIdx : focusIdx;
@@ -50,20 +61,11 @@ export function RequestsView(props: { snap: AnalysisSnapshot; sessionKey: string
   return (
     <div className="vsplit">
       <div className="top">
-        <div className="grid" role="grid" aria-label="Requests" aria-rowcount={reqs.length + 1} data-testid="requests-grid">
-          <div className="grid-head" role="row" style={{ gridTemplateColumns: COLS }}>
-            <div role="columnheader">Id</div>
-            <div role="columnheader">Method</div>
-            <div role="columnheader">Verdict</div>
-            <div role="columnheader" className="num">Notif.</div>
-            <div role="columnheader" className="num">Cumul.</div>
-            <div role="columnheader">Response</div>
-            <div role="columnheader" className="num">Duration</div>
-            <div role="columnheader">Findings</div>
-          </div>
-          <div className="grid-body" ref={bodyRef} role="rowgroup" tabIndex={0} onKeyDown={onKey} aria-activedescendant={selIdx >= 0 ? `req-row-${selIdx}` : undefined}>
-            {reqs.length === 0 && <div className="empty">No JSON-RPC requests in this session.</div>}
-            <div role="presentation" style={{ height: v.getTotalSize(), position: 'relative' }}>
+        <div className="grid" data-testid="requests-grid" style={cols.style}>
+          <div className="grid-body" ref={bodyRef} tabIndex={0} onKeyDown={onKey} aria-activedescendant={selIdx >= 0 ? `req-row-${selIdx}` : undefined} role="grid" aria-label="Requests" aria-rowcount={reqs.length + 1}>
+            <div className="grid-canvas" role="presentation" style={{ height: v.getTotalSize() }}>
+            {cols.header}
+            <div role="rowgroup">
             {v.getVirtualItems().map(({ index: i, start }) => { const r = reqs[i]!; return (
               <div
                 key={r.id}
@@ -71,8 +73,8 @@ export function RequestsView(props: { snap: AnalysisSnapshot; sessionKey: string
                 role="row"
                 aria-rowindex={i + 2}
                 aria-selected={r.id === props.selectedId}
-                className={`grid-row${i % 2 ? ' odd' : ''}${r.verdict === 'lossy' || r.verdict === 'incomplete' ? ' row-error' : ''}`}
-                style={{ gridTemplateColumns: COLS, position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${start}px)` }}
+                className={`grid-row vrow${i % 2 ? ' odd' : ''}${r.verdict === 'lossy' || r.verdict === 'incomplete' ? ' row-error' : ''}`}
+                style={{ transform: `translateY(${start}px)` }}
                 data-testid="request-row"
                 data-request-id={r.id}
                 onClick={() => props.onSelect(r.id)}
@@ -90,6 +92,8 @@ export function RequestsView(props: { snap: AnalysisSnapshot; sessionKey: string
               </div>
             ); })}
             </div>
+            </div>
+            {reqs.length === 0 && <div className="empty">No JSON-RPC requests in this session.</div>}
           </div>
         </div>
       </div>

@@ -19,13 +19,13 @@ export function SessionHeader({ snap, session: s }: { snap: AnalysisSnapshot; se
         <b>{`${s.idScheme.kind}${s.idScheme.scope ? ` (${s.idScheme.scope})` : ''}${s.idScheme.override ? ' (override)' : ''}`}</b>
       </span>
       <span className="shead-kv">{`${streams.length} streams${resumes ? ` (${resumes} resumed)` : ''} · ${s.requestIds.length} requests`}</span>
-      <span className="shead-kv wrap" data-testid="session-lossless" data-lossless={String(s.lossless)}>
+      <span className="shead-kv wrap" data-testid="session-lossless" data-lossless={String(s.lossless)} title={s.lossless ? undefined : visible(s.losslessReasons.join('; '))}>
         {'lossless: '}
         {s.lossless ? <span className="lossless-yes">yes</span> : <span className="lossless-no">NO</span>}
-        {!s.lossless && s.losslessReasons.length > 0 && <span>{visible(` — ${s.losslessReasons.join('; ')}`)}</span>}
+        {!s.lossless && s.losslessReasons.length > 0 && <span className="shead-why">{visible(` — ${s.losslessReasons.join('; ')}`)}</span>}
       </span>
       {(s.chains ?? []).map((c) => (
-        <span key={c.rootStreamId} className="shead-kv wrap" data-testid="reconnect-chain">
+        <span key={c.rootStreamId} className="shead-kv wrap shead-chain" data-testid="reconnect-chain">
           {visibleLine(
             `reconnect chain${c.requestIds.length ? ` (request ${c.requestIds.join(', ')})` : ''}: ` +
               c.segments

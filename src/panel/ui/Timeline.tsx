@@ -3,7 +3,7 @@ import type { AnalysisSnapshot, Stream } from '../../core/model';
 import { eventMethods, requestsById, streamLabel } from './labels';
 import { formatRel, visibleLine } from './text';
 import { lowerBound, panView, zoomView, type View } from './timeline-geom';
-import { AXIS_H, drawTimeline, LANE_H, laneY, streamEnd } from './timeline-draw';
+import { AXIS_H, drawTimeline, LANES_COMPACT, LANES_FULL, streamEnd } from './timeline-draw';
 import type { EventRef } from './EventsTable';
 
 
@@ -70,7 +70,26 @@ export function Timeline(props: {
     const ro = new ResizeObserver(measure);
     ro.observe(el);
     return () => ro.disconnect();
-  }, []);
+    // re-run once the body exists (the first render may have had no session or no lanes yet)
+  }, [session === undefined, lanes.length === 0]);
+  // Room for the timeline in its tab (the panel's height less what sits above): when full-height
+  // lanes would not fit, they are drawn compact, so that more of them show without scrolling.
+  const rootRef = useRef<HTMLDivElement>(null);
+  const [room, setRoom] = useState(Infinity);
+  useLayoutEffect(() => {
+    const el = rootRef.current?.parentElement;
+    if (!el) return;
+    const measure = () => setRoom(el.clientHeight || Infinity);
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [session === undefined, lanes.length === 0]);
+  // bar, axis, selection line and the requests summary's three rows below
+  const geom = room - 200 < lanes.length * LANES_FULL.h ? LANES_COMPACT : LANES_FULL;
+  const LANE_H = geom.h;
+  const laneY = (i: number) => i * geom.h;
   const [width, setWidth] = useState(900);
   useLayoutEffect(() => {
     const el = wrapRef.current;
@@ -81,7 +100,31 @@ export function Timeline(props: {
     const ro = new ResizeObserver(measure);
     ro.observe(el);
     return () => ro.disconnect();
-  }, []);
+    // re-run once the body exists (the first render may have had no session or no lanes yet)
+  }, [session === undefined, lanes.length === 0]);
+
+  // The lane the user opened the panel to see: the first gap, else the first stream with an error
+  // finding. When the lanes do not all fit, the body is scrolled once (per session and lane) so that
+  // this lane is in view on the first screen.
+  const targetLane = useMemo(() => {
+    const gap = findings.find((f) => (f.code === 'replay-gap' || f.code === 'live-gap') && f.streamId && laneOf.has(f.streamId));
+    const f = gap ?? findings.find((x) => x.severity === 'error' && x.streamId && laneOf.has(x.streamId));
+    return f?.streamId !== undefined ? laneOf.get(f.streamId) : undefined;
+  }, [findings, laneOf]);
+  const autoScrolled = useRef<string | undefined>(undefined);
+  useLayoutEffect(() => {
+    const body = bodyRef.current;
+    if (!body || targetLane === undefined) return;
+    const key = `${sessionKey}\u0000${targetLane}\u0000${LANE_H}`;
+    if (autoScrolled.current === key) return;
+    autoScrolled.current = key;
+    const top = laneY(targetLane);
+    const bottom = AXIS_H + top + LANE_H + 4;
+    if (bottom <= body.scrollTop + body.clientHeight) return;
+    // The least scroll that shows the whole lane: the lanes above it (the cut stream it resumes,
+    // the reconnect link) stay in view as far as room allows.
+    body.scrollTop = Math.max(0, Math.min(bottom - body.clientHeight, top));
+  });
 
   const span = Math.max(1e-6, view.end - view.start);
   const tAt = (px: number) => view.start + (px / width) * span;
@@ -192,10 +235,10 @@ export function Timeline(props: {
   if (!lanes.length) return <div className="empty">No streams in this session yet.</div>;
 
   const selKey = selected ? `${laneOf.get(selected.streamId)}:${selected.index}` : undefined;
-  const { els, axisEls, labelEls, height } = drawTimeline({ snap, lanes, laneOf, findings, view, width, t0, selKey, laneVisible });
+  const { els, axisEls, labelEls, height } = drawTimeline({ snap, lanes, laneOf, findings, view, width, t0, selKey, laneVisible, geom });
   const selEv = selected ? snap.streams[selected.streamId]?.events[selected.index] : undefined;
   return (
-    <div className="tl" data-testid="timeline">
+    <div className={`tl${geom.compact ? ' compact' : ''}`} data-testid="timeline" ref={rootRef}>
       <div className="tl-bar">
         <span>{`${lanes.length} stream${lanes.length > 1 ? 's' : ''} · ${formatRel(view.start - t0)} – ${formatRel(view.end - t0)}`}</span>
         <span className="faint tl-hint">wheel zoom · drag pan · arrows move · +/− · 0 reset · Enter open</span>
@@ -212,8 +255,8 @@ export function Timeline(props: {
       <div className="tl-body" ref={bodyRef} onScroll={(e) => setVScroll({ top: e.currentTarget.scrollTop, height: e.currentTarget.clientHeight || 800 })}>
         <div className="tl-labels" aria-hidden="true">
           <div className="tl-axis-spacer" />
-          {lanes.map((s, li) => !laneVisible(li) ? <div className="tl-label" key={s.id} /> : (
-            <div className="tl-label" key={s.id}>
+          {lanes.map((s, li) => !laneVisible(li) ? <div className="tl-label" key={s.id} style={{ height: LANE_H }} /> : (
+            <div className="tl-label" key={s.id} style={{ height: LANE_H }}>
               <div className="l1">{visibleLine(streamLabel(s, reqs), 60)}</div>
               <div className="l2">
                 <span className={s.status !== undefined && s.status >= 400 ? 'sev-error' : undefined}>{s.status ?? '—'}</span>

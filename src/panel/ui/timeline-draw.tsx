@@ -8,9 +8,24 @@ import { codeSeverity, eventMethods } from './labels';
 import { formatRel, visibleLine } from './text';
 import { lowerBound, niceStep, type View } from './timeline-geom';
 
-export const LANE_H = 46;
 export const AXIS_H = 20;
-const PAD_TOP = 16; // room for id labels above marks inside a lane
+
+/**
+ * Lane geometry. Full lanes leave room for two rows of labels above the marks and one below;
+ * compact ones (when the lanes would not fit the room the panel has) one above and one below.
+ */
+export interface LaneGeom {
+  h: number;
+  /** Marks' y within a lane. */
+  mark: number;
+  /** Baseline of a label below the marks, from the marks' y. */
+  below: number;
+  compact: boolean;
+}
+export const LANES_FULL: LaneGeom = { h: 46, mark: 26, below: 17, compact: false };
+export const LANES_COMPACT: LaneGeom = { h: 32, mark: 18, below: 12, compact: true };
+/** Full lane height (tests, callers that do not care about the shape). */
+export const LANE_H = LANES_FULL.h;
 const BIN_CLASS = ['', ' res', ' warn', ' err'];
 
 export function streamEnd(s: Stream): number {
@@ -18,8 +33,8 @@ export function streamEnd(s: Stream): number {
   return Math.max(s.end ?? last, last);
 }
 
-export const laneY = (i: number) => i * LANE_H;
-export const markY = (i: number) => laneY(i) + PAD_TOP + 10;
+export const laneY = (i: number, g: LaneGeom = LANES_FULL) => i * g.h;
+export const markY = (i: number, g: LaneGeom = LANES_FULL) => laneY(i, g) + g.mark;
 
 export interface DrawInput {
   snap: AnalysisSnapshot;
@@ -32,15 +47,19 @@ export interface DrawInput {
   /** `${lane}:${index}` of the selected event. */
   selKey: string | undefined;
   laneVisible(i: number): boolean;
+  geom?: LaneGeom;
 }
 
 export function drawTimeline(input: DrawInput): { els: ReactNode[]; axisEls: ReactNode[]; labelEls: ReactNode[]; height: number } {
   const { snap, lanes, laneOf, findings, view, width, t0, selKey, laneVisible } = input;
+  const g = input.geom ?? LANES_FULL;
+  const laneY = (i: number) => i * g.h;
+  const markY = (i: number) => i * g.h + g.mark;
   const span = Math.max(1e-6, view.end - view.start);
   const x = (t: number) => ((t - view.start) / span) * width;
   const gapFindings = findings.filter((f) => f.code === 'replay-gap' || f.code === 'live-gap');
   const labelEls: ReactNode[] = [];
-  const height = lanes.length * LANE_H + 12;
+  const height = lanes.length * g.h + 12;
   const els: ReactNode[] = [];
   const axisEls: ReactNode[] = [];
 
@@ -48,7 +67,7 @@ export function drawTimeline(input: DrawInput): { els: ReactNode[]; axisEls: Rea
   const step = niceStep(span, width);
   const first = Math.ceil((view.start - t0) / step) * step + t0;
   axisEls.push(<rect key="axbg" className="tl-axis-bg" x={0} y={0} width={width} height={AXIS_H} />);
-  lanes.forEach((_, i) => laneVisible(i) && els.push(<rect key={`lbg${i}`} className={`tl-lane-bg${i % 2 ? ' alt' : ''}`} x={0} y={laneY(i)} width={width} height={LANE_H} />));
+  lanes.forEach((_, i) => laneVisible(i) && els.push(<rect key={`lbg${i}`} className={`tl-lane-bg${i % 2 ? ' alt' : ''}`} x={0} y={laneY(i)} width={width} height={g.h} />));
   for (let t = first, n = 0; t <= view.end && n < 200; t += step, n++) {
     const px = x(t);
     els.push(<line key={`tk${n}`} className="tl-tick" x1={px} x2={px} y1={0} y2={height} />);
@@ -99,7 +118,7 @@ export function drawTimeline(input: DrawInput): { els: ReactNode[]; axisEls: Rea
     reserved.set(li, [...(reserved.get(li) ?? []), [cx - half, cx + half]]);
     els.push(<rect key={`gp${gi}`} className="tl-gap" x={x1} y={y - 7} width={Math.max(4, x2 - x1)} height={14} fill="url(#msi-hatch)" data-testid="timeline-gap" />);
     labelEls.push(
-      <text key={`gpt${gi}`} className="tl-gap-label" x={cx} y={y + 18} textAnchor="middle">
+      <text key={`gpt${gi}`} className="tl-gap-label" x={cx} y={y + g.below + 1} textAnchor="middle">
         {label}
       </text>,
     );
@@ -121,7 +140,7 @@ export function drawTimeline(input: DrawInput): { els: ReactNode[]; axisEls: Rea
     }
     if (s.captureIncomplete) {
       els.push(
-        <text key={`ci${li}`} className="tl-capgap-label" x={sx + 4} y={y + 15}>
+        <text key={`ci${li}`} className="tl-capgap-label" x={sx + 4} y={y + g.below - 2}>
           capture incomplete (inspector lost records)
         </text>,
       );
@@ -164,11 +183,11 @@ export function drawTimeline(input: DrawInput): { els: ReactNode[]; axisEls: Rea
         if (c.n > 1) c.x = Math.max(2, c.x);
         const l = c.n === 1 ? c.x - (text.length * 6.2) / 2 : c.x;
         const r = l + text.length * 6.2 + 4;
-        const row = free(0, l, r) ? 0 : free(1, l, r) ? 1 : c.kind && free(2, l, r) ? 2 : c.kind ? 0 : -1;
+        const row = free(0, l, r) ? 0 : free(1, l, r) ? 1 : c.kind && !g.compact && free(2, l, r) ? 2 : c.kind ? 0 : -1;
         if (row < 0) continue;
         rows[row]!.push([l, r]);
         labelEls.push(
-          <text key={`el${c.key}`} className="tl-ev-label" x={c.x} y={row === 1 ? y + 17 : row === 2 ? y - 19 : y - 8} textAnchor={c.n === 1 ? 'middle' : 'start'} style={c.sev ? { fill: c.sev === 'err' ? 'var(--error)' : 'var(--warning)', fontWeight: 700 } : c.kind === 'named' ? { fill: 'var(--named)', fontWeight: 700 } : undefined}>
+          <text key={`el${c.key}`} className="tl-ev-label" x={c.x} y={row === 1 ? y + g.below : row === 2 ? y - 19 : y - 8} textAnchor={c.n === 1 ? 'middle' : 'start'} style={c.sev ? { fill: c.sev === 'err' ? 'var(--error)' : 'var(--warning)', fontWeight: 700 } : c.kind === 'named' ? { fill: 'var(--named)', fontWeight: 700 } : undefined}>
             {text}
           </text>,
         );
@@ -243,7 +262,7 @@ export function drawTimeline(input: DrawInput): { els: ReactNode[]; axisEls: Rea
     const y2 = markY(li) - 5;
     els.push(<path key={`lk${li}`} className="tl-link" d={`M${x1},${y1} C${x1},${(y1 + y2) / 2} ${x2},${(y1 + y2) / 2} ${x2},${y2}`} markerEnd="url(#msi-arrow)" />);
     els.push(
-      <text key={`lkt${li}`} className="tl-link-label" x={x1 + 10} y={markY(fl) + 17}>
+      <text key={`lkt${li}`} className="tl-link-label" x={x1 + 10} y={markY(fl) + g.below}>
         {visibleLine(`↳ GET Last-Event-ID: ${s.lastEventIdSent ?? '(none)'}`, 40)}
       </text>,
     );

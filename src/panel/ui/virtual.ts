@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { RefObject } from 'react';
 import type { Virtualizer } from '@tanstack/react-virtual';
+import { HEAD_H } from './grid';
 
 /**
  * Element-rect observer for useVirtualizer that falls back to a default size when layout reports
@@ -20,13 +21,18 @@ export function observeRectWithFallback(instance: Virtualizer<HTMLDivElement, El
 
 export const ROW_H = 21;
 
-/** Row virtualizer for the grids (fixed 21px rows). */
-export function useRows(count: number, ref: RefObject<HTMLDivElement | null>) {
+/**
+ * Row virtualizer for the grids (fixed 21px rows). The sticky header is inside the scroller, above
+ * the rows: rows start HEAD_H down, and scrolling a row into view keeps it clear of the header.
+ */
+export function useRows(count: number, ref: RefObject<HTMLDivElement | null>, overscan = 12) {
   return useVirtualizer({
     count,
     getScrollElement: () => ref.current,
     estimateSize: () => ROW_H,
-    overscan: 12,
+    overscan,
+    paddingStart: HEAD_H,
+    scrollPaddingStart: HEAD_H,
     observeElementRect: observeRectWithFallback,
     initialRect: { width: 800, height: 600 },
   });
