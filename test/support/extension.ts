@@ -15,13 +15,24 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** Launch with the extension on `url`, wait for the page, then open the panel. */
+/**
+ * Launch with the extension and DevTools open, then load `url` in the inspected tab, wait for the
+ * page, then open the panel. The page is loaded only once the extension's DevTools page has told
+ * the background that the tab is inspected: relays record only while DevTools inspects their tab
+ * (setting "capture while DevTools is closed" off by default), and --auto-open-devtools-for-tabs
+ * opens DevTools while a page given on the command line is already loading (seen: the first
+ * 50-125 records of such a page dropped before recording started).
+ */
 export async function openInspected(
   url: string,
   opts: { openPanel?: boolean; extraArgs?: string[] } = {},
 ): Promise<Harness & { openPanel(): Promise<PanelHandle> }> {
-  const browser = await launchBrowser({ extension: true, url, ...(opts.extraArgs ? { extraArgs: opts.extraArgs } : {}) });
+  const browser = await launchBrowser({ extension: true, url: 'about:blank', ...(opts.extraArgs ? { extraArgs: opts.extraArgs } : {}) });
   try {
+    await waitForInspected(browser, 1);
+    const blank = await browser.pageTarget('about:blank');
+    const s = await browser.cdp.attach(blank.targetId);
+    await browser.cdp.send('Page.navigate', { url }, s);
     const page = await browser.attachPage(new URL(url).host);
     const h = {
       browser,
@@ -97,14 +108,46 @@ export async function navigate(h: Harness, url: string): Promise<void> {
   );
 }
 
-/** Set an option of the extension in chrome.storage.local (through its service worker). */
-export async function setExtensionStorage(browser: Browser, values: Record<string, unknown>): Promise<void> {
+/**
+ * Evaluate in the extension's service worker (attached for the call, then detached). Right after
+ * launch the worker's target can exist before its extension bindings (seen: "chrome is not
+ * defined"), so the call waits for them first.
+ */
+export async function evalServiceWorker<T = any>(browser: Browser, expression: string): Promise<T> {
   const sw = await waitFor(async () =>
     (await browser.cdp.targets()).find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${browser.extensionId}/`)),
   );
   const s = await browser.cdp.attach(sw.targetId);
-  await browser.cdp.evaluate(s, `chrome.storage.local.set(${JSON.stringify(values)}).then(() => true)`);
-  await browser.cdp.send('Target.detachFromTarget', { sessionId: s }).catch(() => {});
+  try {
+    await waitFor(() => browser.cdp.evaluate<boolean>(s, `typeof chrome === 'object' && !!chrome.storage && !!globalThis.__MSI_BACKGROUND__`), {
+      message: 'extension service worker ready',
+    });
+    return await browser.cdp.evaluate<T>(s, expression);
+  } finally {
+    await browser.cdp.send('Target.detachFromTarget', { sessionId: s }).catch(() => {});
+  }
+}
+
+/** Tabs the background counts as inspected (a DevTools window or a panel is connected for them). */
+export function inspectedTabs(browser: Browser): Promise<number[]> {
+  return evalServiceWorker<number[]>(browser, 'globalThis.__MSI_BACKGROUND__.inspectedTabs()');
+}
+
+/** Wait until at least `count` tabs are inspected (the DevTools pages have connected). */
+export async function waitForInspected(browser: Browser, count: number): Promise<number[]> {
+  let last: number[] = [];
+  return waitFor(
+    async () => {
+      last = await inspectedTabs(browser);
+      return last.length >= count ? last : null;
+    },
+    { timeoutMs: 20_000, message: () => `${count} inspected tab(s); the background knows ${JSON.stringify(last)}` },
+  );
+}
+
+/** Set an option of the extension in chrome.storage.local (through its service worker). */
+export async function setExtensionStorage(browser: Browser, values: Record<string, unknown>): Promise<void> {
+  await evalServiceWorker(browser, `chrome.storage.local.set(${JSON.stringify(values)}).then(() => true)`);
 }
 
 /** Records unique by (src, seq)? Returns the duplicated keys. */
@@ -117,4 +160,43 @@ export function duplicateKeys(records: CaptureRecord[]): string[] {
     seen.add(k);
   }
   return dup;
+}
+
+/**
+ * A tab the extension runs in with no DevTools open on it (Chromium launched without
+ * --auto-open-devtools-for-tabs); `openDevTools()` later opens DevTools on that tab as F12 would
+ * (CDP Target.openDevTools), waits until the background counts the tab as inspected, and selects
+ * the panel. `storage` is written to chrome.storage.local before the page loads.
+ */
+export async function openUninspected(
+  url: string,
+  opts: { storage?: Record<string, unknown> } = {},
+): Promise<Omit<Harness, 'panel'> & { panel: PanelHandle | null; targetId: string; openDevTools(): Promise<PanelHandle> }> {
+  const browser = await launchBrowser({ extension: true, devtools: false, url: 'about:blank' });
+  try {
+    if (opts.storage) await setExtensionStorage(browser, opts.storage);
+    const blank = await browser.pageTarget('about:blank');
+    const s = await browser.cdp.attach(blank.targetId);
+    await browser.cdp.send('Page.navigate', { url }, s);
+    const page = await browser.attachPage(new URL(url).host);
+    const h = {
+      browser,
+      page,
+      targetId: blank.targetId,
+      panel: null as PanelHandle | null,
+      evalPage: <T = any>(expression: string) => browser.cdp.evaluate<T>(page, expression),
+      async openDevTools() {
+        const before = await inspectedTabs(browser);
+        await browser.cdp.send('Target.openDevTools', { targetId: blank.targetId });
+        await waitForInspected(browser, before.length + 1);
+        h.panel = await openPanel(browser);
+        return h.panel;
+      },
+      close: () => browser.close(),
+    };
+    return h;
+  } catch (e) {
+    await browser.close();
+    throw e;
+  }
 }

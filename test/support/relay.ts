@@ -18,6 +18,12 @@ export interface RelayStats {
   rejected: number;
   cut: number;
   released: boolean;
+  /** Keeping records now (DevTools inspects the tab, or capture while closed is on). */
+  recording: boolean;
+  /** Connections held while not recording, their estimated bytes, body records dropped. */
+  held: number;
+  heldBytes: number;
+  notRecorded: number;
 }
 
 const EXTENSION_NAME = 'MCP Stream Inspector';
