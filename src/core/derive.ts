@@ -123,6 +123,11 @@ export function streamModel(st: StreamS): Stream {
  * (`capture: 'none'`, e.g. the 202 to a notification) gets no chunk and no end record by the
  * record contract, so once its response is in, it is done even though no end will come.
  */
+/** Incomplete only because records were not kept while recording was off (the user's setting). */
+function notRecordedOnly(x: StreamS): boolean {
+  return x.notRecorded === true && !x.inspectorLost && !x.bodyAbsent;
+}
+
 export function stillOpen(x: StreamS): boolean {
   return x.state === 'open' && !(x.status !== undefined && x.capture === 'none');
 }
@@ -410,8 +415,9 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
         if (!httpError && unknownBody.length > 0) {
           // No result seen, but a stream that could hold it was not (fully) captured: unknown.
           add(last.endOrd ?? last.ord, 'capture-gap', {
-            // Only bodies the file did not keep: unknowable, a warning; records the inspector lost: an error.
-            severity: unknownBody.every((x) => x.bodyAbsent) ? 'warning' : 'error',
+            // Only bodies the file did not keep, or records not kept while recording was off:
+            // unknowable, a warning; records the inspector lost: an error.
+            severity: unknownBody.every((x) => x.bodyAbsent || notRecordedOnly(x)) ? 'warning' : 'error',
             streamId: unknownBody[unknownBody.length - 1]!.id,
             relatedStreamIds: root.segments.filter((x) => x !== unknownBody[unknownBody.length - 1]).map((x) => x.id),
             requestId: r.id,
@@ -420,7 +426,9 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
               `No result was seen for request ${r.id} (${r.method}), but whether one arrived cannot be known: ` +
               (unknownBody.some((x) => x.bodyAbsent)
                 ? `the file holds no body for ${unknownBody.map((x) => x.id).join(', ')} (HAR writers omit the bodies of aborted or cut event streams)`
-                : `the inspector lost records of ${unknownBody.map((x) => x.id).join(', ')}`) +
+                : unknownBody.every(notRecordedOnly)
+                  ? `records of ${unknownBody.map((x) => x.id).join(', ')} from before recording began were not kept ("capture while DevTools is closed" is off)`
+                  : `the inspector lost records of ${unknownBody.map((x) => x.id).join(', ')}`) +
               `${root.segments.length > 1 ? `; the chain has ${root.segments.length} streams, the last resumed from ${last.lastEventIdSent ?? '?'}` : ''}. Not reported as result-missing.`,
           });
         } else if (!httpError) {
@@ -507,7 +515,9 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
   if (s.resumes.length > 0) reasons.push(`${s.resumes.length} reconnect(s) with Last-Event-ID`);
   if (gapCount > 0) reasons.push(`ids ${gapTexts.join('; ')}${gapCount > gapTexts.length ? `; … (${gapCount - gapTexts.length} more gaps)` : ''} never delivered`);
   if (s.resyncOrds.length > 0 || s.streams.some((x) => x.resyncOrds.length > 0)) reasons.push('the server sent a resync');
-  if (s.captureGap || s.streams.some((x) => x.captureIncomplete)) reasons.push('the inspector lost records of this session');
+  if (s.captureGap || s.streams.some((x) => x.captureIncomplete && !notRecordedOnly(x))) reasons.push('the inspector lost records of this session');
+  if (s.notRecorded || s.streams.some(notRecordedOnly))
+    reasons.push('recording began only when DevTools opened ("capture while DevTools is closed" is off): earlier events of streams open then are unknown');
   if (gapsUnknowable) reasons.push(`the file holds no body for ${absent} stream(s) sharing the session's id counter: gaps cannot be checked`);
   if (s.idReuse > 0) reasons.push(`${s.idReuse} event id(s) reused by different streams: Last-Event-ID is ambiguous`);
 

@@ -43,6 +43,17 @@ export interface SseConnectionParser {
    * last `feed` began with that LF and appended it to the block's `raw`. Set for one `feed` call.
    */
   readonly extended: SseBlock | undefined;
+  /**
+   * Text of this connection was lost (a capture gap, a chunk cut by a size cap): what is fed next
+   * does not continue what was fed so far. Drops the partial block, then discards the text fed
+   * next up to the first blank line that is certainly an event boundary, so no block is ever made
+   * of text from both sides of the loss. Returns the characters of the partial block dropped.
+   */
+  resync(): number;
+  /** Still discarding after a `resync` (no event boundary seen yet). */
+  readonly resyncing: boolean;
+  /** Characters discarded after the last `resync` so far, up to the blank line (not counted). */
+  readonly resyncDropped: number;
 }
 
 const TERMINATOR = /[\r\n]/g;
@@ -64,6 +75,13 @@ export function createSseConnectionParser(): SseConnectionParser {
   /** The block that ended with that bare CR (if it was returned). */
   let heldBlock: SseBlock | undefined;
   let extended: SseBlock | undefined;
+
+  // Resync state (see `resync`). 0: not resyncing; 1: inside a line of unknown start; 2: right
+  // after a line terminator, so a second one is a blank line. `skipCR`: the last character
+  // discarded was a CR, so an LF right after it is the same terminator (CRLF), not a blank line.
+  let skip = 0;
+  let skipCR = false;
+  let skipped = 0;
 
   function runBlock(raw: string, truncated: boolean): SseBlock | undefined {
     const n = raw.length;
@@ -140,9 +158,70 @@ export function createSseConnectionParser(): SseConnectionParser {
     return block;
   }
 
+  /**
+   * Discards resync text up to the first certain event boundary; returns where parsing resumes
+   * in `text`, or -1 when all of it was discarded. The text right after a loss may start anywhere
+   * (inside a line, or with the LF of a CRLF whose CR was lost), so its first terminator only ends
+   * a line of unknown content: the boundary is the next terminator right after it. A real event
+   * that began exactly at the loss is dropped with the rest: which events do is unknowable.
+   */
+  function skipToBoundary(text: string): number {
+    const n = text.length;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c !== 10 && c !== 13) {
+        skip = 1;
+        skipCR = false;
+        continue;
+      }
+      if (skip === 1) {
+        skip = 2;
+        skipCR = c === 13;
+        continue;
+      }
+      if (c === 10 && skipCR) {
+        skipCR = false;
+        continue;
+      }
+      // A blank line: the boundary. A CR ending it may be followed by its LF in the next read.
+      let end = i + 1;
+      if (c === 13) {
+        if (end < n) {
+          if (text.charCodeAt(end) === 10) end++;
+        } else swallowLF = true;
+      }
+      skipped += i;
+      skip = 0;
+      skipCR = false;
+      return end;
+    }
+    skipped += n;
+    return -1;
+  }
+
+  function resync(): number {
+    const dropped = buf.length;
+    buf = '';
+    atLineStart = true;
+    lastWasCR = false;
+    swallowLF = false;
+    heldBlock = undefined;
+    // A U+FEFF after the loss is no leading BOM of the stream.
+    bomCheck = false;
+    skip = 1;
+    skipCR = false;
+    skipped = 0;
+    return dropped;
+  }
+
   function feed(text: string): SseBlock[] {
     const out: SseBlock[] = [];
     extended = undefined;
+    if (skip !== 0) {
+      const at = skipToBoundary(text);
+      if (at === -1) return out;
+      text = text.slice(at);
+    }
     // The stream's leading BOM is stripped before splitting: left in, it would make the first line
     // look non-blank, so a blank line right after it (BOM, LF, data…) would not end an (empty)
     // block and the block's reader would stop at that LF, losing the event behind it.
@@ -247,6 +326,9 @@ export function createSseConnectionParser(): SseConnectionParser {
 
   function end(): SseBlock[] {
     const out: SseBlock[] = [];
+    // Text after a loss without any boundary: discarded, never reported as a truncated event.
+    skip = 0;
+    skipCR = false;
     if (buf.length > 0) {
       const raw = buf;
       buf = '';
@@ -276,6 +358,13 @@ export function createSseConnectionParser(): SseConnectionParser {
     },
     get extended() {
       return extended;
+    },
+    resync,
+    get resyncing() {
+      return skip !== 0;
+    },
+    get resyncDropped() {
+      return skipped;
     },
   };
 }

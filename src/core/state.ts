@@ -38,6 +38,20 @@ export interface ReqState {
   lastProgress?: number;
 }
 
+/**
+ * A capture-gap finding whose message grows with what the SSE parser's resync after the loss
+ * dropped on each stream (known only once the next event boundary arrives).
+ */
+export interface GapNote {
+  f: Finding;
+  s: SessionState | undefined;
+  base: string;
+  parts: string[];
+  more: number;
+  /** `not-recording`: the user's setting, not a loss by the inspector. */
+  benign: boolean;
+}
+
 /** Contiguous events of one connection reported by one finding (e.g. a replay of another stream). */
 export interface FindingRun {
   code: FindingCode;
@@ -100,6 +114,25 @@ export interface StreamS {
    * is not the same as an empty stream.
    */
   bodyAbsent?: boolean;
+  /** Records of this connection were lost by the inspector (buffer cap, size cap, reload...). */
+  inspectorLost?: boolean;
+  /** Records of this connection were not kept because recording was off (`not-recording`). */
+  notRecorded?: boolean;
+  /**
+   * The capture-gap finding that reports what the parser's resync after a loss dropped; its
+   * message gets the counts once the resync found an event boundary (or the stream ended).
+   */
+  resyncNote?: { note: GapNote; before: number };
+  /** Chunks the size cap cut (droppedBytes) and their finding. */
+  cuts?: number;
+  cutBytes?: number;
+  cutNote?: GapNote;
+  /** The next id follows lost records: it is not compared with the id before them. */
+  afterGap?: boolean;
+  /** EventSource: the browser's lastEventId may have changed in lost events. */
+  esUnknown?: boolean;
+  /** On a chain root: the page may have received ids the capture does not hold since chainCursor. */
+  cursorUnknown?: boolean;
   /** The event being pushed is a same-chain duplicate (replay-duplicate) and its finding. */
   dupEv?: SseEvent;
   dupRun?: FindingRun;
@@ -171,6 +204,8 @@ export interface SessionState {
   resumes: StreamS[];
   resyncOrds: number[];
   captureGap: boolean;
+  /** Some of its records were not kept because recording was off (`not-recording`). */
+  notRecorded?: boolean;
   expired?: boolean;
   idReuse: number;
   /** Legacy HTTA+SSE transport: the GET stream that announced this session's POST endpoint. */
