@@ -2,21 +2,31 @@
 // importer) and chrome://tracing. One process per session, one thread per stream (plus a
 // "findings" thread per session); SSE events are thread-scoped instant events, streams are
 // complete ("X") slices, JSON-RPC requests are async ("b"/"e") slices, findings are instant events
-// whose args carry the code, severity, ids and explanation. ts/dur are microseconds since the
-// first record of the export.
+// whose args carry the code, severity, ids and explanation, and a reconnect is a flow ("s"/"f")
+// from the cut stream's slice to the slice of the stream that resumed it. ts/dur are microseconds
+// since the first record of the export.
+//
+// Perfetto's importer follows Linux semantics, which chrome://tracing does not need: a thread is
+// known by its tid alone (a thread_name for tid 2 in one process renames tid 2 everywhere, and a
+// tid seen under another pid starts a new thread), so every tid in the file is unique and each
+// process's own track uses tid == pid; async ids are global, not per process; v1 flow ids must be
+// numbers (a string id is read as hex). Metadata events ("M") carry ts 0.
 
 import type { AnalysisSnapshot, Finding, Stream } from '../core/model';
 
 export interface TraceEvent {
   name: string;
-  ph: 'X' | 'i' | 'b' | 'e' | 'M';
+  ph: 'X' | 'i' | 'b' | 'e' | 'M' | 's' | 'f';
   ts: number;
   pid: number;
   tid: number;
   dur?: number;
   cat?: string;
   s?: 't' | 'p' | 'g';
-  id?: string;
+  /** Async slices: a string unique in the file. Flows: a number (Perfetto reads a string as hex). */
+  id?: string | number;
+  /** Flow end: bind to the enclosing slice. */
+  bp?: 'e';
   args?: Record<string, unknown>;
 }
 
@@ -26,7 +36,8 @@ export interface TraceFile {
   otherData: Record<string, string>;
 }
 
-const FINDINGS_TID = 1;
+/** The inspector's own process (navigations, capture gaps); its one thread has tid == pid. */
+const CAPTURE_PID = 1;
 
 function streamLabel(s: Stream): string {
   const kind = s.kind === 'resume' ? 'GET (resumed)' : s.kind === 'get' ? 'GET stream' : s.kind === 'post' ? 'POST' : `${s.method} ${s.kind}`;
@@ -44,8 +55,9 @@ export function toTrace(snap: AnalysisSnapshot, opts: { createdAt?: string } = {
   let t0 = Infinity;
   let tEnd = -Infinity;
   for (const s of Object.values(snap.streams)) {
+    const events = eventsOf(s);
     t0 = Math.min(t0, s.start);
-    tEnd = Math.max(tEnd, s.end ?? s.start, s.events.length ? s.events[s.events.length - 1]!.t : s.start);
+    tEnd = Math.max(tEnd, s.end ?? s.start, events.length ? events[events.length - 1]!.t : s.start);
   }
   for (const m of snap.markers) {
     t0 = Math.min(t0, m.t);
@@ -55,35 +67,44 @@ export function toTrace(snap: AnalysisSnapshot, opts: { createdAt?: string } = {
   if (!Number.isFinite(tEnd)) tEnd = t0;
   const us = (t: number) => Math.max(0, Math.round((t - t0) * 1000));
 
-  // pid 1: the inspector itself (navigations, capture gaps).
-  ev.push({ name: 'process_name', ph: 'M', ts: 0, pid: 1, tid: 1, args: { name: 'MCP Stream Inspector (capture)' } });
-  ev.push({ name: 'thread_name', ph: 'M', ts: 0, pid: 1, tid: 1, args: { name: 'navigations and capture gaps' } });
+  // The inspector itself (navigations, capture gaps): process-scoped instants.
+  ev.push({ name: 'process_name', ph: 'M', ts: 0, pid: CAPTURE_PID, tid: CAPTURE_PID, args: { name: 'MCP Stream Inspector (capture)' } });
+  ev.push({ name: 'thread_name', ph: 'M', ts: 0, pid: CAPTURE_PID, tid: CAPTURE_PID, args: { name: 'navigations and capture gaps' } });
   for (const m of snap.markers) {
-    ev.push({ name: m.kind === 'capture-gap' ? `capture-gap: ${m.text}` : `navigation: ${m.text}`, ph: 'i', s: 'p', ts: us(m.t), pid: 1, tid: 1, cat: m.kind, args: { kind: m.kind, text: m.text } });
+    ev.push({ name: m.kind === 'capture-gap' ? `capture-gap: ${m.text}` : `navigation: ${m.text}`, ph: 'i', s: 'p', ts: us(m.t), pid: CAPTURE_PID, tid: CAPTURE_PID, cat: m.kind, args: { kind: m.kind, text: m.text } });
   }
 
+  // pids: CAPTURE_PID, then 2.. for the sessions; each session's findings thread is its main
+  // thread (tid == pid); stream threads take tids after the last pid, unique in the whole file.
+  let nextTid = snap.sessions.length + 2;
+  let nextFlowId = 1;
   snap.sessions.forEach((session, si) => {
     const pid = si + 2;
+    const findingsTid = pid;
     const label = session.sessionId ? `Session ${session.sessionId}` : `(no session) ${session.endpoint}`;
-    ev.push({ name: 'process_name', ph: 'M', ts: 0, pid, tid: 0, args: { name: `${label} ${session.endpoint}` } });
-    ev.push({ name: 'process_sort_index', ph: 'M', ts: 0, pid, tid: 0, args: { sort_index: si + 1 } });
-    ev.push({ name: 'process_labels', ph: 'M', ts: 0, pid, tid: 0, args: { labels: `lossless: ${session.lossless ? 'yes' : 'NO'}; ids: ${session.idScheme.kind}${session.protocolVersion ? `; rev ${session.protocolVersion}` : ''}` } });
-    ev.push({ name: 'thread_name', ph: 'M', ts: 0, pid, tid: FINDINGS_TID, args: { name: 'findings' } });
-    ev.push({ name: 'thread_sort_index', ph: 'M', ts: 0, pid, tid: FINDINGS_TID, args: { sort_index: 0 } });
+    ev.push({ name: 'process_name', ph: 'M', ts: 0, pid, tid: pid, args: { name: `${label} ${session.endpoint}` } });
+    ev.push({ name: 'process_sort_index', ph: 'M', ts: 0, pid, tid: pid, args: { sort_index: si + 1 } });
+    ev.push({ name: 'process_labels', ph: 'M', ts: 0, pid, tid: pid, args: { labels: `lossless: ${session.lossless ? 'yes' : 'NO'}; ids: ${session.idScheme.kind}${session.protocolVersion ? `; rev ${session.protocolVersion}` : ''}` } });
+    ev.push({ name: 'thread_name', ph: 'M', ts: 0, pid, tid: findingsTid, args: { name: 'findings' } });
+    ev.push({ name: 'thread_sort_index', ph: 'M', ts: 0, pid, tid: findingsTid, args: { sort_index: 0 } });
     const tidOf = new Map<string, number>();
+    const sliceOf = new Map<string, { ts: number; dur: number }>();
     session.streamIds.forEach((id, i) => {
       const s = snap.streams[id];
       if (!s) return;
-      const tid = i + 2;
+      const tid = nextTid++;
       tidOf.set(id, tid);
+      const events = eventsOf(s);
       ev.push({ name: 'thread_name', ph: 'M', ts: 0, pid, tid, args: { name: streamLabel(s) } });
       ev.push({ name: 'thread_sort_index', ph: 'M', ts: 0, pid, tid, args: { sort_index: i + 1 } });
-      const endT = s.end ?? (s.events.length ? s.events[s.events.length - 1]!.t : s.start);
+      const endT = s.end ?? (events.length ? events[events.length - 1]!.t : s.start);
+      const slice = { ts: us(s.start), dur: Math.max(1, us(endT) - us(s.start)) };
+      sliceOf.set(id, slice);
       ev.push({
         name: `${s.method} ${s.kind} ${s.state}`,
         ph: 'X',
-        ts: us(s.start),
-        dur: Math.max(1, us(endT) - us(s.start)),
+        ts: slice.ts,
+        dur: slice.dur,
         pid,
         tid,
         cat: 'stream',
@@ -95,11 +116,11 @@ export function toTrace(snap: AnalysisSnapshot, opts: { createdAt?: string } = {
           endReason: s.endReason ?? null,
           lastEventIdSent: s.lastEventIdSent ?? null,
           resumes: s.resumes ?? null,
-          events: s.events.length,
+          events: events.length,
           captureIncomplete: !!s.captureIncomplete,
         },
       });
-      for (const e of s.events) {
+      for (const e of events) {
         const methods = e.messages.map((m) => m.method ?? (m.kind === 'result' || m.kind === 'error' ? `${m.kind} ${m.id ?? ''}` : m.kind));
         ev.push({
           name: `${e.id !== undefined ? `id ${e.id}` : 'no id'} ${methods.join(', ') || e.event}`,
@@ -113,16 +134,32 @@ export function toTrace(snap: AnalysisSnapshot, opts: { createdAt?: string } = {
         });
       }
     });
-    for (const r of snap.requests[session.key] ?? []) {
-      const tid = tidOf.get(r.streamId) ?? FINDINGS_TID;
-      const id = `${pid}:${r.id}`;
+    // A reconnect: a v1 flow from the cut stream's slice to the slice of the stream that resumed
+    // it. Each end has its slice's ts, pid, tid and cat and comes after it in the file: Perfetto
+    // and chrome://tracing bind a flow end to the slice enclosing it, DevTools to the event with
+    // the same ts/pid/tid/cat.
+    for (const id of session.streamIds) {
+      const s = snap.streams[id];
+      const from = s?.resumes !== undefined ? sliceOf.get(s.resumes) : undefined;
+      const to = sliceOf.get(id);
+      if (!s || s.resumes === undefined || !from || !to) continue;
+      const flowId = nextFlowId++;
+      const name = `reconnect${s.lastEventIdSent !== undefined ? ` Last-Event-ID: ${s.lastEventIdSent}` : ''}`;
+      ev.push({ name, ph: 's', ts: from.ts, pid, tid: tidOf.get(s.resumes)!, cat: 'stream', id: flowId, args: { from: s.resumes, to: id, lastEventIdSent: s.lastEventIdSent ?? null } });
+      ev.push({ name, ph: 'f', bp: 'e', ts: to.ts, pid, tid: tidOf.get(id)!, cat: 'stream', id: flowId });
+    }
+    // JSON-RPC ids can repeat within a session (sessionless endpoints, id reuse): the async id is
+    // the request's position, unique in the file; args keep the JSON-RPC id.
+    (snap.requests[session.key] ?? []).forEach((r, ri) => {
+      const tid = tidOf.get(r.streamId) ?? findingsTid;
+      const id = `request:${pid}:${ri}`;
       const name = `${r.method} #${r.id} ${r.verdict}`;
-      const args = { requestId: r.id, method: r.method, verdict: r.verdict, findings: r.findings, notifications: r.notifications.length, cumulative: r.cumulativeCount, response: r.response ?? null };
+      const args = { requestId: r.id, method: r.method, verdict: r.verdict, findings: r.findings, notifications: r.notificationCount ?? r.notifications.length, cumulative: r.cumulativeCount, response: r.response ?? null };
       ev.push({ name, ph: 'b', ts: us(r.start), pid, tid, cat: 'request', id, args });
       ev.push({ name, ph: 'e', ts: Math.max(us(r.start), us(r.end ?? tEnd)), pid, tid, cat: 'request', id });
-    }
+    });
     for (const f of snap.findings.filter((x) => x.sessionKey === session.key)) {
-      ev.push({ name: `${f.severity === 'error' ? '⛔' : f.severity === 'warning' ? '⚠' : 'ℹ'} ${f.code}`, ph: 'i', s: 't', ts: us(findingTime(snap, f) ?? t0), pid, tid: FINDINGS_TID, cat: `finding,${f.severity}`, args: findingArgs(f) });
+      ev.push({ name: `${f.severity === 'error' ? '⛔' : f.severity === 'warning' ? '⚠' : 'ℹ'} ${f.code}`, ph: 'i', s: 't', ts: us(findingTime(snap, f) ?? t0), pid, tid: findingsTid, cat: `finding,${f.severity}`, args: findingArgs(f) });
     }
   });
   return {
@@ -130,6 +167,11 @@ export function toTrace(snap: AnalysisSnapshot, opts: { createdAt?: string } = {
     displayTimeUnit: 'ms',
     otherData: { producer: 'MCP Stream Inspector', createdAt: opts.createdAt ?? new Date().toISOString(), t0: new Date(t0).toISOString() },
   };
+}
+
+/** The stream's events at this snapshot (Stream.events may have grown past an older snapshot). */
+function eventsOf(s: Stream): Stream['events'] {
+  return s.eventCount !== undefined && s.eventCount < s.events.length ? s.events.slice(0, s.eventCount) : s.events;
 }
 
 export function findingTime(snap: AnalysisSnapshot, f: Finding): number | undefined {
