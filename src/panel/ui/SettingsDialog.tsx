@@ -103,6 +103,9 @@ export function SettingsDialog(props: { settings: InspectorSettings; onSave(s: I
             <input type="checkbox" checked={whileClosed} onChange={(e) => setWhileClosed(e.target.checked)} />
             <span>Capture while DevTools is closed</span>
           </label>
+          <span className="hint">
+            Off (as in the Network panel): a tab is recorded only while DevTools is open on it; a stream already open when DevTools opens shows a capture-gap for what it read before. On: pages keep up to the buffer cap for a DevTools opened later. Applies at once.
+          </span>
           <button type="submit" hidden />
         </form>
         <div className="actions">
