@@ -54,6 +54,11 @@ export function idList(ids: readonly string[], cap = 10): string {
 const NO_CODES = Object.freeze([]) as unknown as FindingCode[];
 const NO_MESSAGES = Object.freeze([]) as unknown as JsonRpcSummary[];
 
+function summaries(ms: DecodedMessage[]): JsonRpcSummary[] {
+  if (ms.length === 1) return [ms[0]!.summary];
+  return ms.map((m) => m.summary);
+}
+
 function addCode(ev: SseEvent, code: FindingCode): void {
   if (ev.findings === NO_CODES) ev.findings = [code];
   else ev.findings.push(code);
@@ -826,7 +831,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       addCode(ev, 'truncated-event');
       if (b.data) {
         const d = decodeJsonRpc(b.data);
-        ev.messages = d.messages.map((m) => m.summary);
+        ev.messages = summaries(d.messages);
       }
       const what = ev.messages.length ? ` carrying ${ev.messages.map(describeMsg).join(', ')}` : '';
       addFinding(s, at, 'truncated-event', {
@@ -865,7 +870,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     if (!b.data) return; // priming event / id-only block: idempotent
     const d = decodeJsonRpc(b.data);
     if (d.error) ev.jsonError = d.error;
-    ev.messages = d.messages.map((m) => m.summary);
+    ev.messages = summaries(d.messages);
     for (const m of d.messages) onMessage(st, ev, m, at);
   }
 
@@ -935,8 +940,14 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     const p = s.parse(id);
     recordId(s.stats, id, p, st.id);
     if (p) {
-      let set = st.root.chainIds.get(p.prefix);
-      if (!set) st.root.chainIds.set(p.prefix, (set = new IntervalSet(s.stats)));
+      const root = st.root;
+      let set = root.chainLast !== undefined && root.chainLast.prefix === p.prefix ? root.chainLast.set : root.chainIds.get(p.prefix);
+      if (!set) root.chainIds.set(p.prefix, (set = new IntervalSet(s.stats)));
+      if (root.chainLast === undefined) root.chainLast = { prefix: p.prefix, set };
+      else if (root.chainLast.set !== set) {
+        root.chainLast.prefix = p.prefix;
+        root.chainLast.set = set;
+      }
       set.add(p.counter);
     }
     if (!p || priming) {

@@ -29,8 +29,35 @@ function padWidth(digits: string): number {
   return digits.length > 1 && digits.startsWith('0') ? digits.length : 0;
 }
 
-/** Generic parse: a stable prefix plus a trailing decimal integer (at most 15 digits). */
+/**
+ * Generic parse: a stable prefix plus a trailing decimal integer (at most 15 digits), i.e.
+ * `TRAILING_INT` (the digits are the longest run of ASCII digits ending the id). Scanned by hand:
+ * it runs for every event id, and the regex's lazy prefix backtracks over the whole id.
+ */
 export function parseIdGeneric(id: string): ParsedId | null {
+  const n = id.length;
+  let k = n;
+  while (k > 0) {
+    const c = id.charCodeAt(k - 1);
+    if (c < 48 || c > 57) break;
+    k--;
+  }
+  const len = n - k;
+  if (len === 0 || len > 15) return null;
+  // Small plain counters (the common case) are read without a substring.
+  let counter = 0;
+  for (let i = k; i < n; i++) counter = counter * 10 + (id.charCodeAt(i) - 48);
+  const width = len > 1 && id.charCodeAt(k) === 48 ? len : 0;
+  // The regex's `.` does not match line terminators: such a prefix is no match.
+  for (let i = 0; i < k; i++) {
+    const c = id.charCodeAt(i);
+    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) return null;
+  }
+  return { prefix: k === 0 ? '' : id.slice(0, k), counter, width };
+}
+
+/** The reference definition of parseIdGeneric (kept for the equivalence test). */
+export function parseIdRegex(id: string): ParsedId | null {
   const m = TRAILING_INT.exec(id);
   if (!m) return null;
   const digits = m[2]!;
@@ -180,6 +207,8 @@ export interface IdGroup {
   width: number;
   /** Streams (connections) that delivered ids of this group. */
   streams: Set<string>;
+  /** The stream last added to `streams` (most ids come in runs from one stream). */
+  lastStream?: string;
   counterLike: boolean;
 }
 
@@ -203,6 +232,8 @@ export interface IdStats {
   stepsDown: number;
   /** Hole fills in any id set of the session (IntervalSet.fills). */
   fills: number;
+  /** The group of the last id recorded (ids come in runs of one prefix). */
+  last?: IdGroup;
 }
 
 export function newIdStats(): IdStats {
@@ -239,7 +270,7 @@ export function recordId(stats: IdStats, id: string, parsed: ParsedId | null, st
     stats.unparsedExample ??= id;
     return undefined;
   }
-  let g = stats.groups.get(parsed.prefix);
+  let g = stats.last !== undefined && stats.last.prefix === parsed.prefix ? stats.last : stats.groups.get(parsed.prefix);
   if (!g) {
     g = { prefix: parsed.prefix, set: new IntervalSet(stats), width: parsed.width, streams: new Set(), counterLike: parsed.counter <= 1 || parsed.prefix === '' };
     stats.groups.set(parsed.prefix, g);
@@ -253,7 +284,11 @@ export function recordId(stats: IdStats, id: string, parsed: ParsedId | null, st
     stats.distinct += g.set.size;
     stats.span += groupSpan(g);
   }
-  g.streams.add(streamId);
+  stats.last = g;
+  if (g.lastStream !== streamId) {
+    g.streams.add(streamId);
+    g.lastStream = streamId;
+  }
   if (g.counterLike) {
     const before = groupSpan(g);
     if (g.set.add(parsed.counter)) {

@@ -21,6 +21,18 @@ export function idText(id: unknown): string | undefined {
   return undefined;
 }
 
+// A stream's progress notifications repeat one token: its JSON text is made once, not per event.
+let lastToken: string | undefined;
+let lastTokenText = '';
+
+/** idText of a string: its JSON text. */
+function stringIdText(s: string): string {
+  if (s === lastToken) return lastTokenText;
+  lastToken = s;
+  lastTokenText = JSON.stringify(s);
+  return lastTokenText;
+}
+
 function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -38,7 +50,7 @@ export function summarize(m: unknown): DecodedMessage {
     if (params) {
       let token: unknown = params.progressToken;
       if (token === undefined && isObj(params._meta)) token = params._meta.progressToken;
-      const t = idText(token);
+      const t = typeof token === 'string' ? stringIdText(token) : idText(token);
       if (t !== undefined && token !== null) summary.progressToken = t;
       if (method === 'notifications/progress') {
         if (typeof params.progress === 'number') summary.progress = params.progress;

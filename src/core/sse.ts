@@ -83,7 +83,8 @@ export function createSseConnectionParser(): SseConnectionParser {
   let skipCR = false;
   let skipped = 0;
 
-  function runBlock(raw: string, truncated: boolean): SseBlock | undefined {
+  /** `noCR`: the caller knows `raw` holds no CR (it came whole from a chunk without one). */
+  function runBlock(raw: string, truncated: boolean, noCR = false): SseBlock | undefined {
     const n = raw.length;
     let i = 0;
     if (bomCheck) {
@@ -97,7 +98,7 @@ export function createSseConnectionParser(): SseConnectionParser {
     let dataLines = 0;
     let retry: number | undefined;
     let comments = 0;
-    const lfOnly = raw.indexOf('\r', i) === -1;
+    const lfOnly = noCR || raw.indexOf('\r', i) === -1;
     while (i < n) {
       let j: number;
       let c = 0;
@@ -131,7 +132,8 @@ export function createSseConnectionParser(): SseConnectionParser {
           const v = vs < j ? raw.slice(vs, j) : '';
           if (!v.includes('\0')) id = v;
         } else if (len === 5 && c0 === 101 && raw.startsWith('event', i)) {
-          event = vs < j ? raw.slice(vs, j) : undefined;
+          // Nearly every named event is "message": one shared string instead of a copy each.
+          event = vs < j ? (j - vs === 7 && raw.startsWith('message', vs) ? 'message' : raw.slice(vs, j)) : undefined;
         } else if (len === 5 && c0 === 114 && raw.startsWith('retry', i)) {
           let ok = vs < j;
           for (let k = vs; k < j && ok; k++) {
@@ -256,11 +258,12 @@ export function createSseConnectionParser(): SseConnectionParser {
           if (k === -1) break;
           endAt = k + 2;
         }
-        const raw = buf === '' ? text.slice(start, endAt) : buf + text.slice(start, endAt);
+        const whole = buf === '';
+        const raw = whole ? text.slice(start, endAt) : buf + text.slice(start, endAt);
         buf = '';
         start = endAt;
         lineStart = true;
-        const b = runBlock(raw, false);
+        const b = runBlock(raw, false, whole);
         if (b) out.push(b);
       }
       if (start < n) {

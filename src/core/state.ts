@@ -168,6 +168,8 @@ export interface StreamS {
   crossOrds: number[];
   /** On a chain root: counters delivered on the chain, per prefix (for servers that reuse ids). */
   chainIds: Map<string, IntervalSet>;
+  /** The chainIds entry used last (ids come in runs of one prefix). */
+  chainLast?: { prefix: string; set: IntervalSet };
   dirty: boolean;
   /** Finding codes derived at snapshot time, by event index (last derivation). */
   overlay?: Map<number, FindingCode[]>;
