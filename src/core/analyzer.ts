@@ -15,7 +15,8 @@ import { headerValue, isEventStreamType, isJsonType } from './record';
 import type { AnalysisSnapshot, Finding, FindingCode, JsonRpcSummary, RequestInfo, Session, SseEvent, Stream, StreamKind } from './model';
 import { createSseConnectionParser, type SseBlock } from './sse';
 import { boundedDepth, decodeJsonRpc, getPath, idText, type DecodedMessage } from './jsonrpc';
-import { IntervalSet, formatId, makeIdParser, newIdStats, recordId, recordStep, type IdSchemeOverride, type ParsedId } from './ids';
+import { IntervalSet, formatId, makeIdParser, newIdStats, parseIdGeneric, recordId, recordStep, type IdSchemeOverride, type ParsedId } from './ids';
+import { IdIndex } from './id-index';
 import { SEVERITY, type FindingInput } from './findings';
 import { lookupCapability, resolveOptions, type AnalyzerOptions, type ResolvedOptions } from './options';
 import { NO_SESSION, type Candidate, type ConnState, type FindingRun, type GapNote, type OrdFinding, type ReqState, type SessionState, type StreamS } from './state';
@@ -125,6 +126,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     let s = sessions.get(key);
     if (!s) {
       const override = overrideFor(origin);
+      const parse = makeIdParser(override);
       s = {
         key,
         sessionId,
@@ -136,10 +138,10 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
         requests: [],
         requestById: new Map(),
         progress: new Map(),
-        idIndex: new Map(),
+        idIndex: new IdIndex(parse === parseIdGeneric),
         stats: newIdStats(),
         override,
-        parse: makeIdParser(override),
+        parse,
         candidates: [],
         findings: [],
         resumes: [],
@@ -300,7 +302,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     st.isResume = true;
     let target: StreamS | undefined = prevConn;
     if (!target && cursor !== undefined) {
-      const hit = s.idIndex.get(cursor);
+      const hit = s.idIndex.get(cursor, s.parse(cursor));
       if (hit) target = hit;
       else {
         const p = s.parse(cursor);
@@ -883,7 +885,8 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
   }
 
   function onId(st: StreamS, s: SessionState, ev: SseEvent, id: string, at: number, priming: boolean) {
-    let prev = s.idIndex.get(id);
+    const p = s.parse(id);
+    let prev = s.idIndex.get(id, p);
     if (prev && prev.root !== st.root && (!st.isResume || s.sessionId === null || s.idReuse > 0)) {
       // The same id on an unrelated, fresh stream is not a replay: the server numbers each
       // stream on its own (stateless servers, or ids not unique in the session).
@@ -931,13 +934,12 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       }
       return;
     }
-    s.idIndex.set(id, st);
+    s.idIndex.set(id, p, st);
     if (st.firstId === undefined) {
       st.firstId = id;
       s.stats.streamsWithIds++;
     }
     st.lastId = id;
-    const p = s.parse(id);
     recordId(s.stats, id, p, st.id);
     if (p) {
       const root = st.root;

@@ -4,6 +4,7 @@ import type { Finding, FindingCode, RequestInfo, Session, Severity, SseEvent, St
 import type { SseBlock, SseConnectionParser } from './sse';
 import type { DecodedMessage } from './jsonrpc';
 import type { IdSchemeOverride, IdStats, IntervalSet, ParsedId } from './ids';
+import type { IdIndex } from './id-index';
 
 /** Session key of findings that belong to no session (capture gaps outside any stream). */
 export const NO_SESSION = '';
@@ -197,7 +198,7 @@ export interface SessionState {
   requestById: Map<string, ReqState>;
   progress: Map<string, ReqState>;
   /** Event id -> the stream that first delivered it. */
-  idIndex: Map<string, StreamS>;
+  idIndex: IdIndex<StreamS>;
   stats: IdStats;
   override?: IdSchemeOverride;
   parse: (id: string) => ParsedId | null;

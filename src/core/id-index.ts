@@ -1,0 +1,104 @@
+// Event id -> the stream that first delivered it, for a whole session: a `Map<string, T>` in
+// behaviour, built for a million ids. A Map with a million string keys cost the push path more
+// than any other structure (hashing each new id, rehashing as it grows, ~50 bytes per entry kept),
+// while ids are nearly always counters delivered in runs by one stream. So ids that the generic
+// parser reads (prefix + counter) are kept as runs of counters per (prefix, width) — that parse
+// is one-to-one, so the id text is given back exactly by (prefix, counter, width) — and only the
+// others (and ids set again over an existing entry) go to a Map, which takes precedence.
+import type { ParsedId } from './ids';
+
+class Runs<T> {
+  lo: number[] = [];
+  hi: number[] = [];
+  val: T[] = [];
+  constructor(
+    readonly prefix: string,
+    readonly width: number,
+  ) {}
+
+  /** Index of the run holding `x`, or -1. */
+  find(x: number): number {
+    const n = this.lo.length;
+    if (n === 0 || x > this.hi[n - 1]!) return -1;
+    let a = 0;
+    let b = n - 1;
+    while (a <= b) {
+      const mid = (a + b) >> 1;
+      if (this.lo[mid]! <= x) {
+        if (x <= this.hi[mid]!) return mid;
+        a = mid + 1;
+      } else b = mid - 1;
+    }
+    return -1;
+  }
+
+  /** Adds `x` (not present) with value `v`. */
+  add(x: number, v: T): void {
+    const n = this.lo.length;
+    if (n === 0 || x > this.hi[n - 1]!) {
+      if (n > 0 && x === this.hi[n - 1]! + 1 && this.val[n - 1] === v) this.hi[n - 1] = x;
+      else {
+        this.lo.push(x);
+        this.hi.push(x);
+        this.val.push(v);
+      }
+      return;
+    }
+    // Below the top: insert a one-counter run in order (rare: replays, reordered ids).
+    let a = 0;
+    let b = n - 1;
+    while (a <= b) {
+      const mid = (a + b) >> 1;
+      if (this.lo[mid]! < x) a = mid + 1;
+      else b = mid - 1;
+    }
+    this.lo.splice(a, 0, x);
+    this.hi.splice(a, 0, x);
+    this.val.splice(a, 0, v);
+  }
+}
+
+export class IdIndex<T> {
+  private readonly map = new Map<string, T>();
+  private readonly runs = new Map<string, Map<number, Runs<T>>>();
+  private last: Runs<T> | undefined;
+
+  /** `generic`: `p` comes from parseIdGeneric (one-to-one); otherwise every id uses the Map. */
+  constructor(private readonly generic: boolean) {}
+
+  private runsFor(p: ParsedId, create: boolean): Runs<T> | undefined {
+    const l = this.last;
+    if (l !== undefined && l.width === p.width && l.prefix === p.prefix) return l;
+    let byWidth = this.runs.get(p.prefix);
+    let r = byWidth?.get(p.width);
+    if (!r && create) {
+      if (!byWidth) this.runs.set(p.prefix, (byWidth = new Map()));
+      byWidth.set(p.width, (r = new Runs<T>(p.prefix, p.width)));
+    }
+    if (r) this.last = r;
+    return r;
+  }
+
+  /** The value of `id`; `p` must be the session parser's result for `id`. */
+  get(id: string, p: ParsedId | null): T | undefined {
+    if (this.map.size > 0) {
+      const v = this.map.get(id);
+      if (v !== undefined) return v;
+    }
+    if (!this.generic || p === null) return undefined;
+    const r = this.runsFor(p, false);
+    if (!r) return undefined;
+    const i = r.find(p.counter);
+    return i === -1 ? undefined : r.val[i];
+  }
+
+  set(id: string, p: ParsedId | null, v: T): void {
+    if (!this.generic || p === null) {
+      this.map.set(id, v);
+      return;
+    }
+    const r = this.runsFor(p, true)!;
+    if (r.find(p.counter) !== -1) this.map.set(id, v);
+    else r.add(p.counter, v);
+  }
+}
