@@ -10,7 +10,8 @@
 // known by its tid alone (a thread_name for tid 2 in one process renames tid 2 everywhere, and a
 // tid seen under another pid starts a new thread), so every tid in the file is unique and each
 // process's own track uses tid == pid; async ids are global, not per process; v1 flow ids must be
-// numbers (a string id is read as hex). Metadata events ("M") carry ts 0.
+// numbers (a string id is read as hex). Metadata events ("M") carry ts 0. No displayTimeUnit
+// (see TraceFile).
 
 import type { AnalysisSnapshot, Finding, Stream } from '../core/model';
 
@@ -30,9 +31,13 @@ export interface TraceEvent {
   args?: Record<string, unknown>;
 }
 
+/**
+ * No `displayTimeUnit`: it only picks chrome://tracing's display unit (ms is its default), but
+ * Perfetto's JSON importer long scaled every ts by it ("ms": ts read as milliseconds, 1000x too
+ * long) and still may in the trace processors other tools ship.
+ */
 export interface TraceFile {
   traceEvents: TraceEvent[];
-  displayTimeUnit: 'ms';
   otherData: Record<string, string>;
 }
 
@@ -164,7 +169,6 @@ export function toTrace(snap: AnalysisSnapshot, opts: { createdAt?: string } = {
   });
   return {
     traceEvents: ev,
-    displayTimeUnit: 'ms',
     otherData: { producer: 'MCP Stream Inspector', createdAt: opts.createdAt ?? new Date().toISOString(), t0: new Date(t0).toISOString() },
   };
 }

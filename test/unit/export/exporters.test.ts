@@ -73,7 +73,7 @@ describe('HAR export', () => {
 });
 
 describe('trace export', () => {
-  const trace = JSON.parse(exportTrace(snap)) as { traceEvents: Record<string, unknown>[]; displayTimeUnit: string };
+  const trace = JSON.parse(exportTrace(snap)) as { traceEvents: Record<string, unknown>[] };
   it('every event has ph/ts/pid/tid; async slices are paired', () => {
     expect(trace.traceEvents.length).toBeGreaterThan(40);
     for (const e of trace.traceEvents) {

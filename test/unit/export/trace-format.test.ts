@@ -65,6 +65,12 @@ describe.each([
     expect(threadNames).toHaveLength(1 + snap.sessions.length + streams);
   });
 
+  it('no displayTimeUnit: older Perfetto importers scaled every ts by it ("ms" read ts as milliseconds)', () => {
+    const { t } = check(snap);
+    expect(Object.keys(t).sort()).toEqual(['otherData', 'traceEvents']);
+    expect(JSON.parse(JSON.stringify(t))).not.toHaveProperty('displayTimeUnit');
+  });
+
   it('ts and dur are integer microseconds since the first stream or marker', () => {
     const starts = [...Object.values(snap.streams).map((s) => s.start), ...snap.markers.map((m) => m.t)];
     const t0 = Math.min(...starts);
