@@ -33,13 +33,24 @@ function stringIdText(s: string): string {
   return lastTokenText;
 }
 
+// A stream repeats a few methods: kept events share one string per method instead of a copy
+// each (less to keep, and its hash is computed once for the analyzer's lookups by method).
+const methods: string[] = ['', '', '', ''];
+let nextMethod = 0;
+function internMethod(m: string): string {
+  for (let i = 0; i < 4; i++) if (methods[i] === m) return methods[i]!;
+  methods[nextMethod] = m;
+  nextMethod = (nextMethod + 1) & 3;
+  return m;
+}
+
 function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 export function summarize(m: unknown): DecodedMessage {
   if (!isObj(m)) return { summary: { kind: 'invalid' }, msg: null };
-  const method = typeof m.method === 'string' ? m.method : undefined;
+  const method = typeof m.method === 'string' ? internMethod(m.method) : undefined;
   const hasId = 'id' in m && m.id !== undefined;
   const id = hasId ? idText(m.id) : undefined;
   let summary: JsonRpcSummary;

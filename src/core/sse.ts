@@ -149,6 +149,9 @@ export function createSseConnectionParser(): SseConnectionParser {
     if (retry !== undefined) lastRetry = retry;
     if (id === undefined && dataLines === 0) return undefined;
     if (!truncated && id !== undefined) cursor = id;
+    // The usual block is built with its final shape (no property added after creation).
+    if (id !== undefined && dataLines > 0 && retry === undefined && !truncated)
+      return event !== undefined ? { comments, raw, id, event, data } : { comments, raw, id, data };
     const block: SseBlock = { comments, raw };
     if (id !== undefined) block.id = id;
     if (dataLines > 0) {
