@@ -5,7 +5,7 @@ import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createAnalyzer, optionsFromSettings } from '../core';
 import { InspectorApp } from './ui/App';
-import { importWithCore, ImportError, openText } from './ui/importer';
+import { importWithCore, ImportError, openStream } from './ui/importer';
 import { createLocalStorageAdapter } from './ui/settings';
 import { createStaticSource } from './ui/static-source';
 import type { InspectorSource } from './ui/store-types';
@@ -37,11 +37,12 @@ function Viewer() {
         performance.mark('msi:fetch');
         const res = await fetch(u);
         if (!res.ok) throw new ImportError(`HTTP ${res.status} ${res.statusText}`.trim());
-        // Records appear while the rest of the file is read and analysed (progressive import).
-        const text = await res.text();
-        performance.mark('msi:text');
-        const imp = await openText(text, name, importFile);
+        if (!res.body) throw new ImportError('the response has no body');
+        // The body is split into records as it arrives: the first screen shows the first records
+        // while the rest of the file is still being read, parsed and analysed.
+        const imp = await openStream(res.body, name, importFile);
         performance.mark('msi:first-records');
+        void imp.done.then(() => performance.mark('msi:all-records'), () => {});
         setSource(imp.source);
         document.title = `${name} — MCP Stream Inspector`;
         imp.done.catch((e: unknown) => {

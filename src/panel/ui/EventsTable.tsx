@@ -141,6 +141,8 @@ export function EventsTable(props: {
   const parentRef = useRef<HTMLDivElement>(null);
   const v = useRows(rows.length, parentRef, 8);
   const cols = useGridColumns(COLUMNS);
+  const items = v.getVirtualItems();
+  const slots = Math.max(1, items.length);
   const selIdx = useMemo(
     () => (selected ? rows.findIndex((r) => r.streamId === selected.streamId && r.index === selected.index) : -1),
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -202,14 +204,18 @@ export function EventsTable(props: {
             <div className="grid-canvas" role="presentation" style={{ height: v.getTotalSize() }}>
               {cols.header}
               <div role="rowgroup">
-                {v.getVirtualItems().map((vi) => {
+                {items.map((vi) => {
                   const r: EventRow = rows[vi.index]!;
                   const e = snap.streams[r.streamId]!.events[r.index]!;
                   return (
                     <EventRowView
-                      // Keyed by slot (index mod 256, wider than any window of rows): a jump re-fills
-                      // the same DOM rows instead of removing and creating them all.
-                      key={vi.index & 255}
+                      // Keyed by index modulo the window's size: k consecutive indexes have k
+                      // distinct keys, so a row that stays in view keeps its key (and its memoized
+                      // render), and a row that comes into view takes over the DOM row of one that
+                      // left — a scroll or a jump updates text in place and never creates or
+                      // removes DOM rows (the profile of a jump showed removeChild/createElement and
+                      // their layout as its largest costs).
+                      key={vi.index % slots}
                       vindex={vi.index}
                       start={vi.start}
                       e={e}

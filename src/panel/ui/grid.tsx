@@ -1,8 +1,13 @@
 // One column definition per grid, shared by its header and its rows through CSS variables on the
 // grid element (`--cols`, `--grid-min`): the header sits in the same scroller as the rows (sticky),
 // so a vertical scrollbar or a horizontal scroll moves both alike and they cannot drift apart.
+//
+// Rows first lay out with the same grid template as the header. Once the header's cells are
+// measured, rows switch to flex with those exact widths (`--c1`…, on the canvas, updated by a
+// ResizeObserver before the next paint): a grid with fr tracks per row cost twice the layout time
+// of fixed-width flex cells when a jump through 100k events re-fills every visible row.
 
-import { useCallback, useMemo, useRef, useState, type CSSProperties, type PointerEvent as ReactPointerEvent, type ReactElement } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type PointerEvent as ReactPointerEvent, type ReactElement } from 'react';
 
 export interface Column {
   label: string;
@@ -63,6 +68,25 @@ export function useGridColumns(columns: readonly Column[]): GridColumns {
     drag.current = null;
   }, []);
   const reset = useCallback(() => setWidths(columns.map(() => undefined)), [columns]);
+
+  useLayoutEffect(() => {
+    const head = headRef.current;
+    const canvas = head?.parentElement;
+    if (!head || !canvas) return;
+    const measure = () => {
+      const cells = [...head.children] as HTMLElement[];
+      const ws = cells.map((c) => c.getBoundingClientRect().width);
+      // No layout (a hidden panel, DOM emulations): rows keep the grid template.
+      if (!ws.some((w) => w > 0)) return canvas.classList.remove('measured');
+      ws.forEach((w, i) => canvas.style.setProperty(`--c${i + 1}`, `${w}px`));
+      canvas.classList.add('measured');
+    };
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(measure);
+    for (const c of head.children) ro.observe(c);
+    return () => ro.disconnect();
+  }, [columns]);
 
   const header = (
     <div className="grid-head" role="row" aria-rowindex={1} ref={headRef}>

@@ -35,13 +35,16 @@ export interface StreamingImport extends ProgressiveImport {
   write(text: string): void;
   /** The whole file is in. */
   end(): void;
+  /** Reading the file failed: `done` rejects with this error. */
+  fail(error: unknown): void;
 }
 
 export interface ProgressiveOptions {
   src?: string;
   label?: string;
   sliceMs?: number;
-  yieldTo?: (cb: () => void) => void;
+  /** `afterPaint`: records were just added, let the browser show them before parsing on. */
+  yieldTo?: (cb: () => void, afterPaint?: boolean) => void;
 }
 
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
@@ -301,12 +304,12 @@ export function startStreamingImport(opts: ProgressiveOptions = {}): StreamingIm
       pos = 0;
     }
     if (records.length > before) emit();
-    schedule();
+    schedule(records.length > before);
   }
-  function schedule() {
+  function schedule(afterPaint = false) {
     if (scheduled || cancelled || complete) return;
     scheduled = true;
-    yieldTo(() => step());
+    yieldTo(() => step(), afterPaint);
   }
 
   return {
@@ -329,6 +332,14 @@ export function startStreamingImport(opts: ProgressiveOptions = {}): StreamingIm
       cancelled = true;
       all = [];
       buf = '';
+    },
+    fail(error: unknown) {
+      if (complete || cancelled) return;
+      failure = error;
+      complete = true;
+      all = [];
+      buf = '';
+      reject(error);
     },
     // For startImport's synchronous first step.
     ...({ _step: step, _failure: () => failure } as object),
