@@ -14,6 +14,7 @@
 // (see TraceFile).
 
 import type { AnalysisSnapshot, Finding, Stream } from '../core/model';
+import { visibleLine } from './escape';
 
 export interface TraceEvent {
   name: string;
@@ -167,10 +168,31 @@ export function toTrace(snap: AnalysisSnapshot, opts: { createdAt?: string } = {
       ev.push({ name: `${f.severity === 'error' ? '⛔' : f.severity === 'warning' ? '⚠' : 'ℹ'} ${f.code}`, ph: 'i', s: 't', ts: us(findingTime(snap, f) ?? t0), pid, tid: findingsTid, cat: `finding,${f.severity}`, args: findingArgs(f) });
     }
   });
+  // Names (and the process/thread names viewers show) are labels: page and server text in them
+  // (event ids and types, JSON-RPC methods and ids, session ids, URLs) is made visible and one line.
+  // Perfetto's tokenizer reads an event's top-level strings itself before parsing it as JSON, and
+  // a raw control character there (U+007F: JSON.stringify leaves it raw) fails the whole import,
+  // as a \u escape (control characters, lone surrogates) does in its older versions. `args` keep
+  // the exact text.
+  for (const e of ev) {
+    e.name = label(e.name);
+    if (e.ph === 'M' && e.args) {
+      const a = e.args as { name?: unknown; labels?: unknown };
+      if (typeof a.name === 'string') e.args = { ...e.args, name: label(a.name) };
+      if (typeof a.labels === 'string') e.args = { ...e.args, labels: label(a.labels) };
+    }
+  }
   return {
     traceEvents: ev,
     otherData: { producer: 'MCP Stream Inspector', createdAt: opts.createdAt ?? new Date().toISOString(), t0: new Date(t0).toISOString() },
   };
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** One visible line: control, bidi and invisible characters and lone surrogates as ⟨U+XXXX⟩. */
+function label(text: string): string {
+  return visibleLine(text, 400).replace(LONE_SURROGATE, (ch) => `⟨U+${ch.charCodeAt(0).toString(16).toUpperCase()}⟩`);
 }
 
 /** The stream's events at this snapshot (Stream.events may have grown past an older snapshot). */

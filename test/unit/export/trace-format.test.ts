@@ -12,6 +12,7 @@ import type { AnalysisSnapshot } from '../../../src/core/model';
 import type { CaptureRecord } from '../../../src/core/record';
 import { toTrace, type TraceEvent } from '../../../src/export/trace';
 import { lossyRecords, lossySnapshot } from '../../../src/panel/ui/__fixtures__/lossy';
+import { Capture, ev, progress, result } from '../core/helpers';
 
 const capture = (name: string) => (JSON.parse(readFileSync(`test/fixtures/captures/${name}.capture.json`, 'utf8')) as { records: CaptureRecord[] }).records;
 
@@ -145,5 +146,52 @@ describe('trace export: ids that repeat', () => {
     const ids = t.traceEvents.filter((e) => e.ph === 'b' && (e.args as { requestId: string }).requestId === reqs[0]!.id).map((e) => e.id);
     expect(ids).toHaveLength(2);
     expect(new Set(ids).size).toBe(2);
+  });
+});
+
+// Page and server text in the places viewers show (event ids and types, JSON-RPC methods and ids,
+// session ids, Last-Event-ID): Perfetto's tokenizer reads each event's top-level strings itself
+// and aborts the whole import on a raw control character (U+007F, which JSON.stringify leaves
+// raw) or, in older versions, on any \u escape. Such text is shown as ⟨U+XXXX⟩ in names; args keep
+// it exactly.
+describe('trace export: hostile text in names', () => {
+  const HOSTILE = ['del\u007f', 'nul\u0000 esc\u001b[31m', 'c1\u0085', 'bidi \u202egnp.exe', 'lone \ud800 surrogate', 'ls\u2028ps', 'nl\nx', '😀 é 中文'];
+  function hostile(k: string): CaptureRecord[] {
+    const c = new Capture();
+    const init = c.request({ body: { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25' } } });
+    c.response(init, { sessionId: k });
+    c.chunk(init, ev(k, result(0, { protocolVersion: '2025-11-25', capabilities: {} })));
+    c.end(init);
+    const p = c.request({ sessionId: k, body: { jsonrpc: '2.0', id: k, method: `tools/call${k}`, params: { _meta: { progressToken: k } } } });
+    c.response(p);
+    c.chunk(p, ev(`1${k}`, progress(k, 1), `ev${k.replace(/[\r\n]/g, ' ')}`));
+    c.end(p, 'network-error');
+    const g = c.request({ sessionId: k, lastEventId: `1${k}` });
+    c.response(g);
+    c.chunk(g, ev(`2${k}`, result(k, { content: [] })));
+    c.end(g);
+    return c.records;
+  }
+  // What a tokenizer that reads top-level strings by hand can take: no control characters, and of
+  // the escapes only the two-character ones (\" \\ \n …), never \uXXXX.
+  const SAFE_TOP_LEVEL = /^(?:[^\u0000-\u001f\u007f-\u009f\\]|\\["\\/bfnrt])*$/u;
+
+  it.each(HOSTILE)('%j: top-level strings are plain, names visible, args exact', (k) => {
+    const snap = analyzeRecords(hostile(k));
+    const text = JSON.stringify(toTrace(snap, { createdAt: 'test' }));
+    const parsed = JSON.parse(text) as { traceEvents: TraceEvent[] };
+    for (const e of parsed.traceEvents) {
+      const { args, ...top } = e;
+      const raw = JSON.stringify(top);
+      expect(raw, raw).toMatch(SAFE_TOP_LEVEL);
+      expect((raw as string & { isWellFormed(): boolean }).isWellFormed()).toBe(true);
+      if (e.ph === 'M' && args && typeof args.name === 'string') expect(JSON.stringify(args.name)).toMatch(SAFE_TOP_LEVEL);
+    }
+    // The raw text is still there, exactly, in args.
+    const events = parsed.traceEvents.filter((e) => e.ph === 'i' && e.cat?.startsWith('sse'));
+    const ids = Object.values(snap.streams).flatMap((s) => s.events.map((x) => x.id ?? null));
+    expect(events.map((e) => (e.args as { id: string | null }).id).sort()).toEqual(ids.sort());
+    const call = parsed.traceEvents.find((e) => e.ph === 'b' && (e.args as { method: string }).method.startsWith('tools/call'));
+    expect((call!.args as { method: string }).method).toBe(`tools/call${k}`);
   });
 });
