@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type WheelEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type WheelEvent } from 'react';
 import type { AnalysisSnapshot, Stream } from '../../core/model';
 import { eventMethods, requestsById, streamLabel } from './labels';
 import { formatRel, visibleLine } from './text';
@@ -58,6 +58,7 @@ export function Timeline(props: {
   }, [sessionKey]);
 
   const wrapRef = useRef<HTMLDivElement>(null);
+  const gapId = `msi-tl-gaps-${useId().replace(/:/g, '')}`;
   // Vertical culling: only lanes near the visible part of the (scrolling) body are drawn.
   const bodyRef = useRef<HTMLDivElement>(null);
   const [vScroll, setVScroll] = useState({ top: 0, height: 800 });
@@ -235,6 +236,11 @@ export function Timeline(props: {
   if (!lanes.length) return <div className="empty">No streams in this session yet.</div>;
 
   const selKey = selected ? `${laneOf.get(selected.streamId)}:${selected.index}` : undefined;
+  // The gaps drawn in the lanes, in words, for screen readers (the SVG marks carry no text of it).
+  const gapText = findings
+    .filter((f) => f.code === 'replay-gap' || f.code === 'live-gap')
+    .map((f) => visibleLine(`${f.code}: ids ${f.missing ?? f.eventIds.join(', ')} missing${f.streamId && snap.streams[f.streamId] ? ` on ${streamLabel(snap.streams[f.streamId]!, reqs)}` : ''}.`, 200))
+    .join(' ');
   const { els, axisEls, labelEls, height } = drawTimeline({ snap, lanes, laneOf, findings, view, width, t0, selKey, laneVisible, geom });
   const selEv = selected ? snap.streams[selected.streamId]?.events[selected.index] : undefined;
   return (
@@ -275,8 +281,10 @@ export function Timeline(props: {
           className="tl-canvas"
           ref={wrapRef}
           tabIndex={0}
-          role="list"
+          // listbox, not list: a list cannot carry aria-activedescendant (the focused event)
+          role="listbox"
           aria-label="Session timeline: streams as lanes, events as marks. Arrow keys move between events, plus and minus zoom."
+          aria-describedby={gapText ? gapId : undefined}
           aria-activedescendant={selKey ? `tl-ev-${selKey.replace(":", "-")}` : undefined}
           onKeyDown={onKey}
           onWheel={onWheel}
@@ -300,6 +308,11 @@ export function Timeline(props: {
             {els}
             {labelEls}
           </svg>
+          {gapText && (
+            <div className="sr-only" id={gapId}>
+              {gapText}
+            </div>
+          )}
           <div className="sr-only" aria-live="polite">
             {selEv ? visibleLine(`Event ${selEv.id ?? '(no id)'} ${eventMethods(selEv)} at ${formatRel(selEv.t - t0)} ${selEv.findings.join(' ')}`, 300) : ''}
           </div>

@@ -121,7 +121,8 @@ export function Toolbar(props: {
         )}
       </span>
       <span className="tb-spacer" />
-      <span className="tb-status" aria-live="polite">{props.info}</span>
+      {/* not a live region: it changes with every snapshot of a live capture */}
+      <span className="tb-status">{props.info}</span>
       <button type="button" className="tb-btn" title="Settings" aria-label="Settings" data-testid="tb-settings" onClick={props.onSettings}>
         <span aria-hidden="true">⚙</span>
       </button>

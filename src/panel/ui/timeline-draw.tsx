@@ -223,7 +223,7 @@ export function drawTimeline(input: DrawInput): { els: ReactNode[]; axisEls: Rea
       const idLabel = e.id === undefined ? '' : e.id.length > 14 ? `…${visibleLine(e.id.slice(-9), 12)}` : visibleLine(e.id, 14);
       const label = named ? `${idLabel ? `${idLabel} ` : ''}⟨${visibleLine(e.event, 16)}⟩` : idLabel || '·';
       els.push(
-        <g key={`e${key}`} data-ev={key} id={`tl-ev-${key.replace(":", "-")}`} role="listitem" aria-label={visibleLine(`event ${e.id ?? "(no id)"} ${eventMethods(e)} ${e.findings.join(" ")}`.trim(), 200)} style={{ cursor: 'pointer' }}>
+        <g key={`e${key}`} data-ev={key} id={`tl-ev-${key.replace(":", "-")}`} role="option" aria-selected={key === selKey} aria-label={visibleLine(`event ${e.id ?? "(no id)"} ${eventMethods(e)} ${e.findings.join(" ")}`.trim(), 200)} style={{ cursor: 'pointer' }}>
           {named ? (
             <rect className={`tl-ev tl-named${sev ? ` ${sev}` : ''}${key === selKey ? ' sel' : ''}`} x={px - 4} y={y - 4} width={8} height={8} transform={`rotate(45 ${px} ${y})`} />
           ) : (

@@ -19,11 +19,13 @@ afterEach(() => {
 const range = () => $(m!.container, '.tl-bar span')!.textContent!;
 
 describe('timeline', () => {
-  it('draws lanes, events with ids as list items, the gap and the reconnect link', async () => {
+  it('draws lanes, events with ids as listbox options (the gaps described in words), the gap and the reconnect link', async () => {
     m = await mount(<InspectorApp source={createStaticSource(lossy)} analyzerFactory={factory} mode="viewer" />);
     const tl = $(m.container, '[data-testid=timeline]')!;
     expect($$(tl, '.tl-label').length).toBeGreaterThanOrEqual(4);
-    const items = $$(tl, '[role=listitem]');
+    const items = $$(tl, '[role=option]');
+    expect($(tl, '[role=listbox]')!.getAttribute('aria-describedby')).toBeTruthy();
+    expect(tl.querySelector(`#${$(tl, '[role=listbox]')!.getAttribute('aria-describedby')}`)!.textContent).toMatch(/replay-gap: ids 12–13 missing on GET/);
     expect(items.length).toBeGreaterThan(10);
     expect(items.some((i) => /^event 14 /.test(i.getAttribute('aria-label') ?? ''))).toBe(true);
     expect(tl.textContent).toContain('ids 12–13 missing');
