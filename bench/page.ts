@@ -10,6 +10,7 @@
 import type { Browser } from '../test/support/browser';
 import { openPanel, type PanelHandle } from '../test/support/devtools';
 import { setExtensionStorage } from '../test/support/extension';
+import { relayContext, relayStats } from '../test/support/relay';
 import { waitFor } from '../test/support/wait';
 import { launch, sleep } from './lib/browser';
 import { startBenchServer } from './lib/server';
@@ -41,6 +42,8 @@ export interface PageResults {
   stream: { ratios: Spread; withMs: Spread; withoutMs: Spread; mb: number; events: number; reads: number[]; settleMs: Spread };
   rpcSettleMs?: Spread;
   streamNoDevtools?: { ratios: Spread; withMs: Spread; withoutMs: Spread };
+  /** Same, with captureWhileClosed on (the relay buffers the stream for a DevTools opened later). */
+  streamNoDevtoolsCapture?: { ratios: Spread; withMs: Spread; withoutMs: Spread };
   fetchGetNoDevtools?: { ratios: Spread; withMs: Spread; withoutMs: Spread };
   fetchGet: { ratios: Spread; withMs: Spread; withoutMs: Spread };
   fetchRpc: { ratios: Spread; withMs: Spread; withoutMs: Spread };
@@ -75,6 +78,12 @@ async function panelQuiet(arm: Arm, quietMs = 400) {
     // The live panel can take minutes to catch up after a 50 MB stream (see docs/benchmarks.md).
     { timeoutMs: 900_000, intervalMs: 100, message: 'panel did not settle' },
   );
+}
+
+/** Records the top frame's relay holds now (its isolated world, read over CDP). */
+async function relayHeld(arm: Arm): Promise<number> {
+  const ctx = await relayContext(arm.browser.cdp, arm.page);
+  return (await relayStats(arm.browser.cdp, arm.page, ctx)).records;
 }
 
 async function gcHeap(arm: Arm): Promise<number> {
@@ -315,9 +324,24 @@ export async function runPageBenches(dist: string, cfg: PageConfig): Promise<Pag
     const res: Partial<PageResults> = {};
     res.stream = { ratios: s1.ratios, withMs: s1.withMs, withoutMs: s1.withoutMs, mb: server.bodyFor(n, b).length / 1e6, events: n, reads: s1.reads, settleMs: s1.settle };
     if (C && D) {
+      // Default settings: with DevTools closed the relay records nothing of the body (it keeps the
+      // request and response of the open stream and counts what it drops).
       cfg.log('row 1b: DevTools closed');
       const s = await alternate(C, D, cfg.reps, url, streamExpr, checkStream);
       res.streamNoDevtools = { ratios: s.ratios, withMs: s.withMs, withoutMs: s.withoutMs };
+      cfg.log(`row 1b: the relay holds ${await relayHeld(D)} record(s) after the stream (DevTools closed, default settings)`);
+      // "Capture while DevTools is closed" on: the relay buffers the stream (undecoded bytes, up to
+      // its cap) for a DevTools opened later.
+      cfg.log('row 1b′: DevTools closed, capture while closed on');
+      await setExtensionStorage(D.browser, { captureWhileClosed: true });
+      const s2 = await alternate(C, D, cfg.reps, url, streamExpr, checkStream);
+      // navigation, request, response, >= 1 chunk, end: all kept only if the setting took effect
+      // (polled: the hook posts its last batch up to 16 ms after the page's last read).
+      let held = 0;
+      await waitFor(async () => (held = await relayHeld(D)) >= 5, { timeoutMs: 5000, message: () => `row 1b′: the relay holds ${held} records after the stream; capture while closed was not in effect` });
+      cfg.log(`row 1b′: the relay holds ${held} records after the stream`);
+      await setExtensionStorage(D.browser, { captureWhileClosed: false });
+      res.streamNoDevtoolsCapture = { ratios: s2.ratios, withMs: s2.withMs, withoutMs: s2.withoutMs };
     }
     cfg.log(`row 2: ${cfg.fetches} JSON GETs / JSON-RPC POSTs`);
     const checkNone = () => {};

@@ -146,6 +146,16 @@ describe('capture while DevTools is closed', () => {
     expect(notices[0]!.message).toMatch(/\b1 connection\(s\) that ended before recording began were not kept/);
     expect(notices[0]!.message).toMatch(/\b1 connection\(s\) still open lost/);
     expect(notices[0]!.message).toContain('Capture while DevTools is closed');
+    // ... and the panel shows both in its capture strip.
+    await waitFor(
+      () => panel.eval<boolean>(`(() => { const el = document.querySelector('[data-testid=capture-notices]'); return !!el && el.dataset.gaps === '1' && Number(el.dataset.notices) >= 1; })()`),
+      { message: 'capture strip with one gap and the notice' },
+    );
+    await panel.eval(`document.querySelector('[data-testid=capture-notices-toggle]').click(), true`);
+    await waitFor(
+      () => panel.eval<boolean>(`[...document.querySelectorAll('[data-testid=capture-notice]')].some((li) => li.dataset.kind === 'notice' && li.dataset.code === 'not-recording' && li.textContent.includes('Capture while DevTools is closed'))`),
+      { message: 'the not-recording notice listed in the capture strip' },
+    );
     console.log(`off: ${events(readBefore)} events read before DevTools opened (${closed.notRecorded} body records dropped, gap lost ${gap.lost}); kept ${events(kept)} of ${events(pageText)}`);
   });
 
