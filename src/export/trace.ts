@@ -3,8 +3,8 @@
 // "findings" thread per session); SSE events are thread-scoped instant events, streams are
 // complete ("X") slices, JSON-RPC requests are async ("b"/"e") slices, findings are instant events
 // whose args carry the code, severity, ids and explanation, and a reconnect is a flow ("s"/"f")
-// from the cut stream's slice to the slice of the stream that resumed it. ts/dur are microseconds
-// since the first record of the export.
+// from the cut stream's slice to the slice of the stream that resumed it. ts/dur are integer
+// microseconds since the first stream or marker of the export.
 //
 // Perfetto's importer follows Linux semantics, which chrome://tracing does not need: a thread is
 // known by its tid alone (a thread_name for tid 2 in one process renames tid 2 everywhere, and a
