@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { AnalysisSnapshot } from '../../core/model';
 import { JsonTree } from './JsonTree';
 import { eventMethods, eventRpcIds, requestsById, streamLabel } from './labels';
@@ -9,7 +10,8 @@ function capped(s: string): string {
   return s.length > CAP ? `${s.slice(0, CAP)}\n… ${s.length - CAP} more characters (export the capture to see all)` : s;
 }
 
-export function EventDetail({ snap, streamId, index }: { snap: AnalysisSnapshot; streamId: string; index: number }) {
+// Memoized: the events table re-renders on every scroll frame, the selected event's detail does not change.
+export const EventDetail = memo(function EventDetail({ snap, streamId, index }: { snap: AnalysisSnapshot; streamId: string; index: number }) {
   const s = snap.streams[streamId];
   const e = s?.events[index];
   if (!s || !e) return <div className="empty">Select an event to see its raw SSE text and decoded JSON.</div>;
@@ -77,4 +79,4 @@ export function EventDetail({ snap, streamId, index }: { snap: AnalysisSnapshot;
       </div>
     </div>
   );
-}
+});

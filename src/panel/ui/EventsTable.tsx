@@ -139,7 +139,8 @@ export function EventsTable(props: {
     return Number.isFinite(t) ? t : 0;
   }, [snap, sessionKey]);
   const parentRef = useRef<HTMLDivElement>(null);
-  const v = useRows(rows.length, parentRef, 8);
+  // small overscan: a jump re-fills every rendered row, and keyboard moves scroll the row into view
+  const v = useRows(rows.length, parentRef, 4);
   const cols = useGridColumns(COLUMNS);
   const items = v.getVirtualItems();
   const slots = Math.max(1, items.length);
