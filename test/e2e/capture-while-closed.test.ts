@@ -8,7 +8,8 @@
 
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
 import type { CaptureRecord } from '../../src/core/record';
-import { bodyText, openUninspected, summarize, waitForRecords } from '../support/extension';
+import { bodyText, evalServiceWorker, inspectedTabs, openUninspected, summarize, waitForRecords } from '../support/extension';
+import { openPanel } from '../support/devtools';
 import { relayContext, relayStats, type RelayStats } from '../support/relay';
 import { startTestServer, type TestServer } from '../support/server';
 import { waitFor } from '../support/wait';
@@ -177,6 +178,63 @@ describe('capture while DevTools is closed', () => {
     expect(bodyText(records, 'tag=short')).toBe(text.short);
     expect(bodyText(records, 'tag=long')).toBe(text.long);
     expect(bodyText(records, 'tag=long')).toContain('id: long-1\n');
+    const src = records.find((r) => r.kind === 'navigation')!.src;
+    const mine = records.filter((r) => r.src === src);
+    expect(mine.map((r) => r.seq)).toEqual(mine.map((_, i) => i + 1));
+  });
+
+  it('saved in the panel, the setting keeps recording after DevTools closes; turned off, the buffer stays as it was and a reopened DevTools backfills it, then the gap', async () => {
+    h = await openUninspected(server.url('/closed.html'));
+    await waitFor(async () => (await stats()).recording === false, { message: 'relay not recording' });
+    const panel = await h.openDevTools();
+    void h.evalPage(`window.read('long', 'ms=20'), true`);
+    await waitForRecords(panel, (rs) => rs.filter((r) => r.kind === 'chunk').length >= 3, 'live chunks');
+    // The panel's settings dialog: tick "Capture while DevTools is closed", Save.
+    await panel.eval(`document.querySelector('[data-testid=tb-settings]').click(), true`);
+    await waitFor(() => panel.eval<boolean>(`!!document.querySelector('[data-testid=settings-dialog] input[type=checkbox]')`), { message: 'settings dialog' });
+    await panel.eval(`document.querySelector('[data-testid=settings-dialog] input[type=checkbox]').click(), true`);
+    await panel.eval(`document.querySelector('[data-testid=settings-save]').click(), true`);
+    await waitFor(() => evalServiceWorker<boolean>(h!.browser, `chrome.storage.local.get('captureWhileClosed').then((v) => v.captureWhileClosed === true)`), {
+      message: 'panel saved captureWhileClosed to chrome.storage.local',
+    });
+    // Close DevTools: the tab is no longer inspected, but the setting keeps the relay recording.
+    const fe = (await h.browser.cdp.targets()).find((t) => t.type === 'page' && t.url.startsWith('devtools://'))!;
+    await h.browser.cdp.send('Target.closeTarget', { targetId: fe.targetId });
+    await waitFor(async () => (await inspectedTabs(h!.browser)).length === 0, { message: 'tab no longer inspected' });
+    const r0 = (await stats()).records;
+    await waitFor(async () => (await stats()).records >= r0 + 3, { message: 'still recording with DevTools closed (setting on)' });
+    expect((await stats()).recording).toBe(true);
+    // Setting off with DevTools closed: recording stops, the buffer stays exactly as it was.
+    await evalServiceWorker(h.browser, `chrome.storage.local.set({ captureWhileClosed: false }).then(() => true)`);
+    await waitFor(async () => (await stats()).recording === false, { message: 'recording stopped' });
+    const frozen = await stats();
+    const readAtStop = await h.evalPage<string>('window.text.long');
+    await waitFor(async () => events(await h!.evalPage<string>('window.text.long')) >= events(readAtStop) + 5, { message: 'page reads on' });
+    const later = await stats();
+    expect(later).toMatchObject({ recording: false, records: frozen.records, lastSeq: frozen.lastSeq });
+    expect(later.notRecorded).toBeGreaterThan(frozen.notRecorded);
+    // DevTools again: the buffer is backfilled, then the gap for what was read while nothing was kept.
+    await h.browser.cdp.send('Target.openDevTools', { targetId: h.targetId });
+    await waitFor(async () => (await inspectedTabs(h!.browser)).length === 1, { message: 'tab inspected again' });
+    const panel2 = await openPanel(h.browser);
+    await h.evalPage(`fetch('/stop?tag=long').then(() => true)`);
+    await waitFor(() => h!.evalPage('window.done.long === true'), { message: 'long stream ended' });
+    const pageText = await h.evalPage<string>('window.text.long');
+    const records = await waitForRecords(panel2, (rs) => rs.some((r) => r.kind === 'end'), 'end of the long stream after reopening');
+    const gaps = records.filter((r): r is Gap => r.kind === 'capture-gap');
+    expect(gaps.length, JSON.stringify(summarize(records))).toBe(1);
+    expect(gaps[0]!.reason).toBe('not-recording');
+    expect(gaps[0]!.lost).toBeGreaterThanOrEqual(later.notRecorded);
+    const chunks = records.filter((r) => r.kind === 'chunk') as Extract<CaptureRecord, { kind: 'chunk' }>[];
+    const gapAt = records.indexOf(gaps[0]!);
+    const before = chunks.filter((c) => records.indexOf(c) < gapAt).map((c) => c.text).join('');
+    const after = chunks.filter((c) => records.indexOf(c) > gapAt).map((c) => c.text).join('');
+    // Kept from the very first event up to the stop, and from the reopening to the end; the middle is the gap.
+    expect(before.startsWith('id: long-1\n')).toBe(true);
+    expect(pageText.startsWith(before)).toBe(true);
+    expect(after).toContain('id: long-end\n');
+    expect(pageText.endsWith(after)).toBe(true);
+    expect(before.length + after.length).toBeLessThan(pageText.length);
     const src = records.find((r) => r.kind === 'navigation')!.src;
     const mine = records.filter((r) => r.src === src);
     expect(mine.map((r) => r.seq)).toEqual(mine.map((_, i) => i + 1));

@@ -20,8 +20,8 @@ export interface Harness {
  * page, then open the panel. The page is loaded only once the extension's DevTools page has told
  * the background that the tab is inspected: relays record only while DevTools inspects their tab
  * (setting "capture while DevTools is closed" off by default), and --auto-open-devtools-for-tabs
- * opens DevTools while a page given on the command line is already loading (seen: the first
- * 50-125 records of such a page dropped before recording started).
+ * opens DevTools while a page given on the command line is already loading (seen: 83-125
+ * body records of such a page dropped before recording started, in three launches).
  */
 export async function openInspected(
   url: string,
