@@ -1091,8 +1091,9 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     if (!req) req = st.root.requests.find((q) => q.response === undefined) ?? st.root.requests[0];
     if (!req) return;
     req.notifications.push([st.id, ev.index]);
-    if (isCumulative(sm.method) && !ev.duplicate && req.response === undefined) req.cumulative++;
-    else if (isCumulative(sm.method) && ev.duplicate && st.dupEv === ev && req.response === undefined) {
+    const cumulative = isCumulative(sm.method);
+    if (cumulative && !ev.duplicate && req.response === undefined) req.cumulative++;
+    else if (cumulative && ev.duplicate && st.dupEv === ev && req.response === undefined) {
       // A cumulative notification applied twice before the result: the result is not trustworthy.
       req.dupCumulative = (req.dupCumulative ?? 0) + 1;
       const run = st.dupRun;

@@ -55,25 +55,36 @@ export function summarize(m: unknown): DecodedMessage {
   const id = hasId ? idText(m.id) : undefined;
   let summary: JsonRpcSummary;
   if (method !== undefined) {
-    summary = { kind: hasId ? 'request' : 'notification', method };
-    if (id !== undefined && hasId) summary.id = id;
+    let progressToken: string | undefined;
+    let progress: number | undefined;
+    let total: number | undefined;
     const params = isObj(m.params) ? m.params : undefined;
     if (params) {
       let token: unknown = params.progressToken;
       if (token === undefined && isObj(params._meta)) token = params._meta.progressToken;
       const t = typeof token === 'string' ? stringIdText(token) : idText(token);
-      if (t !== undefined && token !== null) summary.progressToken = t;
+      if (t !== undefined && token !== null) progressToken = t;
       if (method === 'notifications/progress') {
-        if (typeof params.progress === 'number') summary.progress = params.progress;
-        if (typeof params.total === 'number') summary.total = params.total;
+        if (typeof params.progress === 'number') progress = params.progress;
+        if (typeof params.total === 'number') total = params.total;
       }
     }
+    const kind = hasId ? 'request' : 'notification';
+    // Built with all its properties at once: properties added to an object literal afterwards
+    // go to a separate backing store (one more allocation per kept event). Absent stays absent.
+    if (id === undefined && progressToken !== undefined && progress !== undefined)
+      summary = total !== undefined ? { kind, method, progressToken, progress, total } : { kind, method, progressToken, progress };
+    else {
+      summary = { kind, method };
+      if (id !== undefined) summary.id = id;
+      if (progressToken !== undefined) summary.progressToken = progressToken;
+      if (progress !== undefined) summary.progress = progress;
+      if (total !== undefined) summary.total = total;
+    }
   } else if (hasId && 'result' in m) {
-    summary = { kind: 'result' };
-    if (id !== undefined) summary.id = id;
+    summary = id !== undefined ? { kind: 'result', id } : { kind: 'result' };
   } else if ('error' in m) {
-    summary = { kind: 'error' };
-    if (id !== undefined) summary.id = id;
+    summary = id !== undefined ? { kind: 'error', id } : { kind: 'error' };
   } else {
     summary = { kind: 'invalid' };
   }
