@@ -131,6 +131,8 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
   const held = new Map<string, Held>();
   let heldBytes = 0;
   let heldUnnumbered = 0;
+  /** Bytes of the entries the bound applies to (numbered ones hold no request: small, never given up). */
+  let unnumberedBytes = 0;
   /** Connections started and ended while not recording (not kept), and those given up by the bound. */
   let unkept = 0;
   let givenUp = 0;
@@ -290,17 +292,21 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
     const n = estimateSize(r);
     e.size += n;
     heldBytes += n;
+    if (!e.numbered) unnumberedBytes += n;
   };
   function forget(conn: string, e: Held) {
     held.delete(conn);
     heldBytes -= e.size;
-    if (!e.numbered) heldUnnumbered--;
+    if (!e.numbered) {
+      heldUnnumbered--;
+      unnumberedBytes -= e.size;
+    }
   }
   /** Give up the oldest connections held without a kept request until within the bounds. */
   function boundHeld() {
-    if (heldUnnumbered <= MAX_HELD_CONNS && heldBytes <= MAX_HELD_BYTES) return;
+    if (heldUnnumbered <= MAX_HELD_CONNS && unnumberedBytes <= MAX_HELD_BYTES) return;
     for (const [conn, e] of held) {
-      if (heldUnnumbered <= MAX_HELD_CONNS && heldBytes <= MAX_HELD_BYTES) break;
+      if (heldUnnumbered <= MAX_HELD_CONNS && unnumberedBytes <= MAX_HELD_BYTES) break;
       if (e.numbered) continue; // small (no request), bounded by the lifecycle table
       forget(conn, e);
       conns.set(conn, 'drop');
@@ -380,6 +386,7 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
     held.clear();
     heldBytes = 0;
     heldUnnumbered = 0;
+    unnumberedBytes = 0;
     unkept = 0;
     givenUp = 0;
     sendAll(out, false);
@@ -511,6 +518,7 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
       held.clear();
       heldBytes = 0;
       heldUnnumbered = 0;
+      unnumberedBytes = 0;
       buffer.setOptions({ maxRecords: 1, maxBytes: 1 });
     },
   };
