@@ -148,7 +148,7 @@ export function InspectorApp(props: InspectorAppProps) {
     if (f.sessionKey !== sessionKey) setUserSession(f.sessionKey);
     const target = findingTarget(f);
     if (target) setSelEvent(target);
-    setFocus({ ...(target ?? { streamId: f.streamId }), token: Date.now() + Math.random() });
+    setFocus({ ...(target ?? { streamId: f.streamId }), token: Date.now() + Math.random(), takeFocus: true });
     setSelFinding(f);
     setTab('timeline');
   };

@@ -12,7 +12,16 @@ export interface TimelineFocus {
   index?: number;
   t?: number;
   token: number;
+  /** Move keyboard focus to the timeline ("Show in timeline"); not for a selection made elsewhere. */
+  takeFocus?: boolean;
 }
+
+/**
+ * The last focus request applied. The timeline is remounted on every switch to its tab: a request
+ * is applied once, not again on each later visit (which re-zoomed the view and pulled keyboard
+ * focus out of the tab list).
+ */
+let appliedFocusToken: number | undefined;
 
 
 export function Timeline(props: {
@@ -135,7 +144,8 @@ export function Timeline(props: {
   // Center on a requested focus ("Show in timeline").
   useEffect(() => {
     const f = props.focus;
-    if (!f) return;
+    if (!f || f.token === appliedFocusToken) return;
+    appliedFocusToken = f.token;
     let t = f.t;
     if (t === undefined && f.streamId) {
       const s = snap.streams[f.streamId];
@@ -146,7 +156,7 @@ export function Timeline(props: {
     const sp = Math.min(cur, Math.max(200, (range.end - range.start) / 1.2));
     setView({ start: t - sp / 2, end: t + sp / 2 });
     setUserView(true);
-    wrapRef.current?.focus({ preventScroll: true });
+    if (f.takeFocus) wrapRef.current?.focus({ preventScroll: true });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [props.focus?.token]);
 

@@ -63,6 +63,21 @@ describe('timeline', () => {
     expect(id).toMatch(/^tl-ev-/);
     expect(m.container.querySelector(`#${id}`)?.getAttribute('aria-label')).toMatch(/result/);
   });
+
+  it('a focus request is applied once: a finding selected elsewhere zooms without taking keyboard focus; revisits show the whole range', async () => {
+    m = await mount(<InspectorApp source={createStaticSource(lossy)} analyzerFactory={factory} mode="viewer" />);
+    const full = range();
+    await click($(m.container, '[data-testid=tab-findings]'));
+    await click($(m.container, '[data-testid=finding-row][data-code=replay-gap]'));
+    await click($(m.container, '[data-testid=tab-timeline]'));
+    expect(range()).not.toBe(full); // centred on the finding's event
+    expect(document.activeElement?.classList.contains('tl-canvas')).toBe(false);
+    await click($(m.container, '[data-testid=tab-events]'));
+    await click($(m.container, '[data-testid=tab-timeline]'));
+    expect(range()).toBe(full); // not re-applied on a later visit
+    await click($(m.container, '[data-testid=show-in-timeline]'));
+    expect(document.activeElement?.classList.contains('tl-canvas')).toBe(true);
+  });
 });
 
 describe('timeline geometry', () => {
