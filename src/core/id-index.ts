@@ -52,6 +52,11 @@ class Runs<T> {
       if (this.lo[mid]! < x) a = mid + 1;
       else b = mid - 1;
     }
+    if (a > 0 && this.hi[a - 1] === x - 1 && this.val[a - 1] === v) {
+      // Extends the run just below (a replay of older, unseen ids comes in order).
+      this.hi[a - 1] = x;
+      return;
+    }
     this.lo.splice(a, 0, x);
     this.hi.splice(a, 0, x);
     this.val.splice(a, 0, v);
