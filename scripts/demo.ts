@@ -16,6 +16,7 @@ import { isDemoPageStale, isStale } from '../demo/build.js';
 import { startDemoServer, REPO_ROOT, type DemoServer } from '../demo/server.js';
 import { SCENARIOS, runScenario, type ScenarioOptions } from '../test/fixtures/client/run-scenario.js';
 import { MODE_NAMES, isModeName, type ModeName } from '../test/fixtures/mcp-server/options.js';
+import { connectCdp } from '../test/support/cdp.js';
 
 const DEMO_MODES: ModeName[] = ['lossless', 'lossy', 'opaque', 'dropped-result', 'cross-stream', 'session-404'];
 const EXT_DIST = join(REPO_ROOT, 'dist');
@@ -144,7 +145,7 @@ function manualInstructions(pageUrl: string): string {
   ].join('\n');
 }
 
-function launchBrowser(bin: string, pageUrl: string, debugPort?: number): { child: ChildProcess; cleanup: () => void } {
+function launchBrowser(bin: string, pageUrl: string, debugPort?: number): { child: ChildProcess; endpoint: Promise<string>; cleanup: () => void } {
   const profile = mkdtempSync(join(tmpdir(), 'mcp-stream-inspector-demo-'));
   const args = [
     `--user-data-dir=${profile}`,
@@ -161,7 +162,22 @@ function launchBrowser(bin: string, pageUrl: string, debugPort?: number): { chil
     ...(debugPort !== undefined ? [`--remote-debugging-port=${debugPort}`] : []),
     pageUrl,
   ];
-  const child = spawn(bin, args, { detached: true, stdio: 'ignore' });
+  // stderr is read for the "DevTools listening on ws://…" line (--autorun drives the tab over it),
+  // and drained afterwards so Chromium never blocks on a full pipe.
+  const child = spawn(bin, args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  let found = false;
+  const endpoint = new Promise<string>((resolve) => {
+    child.stderr?.on('data', (d: Buffer) => {
+      if (found) return;
+      err += d.toString('utf8');
+      const m = /DevTools listening on (ws:\/\/\S+)/.exec(err);
+      if (m) {
+        found = true;
+        resolve(m[1]!);
+      } else if (err.length > 65536) err = err.slice(-4096);
+    });
+  });
   const cleanup = () => {
     try {
       if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
@@ -170,7 +186,37 @@ function launchBrowser(bin: string, pageUrl: string, debugPort?: number): { chil
     }
     rmSync(profile, { recursive: true, force: true });
   };
-  return { child, cleanup };
+  return { child, endpoint, cleanup };
+}
+
+/**
+ * --autorun: the agent calls long_task as soon as the page loads, but the relay records only once
+ * the background knows DevTools inspects the tab (capture while DevTools is closed is off by
+ * default), and --auto-open-devtools-for-tabs opens DevTools concurrently with the page. So the
+ * browser starts on about:blank; once the DevTools page has connected, the tab is navigated.
+ */
+async function navigateWhenInspected(endpoint: Promise<string>, pageUrl: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  const poll = async <T>(f: () => Promise<T | null | undefined | false>): Promise<T> => {
+    for (;;) {
+      const v = await f().catch(() => null);
+      if (v) return v as T;
+      if (Date.now() > deadline) throw new Error('timed out waiting for the browser and DevTools');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const ws = await Promise.race([endpoint, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('Chromium did not print its DevTools endpoint')), 30_000))]);
+  const cdp = await connectCdp(ws);
+  try {
+    const sw = await poll(async () => (await cdp.targets()).find((t) => t.type === 'service_worker' && t.url.startsWith('chrome-extension://')));
+    const swSession = await cdp.attach(sw.targetId);
+    await poll(() => cdp.evaluate<boolean>(swSession, '(globalThis.__MSI_BACKGROUND__?.inspectedTabs().length ?? 0) > 0'));
+    const tab = await poll(async () => (await cdp.targets()).find((t) => t.type === 'page' && t.url === 'about:blank'));
+    const tabSession = await cdp.attach(tab.targetId);
+    await cdp.send('Page.navigate', { url: pageUrl }, tabSession);
+  } finally {
+    cdp.close();
+  }
 }
 
 async function once(a: Args, demo: DemoServer, ext: string): Promise<number> {
@@ -218,7 +264,7 @@ async function main() {
   }
   const demo = await startDemoServer({ mode: a.mode, port: a.port });
   const pageUrl = demo.pageUrl({ mode: a.mode, autorun: a.autorun });
-  let browser: { child: ChildProcess; cleanup: () => void } | undefined;
+  let browser: ReturnType<typeof launchBrowser> | undefined;
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
@@ -255,8 +301,18 @@ async function main() {
     console.log(manualInstructions(pageUrl));
   } else {
     console.log(`\ndemo: opening ${bin} with the extension loaded and DevTools open on the demo page.`);
-    console.log('      Select the "MCP Streams" panel in DevTools, then press "Call long_task".');
-    browser = launchBrowser(bin, pageUrl, a.debugPort);
+    console.log(
+      a.autorun
+        ? '      The page opens once DevTools is up, and its agent calls long_task by itself: select the "MCP Streams" panel.'
+        : '      Select the "MCP Streams" panel in DevTools, then press "Call long_task".',
+    );
+    browser = launchBrowser(bin, a.autorun ? 'about:blank' : pageUrl, a.autorun ? (a.debugPort ?? 0) : a.debugPort);
+    if (a.autorun) {
+      const b = browser;
+      navigateWhenInspected(b.endpoint, pageUrl).catch((e: unknown) => {
+        console.log(`demo: could not wait for DevTools (${e instanceof Error ? e.message : String(e)}); open ${pageUrl} yourself.`);
+      });
+    }
     browser.child.on('exit', () => {
       console.log('demo: browser closed; stopping.');
       void stop(0);
