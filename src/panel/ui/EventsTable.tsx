@@ -139,8 +139,9 @@ export function EventsTable(props: {
     return Number.isFinite(t) ? t : 0;
   }, [snap, sessionKey]);
   const parentRef = useRef<HTMLDivElement>(null);
-  // small overscan: a jump re-fills every rendered row, and keyboard moves scroll the row into view
-  const v = useRows(rows.length, parentRef, 4);
+  // A short table is rendered whole (cheap, and every row is in the DOM for find-in-page and tests);
+  // a long one keeps a small overscan, since a jump re-fills every rendered row.
+  const v = useRows(rows.length, parentRef, rows.length <= 200 ? 200 : 4);
   const cols = useGridColumns(COLUMNS);
   const items = v.getVirtualItems();
   const slots = Math.max(1, items.length);
