@@ -152,6 +152,11 @@ describe('capture while DevTools is closed', () => {
       () => panel.eval<boolean>(`(() => { const el = document.querySelector('[data-testid=capture-notices]'); return !!el && el.dataset.gaps === '1' && Number(el.dataset.notices) >= 1; })()`),
       { message: 'capture strip with one gap and the notice' },
     );
+    // The user's setting, not a loss: a warning that says "not kept", never "lost".
+    const strip = await panel.eval<{ worst: string; text: string }>(`(() => { const el = document.querySelector('[data-testid=capture-notices]'); return { worst: el.dataset.worst, text: el.textContent }; })()`);
+    expect(strip.worst).toBe('warning');
+    expect(strip.text).toContain(`${gap.lost} record${gap.lost === 1 ? '' : 's'} not kept`);
+    expect(strip.text).not.toMatch(/\blost \d/);
     await panel.eval(`document.querySelector('[data-testid=capture-notices-toggle]').click(), true`);
     await waitFor(
       () => panel.eval<boolean>(`[...document.querySelectorAll('[data-testid=capture-notice]')].some((li) => li.dataset.kind === 'notice' && li.dataset.code === 'not-recording' && li.textContent.includes('Capture while DevTools is closed'))`),

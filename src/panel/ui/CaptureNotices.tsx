@@ -9,7 +9,10 @@ export function CaptureNotices(props: { issues: CaptureIssues }) {
   const [open, setOpen] = useState(false);
   if (!issues.items.length) return null;
   const parts: string[] = [];
-  if (issues.gaps) parts.push(`lost ${issues.lost} record${issues.lost === 1 ? '' : 's'} (${issues.gaps} gap${issues.gaps === 1 ? '' : 's'})`);
+  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+  const lossGaps = issues.items.filter((x) => x.kind === 'gap' && !x.notLost).reduce((n, x) => n + x.count, 0);
+  if (lossGaps) parts.push(`lost ${plural(issues.lost, 'record')} (${plural(lossGaps, 'gap')})`);
+  if (issues.gaps > lossGaps) parts.push(`${plural(issues.notKept, 'record')} not kept or not in the file (${plural(issues.gaps - lossGaps, 'gap')})`);
   if (issues.notices) parts.push(`${issues.notices} notice${issues.notices === 1 ? '' : 's'}`);
   const worst = issues.worst ?? 'info';
   const first = issues.items[0]!;

@@ -9,14 +9,17 @@ import type { CaptureGapRecord, CaptureNoticeRecord, CaptureRecord } from '../..
 
 export type CaptureIssue =
   | { kind: 'notice'; level: CaptureNoticeRecord['level']; code: string; message: string; src: string; t: number; count: number }
-  | { kind: 'gap'; level: 'error'; code: string; message: string; src: string; t: number; count: number; lost: number };
+  | { kind: 'gap'; level: 'error' | 'warning'; code: string; message: string; src: string; t: number; count: number; lost: number; notLost: boolean; conns: number };
 
 export interface CaptureIssues {
   /** One entry per (kind, src, code/reason, message) — repeats are counted, not listed. */
   items: CaptureIssue[];
   notices: number;
   gaps: number;
+  /** Records the inspector lost (buffer cap, eviction, reload...). */
   lost: number;
+  /** Records missing by the user's setting or an imported file's limits: not the inspector's loss. */
+  notKept: number;
   worst: 'info' | 'warning' | 'error' | undefined;
 }
 
@@ -27,16 +30,26 @@ interface Scan {
   result: CaptureIssues;
 }
 
-const EMPTY: CaptureIssues = Object.freeze({ items: [], notices: 0, gaps: 0, lost: 0, worst: undefined }) as CaptureIssues;
+const EMPTY: CaptureIssues = Object.freeze({ items: [], notices: 0, gaps: 0, lost: 0, notKept: 0, worst: undefined }) as CaptureIssues;
 const MAX_ITEMS = 200;
 const RANK = { info: 0, warning: 1, error: 2 } as const;
 
 /** Records looked at by `scanCaptureIssues` since the module loaded (tests count work with it). */
 export const scanStats = { recordsScanned: 0 };
 
-function gapMessage(r: CaptureGapRecord): string {
+/**
+ * Gaps that are not the inspector's loss: `not-recording` (capture while DevTools is closed was
+ * off, the user's choice) and `import` (a HAR file without the body). They stay visible, as
+ * warnings: the events there are unknown, but nothing was dropped that the inspector had.
+ */
+const notLoss = (r: CaptureGapRecord) => r.reason === 'not-recording' || r.reason === 'import';
+
+function gapMessage(r: CaptureGapRecord, lost = r.lost, conns = r.conns.length): string {
   const range = r.fromSeq !== undefined ? `, records ${r.fromSeq}–${r.toSeq ?? r.fromSeq}` : '';
   const where = r.src === 'panel' || r.src === 'panel-store' ? 'the panel' : r.src;
+  if (r.reason === 'not-recording')
+    return `${lost} record(s) of ${conns} connection(s) open before DevTools inspected the tab were not kept in ${where}: "Capture while DevTools is closed" is off. Their earlier events cannot be checked.`;
+  if (r.reason === 'import') return `The imported file holds no body for ${conns} response(s): their events are unknown, not empty.`;
   return `The inspector lost ${r.lost} record(s) (${r.reason}${range}) in ${where}${r.conns.length ? `; ${r.conns.length} connection(s) incomplete` : ''}.`;
 }
 
@@ -60,7 +73,8 @@ export function createCaptureIssueScanner(): (records: readonly CaptureRecord[])
         prev.t = r.t;
         if (prev.kind === 'gap' && r.kind === 'capture-gap') {
           prev.lost += r.lost;
-          prev.message = gapMessage(r);
+          prev.conns += r.conns.length;
+          prev.message = gapMessage(r, prev.lost, prev.conns);
         }
         continue;
       }
@@ -68,24 +82,36 @@ export function createCaptureIssueScanner(): (records: readonly CaptureRecord[])
       const item: CaptureIssue =
         r.kind === 'notice'
           ? { kind: 'notice', level: r.level, code: String(r.code), message: String(r.message), src: String(r.src), t: r.t, count: 1 }
-          : { kind: 'gap', level: 'error', code: `capture-gap:${r.reason}`, message: gapMessage(r), src: String(r.src), t: r.t, count: 1, lost: r.lost };
+          : {
+              kind: 'gap',
+              level: notLoss(r) ? 'warning' : 'error',
+              code: `capture-gap:${r.reason}`,
+              message: gapMessage(r),
+              src: String(r.src),
+              t: r.t,
+              count: 1,
+              lost: r.lost,
+              notLost: notLoss(r),
+              conns: r.conns.length,
+            };
       scan.byKey.set(key, item);
     }
     scan.scanned = records.length;
     if (changed) {
       const items = [...scan.byKey.values()].map((x) => ({ ...x }));
       items.sort((a, b) => RANK[b.level] - RANK[a.level] || a.t - b.t);
-      let notices = 0, gaps = 0, lost = 0;
+      let notices = 0, gaps = 0, lost = 0, notKept = 0;
       let worst: CaptureIssues['worst'];
       for (const x of items) {
         if (x.kind === 'notice') notices += x.count;
         else {
           gaps += x.count;
-          lost += x.lost;
+          if (x.notLost) notKept += x.lost;
+          else lost += x.lost;
         }
         if (!worst || RANK[x.level] > RANK[worst]) worst = x.level;
       }
-      scan.result = { items, notices, gaps, lost, worst };
+      scan.result = { items, notices, gaps, lost, notKept, worst };
     }
     return scan.result;
   };

@@ -33,4 +33,30 @@ describe('capture notices in the app', () => {
       m.unmount();
     }
   });
+
+  it('a not-recording gap (capture while DevTools is closed off) is a warning that says so, not a loss', async () => {
+    const recs = lossyRecords();
+    const lastT = recs[recs.length - 1]!.t;
+    const all: CaptureRecord[] = [
+      ...recs,
+      { kind: 'capture-gap', src: 'rel1', seq: 50, t: lastT + 1, lost: 7, conns: ['c1'], reason: 'not-recording' },
+      { kind: 'capture-gap', src: 'rel1', seq: 53, t: lastT + 2, lost: 5, conns: ['c2'], reason: 'not-recording' },
+      { kind: 'notice', src: 'rel1', seq: 54, t: lastT + 3, level: 'info', code: 'not-recording', message: '2 connections ended before recording began' },
+    ];
+    const m = await mount(<InspectorApp source={createStaticSource(all)} analyzerFactory={() => createAnalyzer()} mode="viewer" />);
+    try {
+      const strip = $(m.container, '[data-testid=capture-notices]')!;
+      expect(strip.getAttribute('data-worst')).toBe('warning');
+      expect(strip.textContent).not.toContain('lost');
+      expect(strip.textContent).toContain('12 records not kept');
+      await click($(m.container, '[data-testid=capture-notices-toggle]'));
+      const gap = [...m.container.querySelectorAll('[data-testid=capture-notice]')].find((x) => x.getAttribute('data-code') === 'capture-gap:not-recording')!;
+      expect(gap.className).toContain('sev-warning');
+      expect(gap.textContent).toContain('×2');
+      expect(gap.textContent).toContain('12 record(s) of 2 connection(s)');
+      expect(gap.textContent).toContain('Capture while DevTools is closed');
+    } finally {
+      m.unmount();
+    }
+  });
 });
