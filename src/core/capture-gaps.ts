@@ -1,0 +1,266 @@
+// Capture gaps: records the capture does not hold (lost by the inspector, not kept while recording
+// was off, cut by a size cap, or a connection whose request is not in the capture). Principle:
+// lose nothing, invent nothing. Each gap is a `capture-gap` finding; on a stream it hits, the SSE
+// parser drops the partial event and resyncs at the next certain event boundary (the finding then
+// says how much it dropped), the next id is not compared with the last one before the gap, and
+// the cursor is unknown until a new id arrives. Streams of connections seen only after a gap are
+// kept as streams of their own.
+import type { CaptureGapRecord, ChunkRecord, EsEventRecord, RequestRecord } from './record';
+import type { AnalysisSnapshot, Finding, FindingCode } from './model';
+import type { FindingInput } from './findings';
+import { createSseConnectionParser } from './sse';
+import type { ConnState, GapNote, SessionState, StreamS } from './state';
+
+/** What the gap handling needs of the analyzer. */
+export interface GapContext {
+  conns: Map<string, ConnState>;
+  /** Connections some gap record listed. */
+  gapConns: Set<string>;
+  markers: AnalysisSnapshot['markers'];
+  nextOrd(): number;
+  connKey(src: string, conn: string): string;
+  addFinding(s: SessionState | undefined, at: number, code: FindingCode, f: FindingInput): Finding;
+  newStream(src: string, conn: string, req: RequestRecord | undefined, t: number): StreamS;
+  attachSession(st: StreamS, s: SessionState): void;
+  getSession(sessionId: string | null, url: string): SessionState;
+}
+
+export interface CaptureGaps {
+  onCaptureGap(r: CaptureGapRecord): void;
+  /** A stream for records of a connection whose request record is not in the capture. */
+  orphanStream(r: ChunkRecord | EsEventRecord, key: string): StreamS;
+  /** A stream created without its request (from its response): says so, or joins the gap's finding. */
+  noteOrphan(st: StreamS, key: string, what: string): void;
+  /** `st` gets a body while its response was lost with a gap: parse it from its first boundary. */
+  lostResponse(st: StreamS, key: string): void;
+  /** A chunk of `st` the size cap cut (`droppedBytes`). */
+  cutChunk(st: StreamS, dropped: number): void;
+  /** After a feed (or at the end): reports what the resync dropped once it is over. */
+  finishResync(st: StreamS, ended: boolean): void;
+}
+
+/** What a capture-gap record says was lost, in words (a count of 0 means "unknown" or "cut"). */
+function captureGapWhat(r: CaptureGapRecord): string {
+  if (r.reason === 'not-recording')
+    return `Recording began only when DevTools opened ("capture while DevTools is closed" is off): ${r.lost > 0 ? `${r.lost} earlier record(s) were` : 'earlier records were'} not kept — the user's setting, not a loss by the inspector`;
+  if (r.reason === 'event-size-cap') return 'The inspector cut an event over its per-record size cap: its data is incomplete';
+  if (r.lost > 0) return `The inspector itself lost ${r.lost} record(s), reason ${r.reason}`;
+  if (r.reason === 'extension-reloaded') return 'The extension was reloaded while this page was open: what the old instance captured is gone (how much is unknown)';
+  return `The inspector lost an unknown number of records, reason ${r.reason}`;
+}
+
+export function createCaptureGaps(ctx: GapContext): CaptureGaps {
+  /** The capture-gap finding of each connection a gap record listed (for streams seen later). */
+  const gapNotes = new Map<string, GapNote>();
+
+  function renderNote(n: GapNote) {
+    n.f.message = n.base + n.parts.join('') + (n.more > 0 ? ` The same on ${n.more} more stream(s) or cut(s).` : '');
+    if (n.s) n.s.dirty = true;
+  }
+
+  /**
+   * Records of `st` were lost (or not kept) at this point: nothing after it continues what came
+   * before. The SSE parser drops the partial event and resyncs at the next blank line, the next
+   * id is not compared with the last one before the loss, and the cursor is unknown until then.
+   */
+  function lostAt(st: StreamS, note: GapNote) {
+    st.captureIncomplete = true;
+    if (note.benign) st.notRecorded = true;
+    else st.inspectorLost = true;
+    if (st.session) {
+      if (note.benign) st.session.notRecorded = true;
+      else st.session.captureGap = true;
+      st.session.dirty = true;
+    }
+    st.dirty = true;
+    st.afterGap = true;
+    st.esUnknown = true;
+    st.cursor = undefined;
+    st.root.cursorUnknown = true;
+    if (st.parser && st.state === 'open') startResync(st, note);
+  }
+
+  function startResync(st: StreamS, note: GapNote) {
+    // A second loss before the first resync ended: that one's count stops here.
+    if (st.resyncNote) finishResync(st, false);
+    const before = st.parser!.resync();
+    st.lastBlock = undefined;
+    st.lastEv = undefined;
+    st.resyncNote = { note, before };
+  }
+
+  function finishResync(st: StreamS, ended: boolean) {
+    const r = st.resyncNote;
+    if (!r) return;
+    st.resyncNote = undefined;
+    const after = st.parser!.resyncDropped;
+    if (r.before === 0 && after === 0 && !ended) return;
+    const n = r.note;
+    if (n.parts.length >= 5) n.more++;
+    else
+      n.parts.push(
+        ` On ${st.id} the inspector dropped ${r.before > 0 ? `the ${r.before} character(s) of the event cut before the loss and ` : ''}${after} character(s) after it ${ended ? 'until the stream ended (no blank line came)' : 'up to the next blank line'}: no event is made of text from both sides.`,
+      );
+    renderNote(n);
+  }
+
+  /** A chunk the size cap cut: its tail is lost, so the next chunk does not continue its text. */
+  function cutChunk(st: StreamS, dropped: number) {
+    st.cutBytes = (st.cutBytes ?? 0) + dropped;
+    st.cuts = (st.cuts ?? 0) + 1;
+    const s = st.session;
+    if (!st.cutNote) {
+      const f = ctx.addFinding(s, ctx.nextOrd(), 'capture-gap', { streamId: st.id, eventIds: [], message: '' });
+      st.cutNote = { f, s, base: '', parts: [], more: 0, benign: false };
+    }
+    const n = st.cutNote;
+    n.base = `The inspector cut ${st.cuts} chunk(s) of ${st.id} over its per-record size cap (${st.cutBytes} byte(s) left out): events there are incomplete; what is missing is not the server's fault.`;
+    renderNote(n);
+    lostAt(st, n);
+  }
+
+  /** Records of a connection whose request record is not in this capture. */
+  function orphanStream(r: ChunkRecord | EsEventRecord, key: string): StreamS {
+    const c: ConnState = {};
+    ctx.conns.set(key, c);
+    const st = ctx.newStream(r.src, r.conn, undefined, r.t);
+    c.stream = st;
+    st.capture = 'sse';
+    if (r.kind === 'es-event') {
+      st.kind = 'eventsource';
+      st.transport = 'eventsource';
+    } else st.parser = createSseConnectionParser();
+    ctx.attachSession(st, ctx.getSession(null, ''));
+    noteOrphan(st, key, r.kind === 'chunk' ? 'its request, its response and possibly the start of its body' : 'its request and possibly earlier events');
+    return st;
+  }
+
+  function noteOrphan(st: StreamS, key: string, what: string) {
+    let n = gapNotes.get(key);
+    if (n) {
+      if (n.f.streamId === undefined) n.f.streamId = st.id;
+      else (n.f.relatedStreamIds ??= []).push(st.id);
+      n.base += ` Records of ${st.id} came after it without ${what}.`;
+    } else {
+      const s = st.session;
+      const f = ctx.addFinding(s, ctx.nextOrd(), 'capture-gap', {
+        streamId: st.id,
+        eventIds: [],
+        message: '',
+      });
+      n = { f, s, base: `Records of ${st.id} arrived without ${what}: the capture does not hold the start of this connection, so what it carried before cannot be checked (not the server's fault).`, parts: [], more: 0, benign: false };
+      gapNotes.set(key, n);
+    }
+    renderNote(n);
+    lostAt(st, n);
+  }
+
+  function onCaptureGap(r: CaptureGapRecord) {
+    const streams: StreamS[] = [];
+    const keys: string[] = [];
+    for (const c of r.conns) {
+      const k = ctx.connKey(r.src, c);
+      ctx.gapConns.add(k);
+      keys.push(k);
+      const st = ctx.conns.get(k)?.stream;
+      if (st) streams.push(st);
+    }
+    if (r.reason === 'import' && streams.length > 0) {
+      for (const x of streams) {
+        x.captureIncomplete = true;
+        x.dirty = true;
+        if (x.session) x.session.captureGap = true;
+      }
+      // An imported file (HAR) without the body of these responses: unknown, not empty.
+      for (const x of streams) {
+        x.bodyAbsent = true;
+        const req = x.root.requests.find((q) => q.response === undefined) ?? x.root.requests[0];
+        // A warning, not an error: the file cannot show these events (principle: say what cannot
+        // be known), the inspector did not lose them; `capture-gap` errors stay for real losses.
+        const f: FindingInput = {
+          severity: 'warning',
+          streamId: x.id,
+          eventIds: x.lastEventIdSent !== undefined ? [x.lastEventIdSent] : [],
+          ...(req ? { requestId: req.id } : {}),
+          message: `The file holds no body for this response (${x.method} ${x.url}${x.status !== undefined ? `, HTTP ${x.status}` : ''}${x.kind === 'resume' ? `, resume with Last-Event-ID ${x.lastEventIdSent ?? ''}` : ''}): HAR writers omit the bodies of aborted or cut event streams, so the events on it cannot be checked — not an empty stream.`,
+        };
+        if (x.resumes) f.relatedStreamIds = [x.resumes.id];
+        ctx.addFinding(x.session, ctx.nextOrd(), 'capture-gap', f);
+      }
+      ctx.markers.push({ t: r.t, kind: 'capture-gap', text: `no body in the file for ${streams.length} response(s)` });
+      return;
+    }
+    const benign = r.reason === 'not-recording';
+    const range = r.fromSeq !== undefined ? ` (records ${r.fromSeq}–${r.toSeq ?? r.fromSeq} of ${r.src})` : '';
+    if (benign && streams.length > 0) {
+      // Like a file without a body: unknown, not lost, so a warning; one per stream, naming the
+      // request whose verdict it caps at complete-unverified.
+      for (const x of streams) {
+        const req = x.root.requests.find((q) => q.response === undefined) ?? x.root.requests[0];
+        const f = ctx.addFinding(x.session, ctx.nextOrd(), 'capture-gap', {
+          severity: 'warning',
+          streamId: x.id,
+          eventIds: [],
+          ...(req ? { requestId: req.id } : {}),
+          ...(x.resumes ? { relatedStreamIds: [x.resumes.id] } : {}),
+          message: '',
+        });
+        const n: GapNote = {
+          f,
+          s: x.session,
+          base: `Recording began only when DevTools opened ("capture while DevTools is closed" is off): the earlier records of ${x.id} (${x.method} ${x.url}) were not kept — the user's setting, not a loss by the inspector. Its events before that are unknown, so ${req ? `request ${req.id} (${req.method}) cannot be better than complete-unverified` : 'nothing before them can be checked'}.`,
+          parts: [],
+          more: 0,
+          benign,
+        };
+        renderNote(n);
+        lostAt(x, n);
+      }
+      const rest = keys.filter((k) => !ctx.conns.get(k)?.stream);
+      if (rest.length > 0) {
+        const n: GapNote = {
+          f: ctx.addFinding(undefined, ctx.nextOrd(), 'capture-gap', { severity: 'warning', eventIds: [], message: '' }),
+          s: undefined,
+          base: `${captureGapWhat(r)}${range}: events that connections open then carried before it are unknown.`,
+          parts: [],
+          more: 0,
+          benign,
+        };
+        renderNote(n);
+        for (const k of rest) gapNotes.set(k, n);
+      }
+      ctx.markers.push({ t: r.t, kind: 'capture-gap', text: `not recording before DevTools opened${r.lost > 0 ? ` (${r.lost} record(s) not kept)` : ''}` });
+      return;
+    }
+    const s = streams.find((x) => x.session)?.session;
+    const f: FindingInput = {
+      eventIds: [],
+      message: '',
+    };
+    if (benign) f.severity = 'warning';
+    if (streams[0]) f.streamId = streams[0].id;
+    if (streams.length > 1) f.relatedStreamIds = streams.slice(1).map((x) => x.id);
+    const n: GapNote = {
+      f: ctx.addFinding(s, ctx.nextOrd(), 'capture-gap', f),
+      s,
+      base: `${captureGapWhat(r)}${range}${streams.length ? `; streams ${streams.map((x) => x.id).join(', ')} are incomplete` : ''}: what is missing there is not the server's fault.`,
+      parts: [],
+      more: 0,
+      benign,
+    };
+    renderNote(n);
+    for (const k of keys) gapNotes.set(k, n);
+    for (const x of streams) lostAt(x, n);
+    ctx.markers.push({ t: r.t, kind: 'capture-gap', text: benign ? `not recording before DevTools opened${r.lost > 0 ? ` (${r.lost} record(s) not kept)` : ''}` : r.lost > 0 ? `${r.lost} record(s) lost (${r.reason})` : `capture incomplete (${r.reason})` });
+  }
+
+  function lostResponse(st: StreamS, key: string) {
+    st.capture = 'sse';
+    st.parser = createSseConnectionParser();
+    const note = gapNotes.get(key);
+    if (note) startResync(st, note);
+    else st.parser.resync();
+  }
+
+  return { onCaptureGap, orphanStream, noteOrphan, lostResponse, cutChunk, finishResync };
+}
