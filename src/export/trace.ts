@@ -6,6 +6,10 @@
 // from the cut stream's slice to the slice of the stream that resumed it. ts/dur are integer
 // microseconds since the first stream or marker of the export.
 //
+// Instants use the legacy phase "I", not "i": DevTools' Performance panel (its trace engine's
+// isInstant() is `ph === 'I'`) drops "i" events, while Perfetto's JSON importer (one branch for
+// 'I' and 'i') and chrome://tracing read "I" exactly like "i".
+//
 // Perfetto's importer follows Linux semantics, which chrome://tracing does not need: a thread is
 // known by its tid alone (a thread_name for tid 2 in one process renames tid 2 everywhere, and a
 // tid seen under another pid starts a new thread), so every tid in the file is unique and each
@@ -18,7 +22,7 @@ import { visibleLine } from './escape';
 
 export interface TraceEvent {
   name: string;
-  ph: 'X' | 'i' | 'b' | 'e' | 'M' | 's' | 'f';
+  ph: 'X' | 'I' | 'b' | 'e' | 'M' | 's' | 'f';
   ts: number;
   pid: number;
   tid: number;
@@ -77,7 +81,7 @@ export function toTrace(snap: AnalysisSnapshot, opts: { createdAt?: string } = {
   ev.push({ name: 'process_name', ph: 'M', ts: 0, pid: CAPTURE_PID, tid: CAPTURE_PID, args: { name: 'MCP Stream Inspector (capture)' } });
   ev.push({ name: 'thread_name', ph: 'M', ts: 0, pid: CAPTURE_PID, tid: CAPTURE_PID, args: { name: 'navigations and capture gaps' } });
   for (const m of snap.markers) {
-    ev.push({ name: m.kind === 'capture-gap' ? `capture-gap: ${m.text}` : `navigation: ${m.text}`, ph: 'i', s: 'p', ts: us(m.t), pid: CAPTURE_PID, tid: CAPTURE_PID, cat: m.kind, args: { kind: m.kind, text: m.text } });
+    ev.push({ name: m.kind === 'capture-gap' ? `capture-gap: ${m.text}` : `navigation: ${m.text}`, ph: 'I', s: 'p', ts: us(m.t), pid: CAPTURE_PID, tid: CAPTURE_PID, cat: m.kind, args: { kind: m.kind, text: m.text } });
   }
 
   // pids: CAPTURE_PID, then 2.. for the sessions; each session's findings thread is its main
@@ -130,7 +134,7 @@ export function toTrace(snap: AnalysisSnapshot, opts: { createdAt?: string } = {
         const methods = e.messages.map((m) => m.method ?? (m.kind === 'result' || m.kind === 'error' ? `${m.kind} ${m.id ?? ''}` : m.kind));
         ev.push({
           name: `${e.id !== undefined ? `id ${e.id}` : 'no id'} ${methods.join(', ') || e.event}`,
-          ph: 'i',
+          ph: 'I',
           s: 't',
           ts: us(e.t),
           pid,
@@ -165,7 +169,7 @@ export function toTrace(snap: AnalysisSnapshot, opts: { createdAt?: string } = {
       ev.push({ name, ph: 'e', ts: Math.max(us(r.start), us(r.end ?? tEnd)), pid, tid, cat: 'request', id });
     });
     for (const f of snap.findings.filter((x) => x.sessionKey === session.key)) {
-      ev.push({ name: `${f.severity === 'error' ? '⛔' : f.severity === 'warning' ? '⚠' : 'ℹ'} ${f.code}`, ph: 'i', s: 't', ts: us(findingTime(snap, f) ?? t0), pid, tid: findingsTid, cat: `finding,${f.severity}`, args: findingArgs(f) });
+      ev.push({ name: `${f.severity === 'error' ? '⛔' : f.severity === 'warning' ? '⚠' : 'ℹ'} ${f.code}`, ph: 'I', s: 't', ts: us(findingTime(snap, f) ?? t0), pid, tid: findingsTid, cat: `finding,${f.severity}`, args: findingArgs(f) });
     }
   });
   // Names (and the process/thread names viewers show) are labels: page and server text in them

@@ -102,7 +102,7 @@ describe('export and import in the real panel', () => {
     expect(sseIds).toContain(String(Number(gap.eventIds.at(-1)) + 1)); // …and the replay after the gap
 
     const trace = JSON.parse(readFileSync(exported.trace, 'utf8'));
-    const instants = trace.traceEvents.filter((e: any) => e.ph === 'i' && e.args?.code);
+    const instants = trace.traceEvents.filter((e: any) => e.ph === 'I' && e.args?.code);
     expect(instants.map((e: any) => e.args.code)).toEqual(expect.arrayContaining(['replay-gap', 'lossy-result-accepted']));
 
     const md = readFileSync(exported.markdown, 'utf8');

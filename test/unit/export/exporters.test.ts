@@ -84,7 +84,7 @@ describe('trace export', () => {
       expect(Number.isInteger(e.tid)).toBe(true);
       expect(typeof e.name).toBe('string');
       if (e.ph === 'X') expect(e.dur as number).toBeGreaterThan(0);
-      if (e.ph === 'i') expect(['t', 'p', 'g']).toContain(e.s);
+      if (e.ph === 'I') expect(['t', 'p', 'g']).toContain(e.s);
     }
     const b = trace.traceEvents.filter((e) => e.ph === 'b').map((e) => `${e.cat}|${e.id}`);
     const en = trace.traceEvents.filter((e) => e.ph === 'e').map((e) => `${e.cat}|${e.id}`);
@@ -95,7 +95,7 @@ describe('trace export', () => {
     const names = trace.traceEvents.filter((e) => e.name === 'thread_name').map((e) => (e.args as { name: string }).name);
     expect(names).toContain('GET (resumed) Last-Event-ID: 11');
     const f = trace.traceEvents.find((e) => (e.args as { code?: string } | undefined)?.code === 'lossy-result-accepted')!;
-    expect(f.ph).toBe('i');
+    expect(f.ph).toBe('I');
     expect((f.args as { missing: string }).missing).toBe('12–13');
     expect(trace.traceEvents.some((e) => e.cat === 'capture-gap')).toBe(true);
   });

@@ -30,7 +30,7 @@ describe.each(cases)('%s', (_name, records) => {
     const snap = analyzeRecords(records);
     const t = JSON.parse(exportTrace(snap)) as { traceEvents: { ph: string; ts: number; pid: number; tid: number; id?: string; cat?: string; args?: { code?: string } }[] };
     for (const e of t.traceEvents) {
-      expect(['X', 'i', 'b', 'e', 'M', 's', 'f']).toContain(e.ph);
+      expect(['X', 'I', 'b', 'e', 'M', 's', 'f']).toContain(e.ph);
       expect(Number.isInteger(e.ts) && e.ts >= 0).toBe(true);
       expect(Number.isInteger(e.pid) && Number.isInteger(e.tid)).toBe(true);
     }

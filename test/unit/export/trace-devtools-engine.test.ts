@@ -1,10 +1,12 @@
 // The trace export parsed by DevTools' own trace engine (@paulirish/trace_engine: the Performance
 // panel's model, published for Lighthouse), on every generated capture and on several sessions in
 // one file. The engine reads our file as a generic (non-Chrome) trace: it keeps the complete ("X")
-// slices per thread, the process and thread names and the flows between slices; it has no place
-// for thread instants (SSE events, findings) or async slices (requests), so those are not checked
-// here (test/unit/export/trace-format.test.ts checks them against Perfetto's rules). The same
-// panel opens the file in real Chromium in test/e2e/trace-viewer.test.ts.
+// slices and the instants per thread, the process and thread names and the flows between slices.
+// Instants must be written with the legacy phase "I": the engine's isInstant() is `ph === 'I'` and
+// it drops "i" events (SSE events and findings were not in its model while the exporter wrote
+// "i"). It has no place for async slices (requests), so those are not checked here
+// (test/unit/export/trace-format.test.ts checks them against Perfetto's rules). The same panel
+// opens the file in real Chromium in test/e2e/trace-viewer.test.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as TraceEngine from '@paulirish/trace_engine';
@@ -44,6 +46,15 @@ const files = readdirSync(dir).filter((f) => f.endsWith('.capture.json'));
 const cases: [string, () => CaptureRecord[]][] = [
   ...files.map((f): [string, () => CaptureRecord[]] => [f, () => capture(f)]),
   ['lossy + session-404 + cross-stream in one file', () => [...capture('lossy.capture.json'), ...capture('session-404.capture.json'), ...capture('cross-stream.capture.json')]],
+  // No fixture has a navigation: one in the middle of the capture gives a process-scoped instant.
+  [
+    'lossy + a navigation (process-scoped instant)',
+    () => {
+      const recs = capture('lossy.capture.json');
+      const t = (recs[0]!.t + recs[recs.length - 1]!.t) / 2;
+      return [...recs, { seq: 1, src: 'nav-test', t, kind: 'navigation', url: 'http://127.0.0.1/after-reload', top: true }];
+    },
+  ],
 ];
 
 interface EngineEvent {
@@ -53,8 +64,12 @@ interface EngineEvent {
   dur?: number;
   pid: number;
   tid: number;
-  args?: { streamId?: string; name?: string };
+  s?: string;
+  args?: { streamId?: string; name?: string; index?: number; code?: string; kind?: string };
 }
+
+/** What a test compares of an event: the fields the exporter writes and the engine keeps. */
+const key = (e: EngineEvent) => JSON.stringify([e.ph, e.name, e.ts, e.dur ?? null, e.s ?? null, e.args?.streamId ?? null, e.args?.index ?? null, e.args?.code ?? null, e.args?.kind ?? null]);
 
 async function parse(trace: TraceFile) {
   const model = TraceEngine.TraceModel.Model.createWithAllHandlers();
@@ -103,8 +118,27 @@ describe.each(cases)('DevTools trace engine on the trace export: %s', (_name, lo
       expect(t, `thread ${x.pid}/${x.tid}`).toBeDefined();
       const name = trace.traceEvents.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.tid === x.tid)!.args as { name: string };
       expect(t!.name).toBe(name.name);
-      expect(t!.entries.map((e) => [e.name, e.ts, e.dur, e.args?.streamId])).toEqual([[x.name, x.ts, x.dur, (x.args as { streamId: string }).streamId]]);
+      expect(t!.entries.filter((e) => e.ph === 'X').map((e) => [e.name, e.ts, e.dur, e.args?.streamId])).toEqual([[x.name, x.ts, x.dur, (x.args as { streamId: string }).streamId]]);
     }
+  });
+
+  it('keeps every instant (SSE events, findings, navigations and capture gaps) on its thread, with the exported name, ts and scope', () => {
+    const instants = trace.traceEvents.filter((e) => e.ph === 'I');
+    expect(instants.filter((e) => e.cat?.startsWith('sse'))).toHaveLength(Object.values(snap.streams).reduce((n, s) => n + (s.eventCount ?? s.events.length), 0));
+    expect(instants.filter((e) => e.cat?.startsWith('finding'))).toHaveLength(snap.findings.filter((f) => snap.sessions.some((s) => s.key === f.sessionKey)).length);
+    expect(instants.filter((e) => e.s === 'p')).toHaveLength(snap.markers.length);
+    const threads = new Set(instants.map((e) => `${e.pid}/${e.tid}`));
+    for (const pt of threads) {
+      const [pid, tid] = pt.split('/').map(Number) as [number, number];
+      const t = data.Renderer.processes.get(pid)?.threads.get(tid);
+      expect(t, `thread ${pt}`).toBeDefined();
+      const written = instants.filter((e) => e.pid === pid && e.tid === tid).map((e) => key(e as EngineEvent));
+      expect(t!.entries.filter((e) => e.ph === 'I').map(key).sort(), `instants on ${pt} (${t!.name})`).toEqual(written.sort());
+    }
+    // Nothing but what the file holds, and nothing the engine read as another kind of event.
+    const all = [...data.Renderer.processes.values()].flatMap((p) => [...p.threads.values()].flatMap((t) => t.entries));
+    expect(all.filter((e) => e.ph === 'I')).toHaveLength(instants.length);
+    expect(all.filter((e) => e.ph !== 'I' && e.ph !== 'X')).toEqual([]);
   });
 
   it('links each reconnect by a flow between the two streams’ slices', () => {

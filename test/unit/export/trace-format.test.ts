@@ -55,7 +55,7 @@ describe.each([
     const named = new Set(threadNames.map((e) => `${e.pid}/${e.tid}`));
     const namedPids = new Set(processNames.map((e) => e.pid));
     for (const e of ev.filter((x) => x.ph !== 'M')) {
-      if (!(e.ph === 'i' && e.s === 'p')) expect(named.has(`${e.pid}/${e.tid}`), `${e.ph} ${e.name} on an unnamed thread ${e.pid}/${e.tid}`).toBe(true);
+      if (!(e.ph === 'I' && e.s === 'p')) expect(named.has(`${e.pid}/${e.tid}`), `${e.ph} ${e.name} on an unnamed thread ${e.pid}/${e.tid}`).toBe(true);
       expect(namedPids.has(e.pid)).toBe(true);
     }
     // Each process's own metadata sits on its main thread (tid == pid), never on tid 0.
@@ -84,16 +84,29 @@ describe.each([
       expect(x, s.id).toBeDefined();
       expect(x!.ts).toBe(Math.round((s.start - t0) * 1000));
       for (const [i, se] of s.events.entries()) {
-        const inst = ev.find((e) => e.ph === 'i' && e.pid === x!.pid && e.tid === x!.tid && (e.args as { index?: number }).index === i);
+        const inst = ev.find((e) => e.ph === 'I' && e.pid === x!.pid && e.tid === x!.tid && (e.args as { index?: number }).index === i);
         expect(inst?.ts, `${s.id} event ${i}`).toBe(Math.round((se.t - t0) * 1000));
       }
     }
   });
 
+  it('instants use the legacy phase "I" with a scope: one per SSE event, per session finding, per marker', () => {
+    // DevTools' trace engine reads only "I" as an instant (it drops "i"); Perfetto's importer and
+    // chrome://tracing read "I" exactly like "i".
+    expect(ev.filter((e) => (e.ph as string) === 'i')).toEqual([]);
+    const inst = ev.filter((e) => e.ph === 'I');
+    const sse = Object.values(snap.streams).reduce((n, s) => n + (s.eventCount ?? s.events.length), 0);
+    const findings = snap.findings.filter((f) => snap.sessions.some((s) => s.key === f.sessionKey)).length;
+    expect(inst.filter((e) => e.s === 't' && e.cat?.startsWith('sse'))).toHaveLength(sse);
+    expect(inst.filter((e) => e.s === 't' && e.cat?.startsWith('finding'))).toHaveLength(findings);
+    expect(inst.filter((e) => e.s === 'p' && e.pid === 1 && e.tid === 1)).toHaveLength(snap.markers.length);
+    expect(inst).toHaveLength(sse + findings + snap.markers.length);
+  });
+
   it('one complete slice per stream thread, and its instants do not start before it', () => {
     const slices = ev.filter((e) => e.ph === 'X');
     expect(new Set(slices.map((e) => e.tid)).size).toBe(slices.length);
-    for (const e of ev.filter((x) => x.ph === 'i' && x.s === 't' && x.cat?.startsWith('sse'))) {
+    for (const e of ev.filter((x) => x.ph === 'I' && x.s === 't' && x.cat?.startsWith('sse'))) {
       const x = slices.find((s) => s.tid === e.tid)!;
       expect(e.ts).toBeGreaterThanOrEqual(x.ts);
     }
@@ -188,7 +201,7 @@ describe('trace export: hostile text in names', () => {
       if (e.ph === 'M' && args && typeof args.name === 'string') expect(JSON.stringify(args.name)).toMatch(SAFE_TOP_LEVEL);
     }
     // The raw text is still there, exactly, in args.
-    const events = parsed.traceEvents.filter((e) => e.ph === 'i' && e.cat?.startsWith('sse'));
+    const events = parsed.traceEvents.filter((e) => e.ph === 'I' && e.cat?.startsWith('sse'));
     const ids = Object.values(snap.streams).flatMap((s) => s.events.map((x) => x.id ?? null));
     expect(events.map((e) => (e.args as { id: string | null }).id).sort()).toEqual(ids.sort());
     const call = parsed.traceEvents.find((e) => e.ph === 'b' && (e.args as { method: string }).method.startsWith('tools/call'));
