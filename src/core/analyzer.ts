@@ -446,6 +446,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     st.responseHeaders = r.headers;
     st.capture = r.capture === 'sse' || isEventStreamType(ct) ? 'sse' : r.capture === 'json' || isJsonType(ct) ? 'json' : r.capture;
     if (st.capture === 'sse') st.parser = createSseConnectionParser();
+    if (c.req !== undefined && gapConns.has(key)) gaps.resyncAfterGap(st, key);
     st.dirty = true;
     if (st.deferSession) {
       st.deferSession = false;

@@ -33,6 +33,13 @@ export interface CaptureGaps {
   noteOrphan(st: StreamS, key: string, what: string): void;
   /** `st` gets a body while its response was lost with a gap: parse it from its first boundary. */
   lostResponse(st: StreamS, key: string): void;
+  /**
+   * The response of a connection a gap listed arrived after the gap while its request is known:
+   * only a relay that re-sends a connection's head when recording starts does that, so the body
+   * that follows starts at an unknown point. The gap's finding names the stream; parse from the
+   * body's first event boundary.
+   */
+  resyncAfterGap(st: StreamS, key: string): void;
   /** A chunk of `st` the size cap cut (`droppedBytes`). */
   cutChunk(st: StreamS, dropped: number): void;
   /** After a feed (or at the end): reports what the resync dropped once it is over. */
@@ -135,13 +142,26 @@ export function createCaptureGaps(ctx: GapContext): CaptureGaps {
     return st;
   }
 
+  /** Names `st` in the finding of the gap that listed its connection (once). */
+  function nameIn(n: GapNote, st: StreamS, text: string) {
+    if (n.f.streamId === st.id || n.f.relatedStreamIds?.includes(st.id)) return;
+    if (n.f.streamId === undefined) n.f.streamId = st.id;
+    else (n.f.relatedStreamIds ??= []).push(st.id);
+    n.base += text;
+  }
+
+  function resyncAfterGap(st: StreamS, key: string) {
+    const n = gapNotes.get(key);
+    if (!n) return;
+    nameIn(n, st, ` ${st.id} was seen only after it: what it carried before is unknown.`);
+    renderNote(n);
+    lostAt(st, n);
+  }
+
   function noteOrphan(st: StreamS, key: string, what: string) {
     let n = gapNotes.get(key);
-    if (n) {
-      if (n.f.streamId === undefined) n.f.streamId = st.id;
-      else (n.f.relatedStreamIds ??= []).push(st.id);
-      n.base += ` Records of ${st.id} came after it without ${what}.`;
-    } else {
+    if (n) nameIn(n, st, ` Records of ${st.id} came after it without ${what}.`);
+    else {
       const s = st.session;
       const f = ctx.addFinding(s, ctx.nextOrd(), 'capture-gap', {
         streamId: st.id,
@@ -262,5 +282,5 @@ export function createCaptureGaps(ctx: GapContext): CaptureGaps {
     else st.parser.resync();
   }
 
-  return { onCaptureGap, orphanStream, noteOrphan, lostResponse, cutChunk, finishResync };
+  return { onCaptureGap, orphanStream, noteOrphan, lostResponse, resyncAfterGap, cutChunk, finishResync };
 }

@@ -214,6 +214,26 @@ describe('not-recording', () => {
     expect(s.findings.some((f) => f.severity === 'error')).toBe(false);
   });
 
+  it('a relay that re-sends the request and response after the gap: the body is parsed from its first boundary', () => {
+    const c = new Capture();
+    initSession(c);
+    gapRecord(c, ['c2'], 'not-recording', 30);
+    const p = c.request({ sessionId: 'sess-1', body: call(2) });
+    expect(p).toBe('c2');
+    c.response(p);
+    c.chunk(p, 'id: 5\ndata: {"x"' + ':1}\n\n' + ev('8', progress(2, 4)) + ev('9', result(2)));
+    c.end(p);
+    const s = analyzeRecords(c.records);
+    expect(events(s, `tab1:${p}`).map((e) => e[0])).toEqual(['8', '9']);
+    const gap = s.findings.filter((f) => f.code === 'capture-gap');
+    expect(gap).toHaveLength(1);
+    expect(gap[0]).toMatchObject({ severity: 'warning', streamId: `tab1:${p}` });
+    expect(s.requests['sess-1']!.find((x) => x.id === '2')!.verdict).toBe('complete-unverified');
+    const sess = s.sessions.find((x) => x.key === 'sess-1')!;
+    expect(sess.losslessReasons.join(' ')).toMatch(/recording began only when DevTools opened/);
+    expect(sess.losslessReasons.join(' ')).not.toMatch(/inspector lost/);
+  });
+
   it('a request with no result seen on a not-recorded stream: incomplete, a capture-gap warning, no result-missing', () => {
     const c = new Capture();
     initSession(c);
