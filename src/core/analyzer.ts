@@ -390,6 +390,9 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     const st = newStream(r.src, r.conn, r, r.t);
     c.stream = st;
     st.bodyMessages = body;
+    // Its request arrives after a gap that listed it: flagged now, its body resynced at the response.
+    const key = connKey(r.src, r.conn);
+    if (gapConns.has(key)) gaps.resyncAfterGap(st, key);
     const sid = headerValue(r.headers, 'mcp-session-id');
     if (sid !== undefined) st.sessionHeader = sid;
     const isInit = body.some((m) => m.summary.method === 'initialize' && m.summary.kind === 'request');
