@@ -22,6 +22,7 @@ import { lookupCapability, resolveOptions, type AnalyzerOptions, type ResolvedOp
 import { NO_SESSION, type Candidate, type ConnState, type FindingRun, type OrdFinding, type ReqState, type SessionState, type StreamS } from './state';
 import { addOverlayCode, applyOverlay, deriveSession, streamModel } from './derive';
 import { createCaptureGaps } from './capture-gaps';
+import { createLostIds } from './lost-ids';
 
 export interface Analyzer {
   /** Consume one record (records of one source must come in seq order). */
@@ -104,6 +105,10 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
   let cachedRevision = -1;
 
   const connKey = (src: string, conn: string) => src + '\u0000' + conn;
+  /** Stretches of records the capture does not hold: parts of any session re-derive them all. */
+  const lost = createLostIds(() => {
+    for (const s of sessions.values()) s.dirty = true;
+  });
 
   function overrideFor(origin: string): IdSchemeOverride | undefined {
     return opts.idSchemeOverrides.find((o) => o.origin === origin || o.origin === '*');
@@ -226,6 +231,8 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       comments: 0,
       bytes: 0,
       captureIncomplete: gapConns.has(connKey(src, conn)) || !req,
+      fresh: req !== undefined && lastEventId === undefined && req.reconnectOf === undefined,
+      orphan: !req,
       ord: ++ord,
       deferSession: false,
       bodyMessages: [],
@@ -316,6 +323,9 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
         if (x === st || !(x.bodyAbsent || x.captureIncomplete)) continue;
         if (x.root.requests.some((q) => q.response === undefined)) {
           target = x.root.segments[x.root.segments.length - 1]!;
+          // A guess (the stream that carried the cursor may have been lost whole): what the
+          // resume delivers of another chain proves the guess wrong, not the server.
+          st.linkGuessed = true;
           break;
         }
       }
@@ -363,6 +373,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     newStream,
     attachSession,
     getSession,
+    lost,
   });
 
   // ---------------------------------------------------------------- records
@@ -510,6 +521,8 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       st.captureIncomplete = true;
       st.inspectorLost = true;
     }
+    // Once the text is whole again, what was lost before (and dropped by the resync) was read.
+    if (!st.parser?.resyncing) lost.bodyRecord(st, r.t);
     if (st.session) st.session.dirty = true;
   }
 
@@ -527,6 +540,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     const c = conns.get(key);
     const st = c ? c.stream : gaps.orphanStream(r, key);
     if (!st || st.state !== 'open') return;
+    lost.bodyRecord(st, r.t);
     ensureSession(st);
     st.dirty = true;
     let changed = r.lastEventId !== (st.esLastId ?? '');
@@ -552,6 +566,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
   function onEnd(r: EndRecord) {
     const st = conns.get(connKey(r.src, r.conn))?.stream;
     if (!st || st.state !== 'open') return;
+    lost.bodyRecord(st, r.t);
     ensureSession(st);
     if (st.parser) {
       for (const b of st.parser.end()) onBlock(st, b, r.t);
@@ -562,6 +577,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     }
     st.end = r.t;
     st.endOrd = ++ord;
+    lost.ended(st, r.t);
     st.state =
       r.how === 'complete' ? 'complete' : r.how === 'network-error' ? 'error' : r.how === 'unread' ? 'unread' : r.how === 'unknown' ? 'unknown' : 'aborted';
     if (r.reason !== undefined) st.endReason = r.reason;
@@ -696,7 +712,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     if (prev) {
       ev.duplicate = true;
       const req = st.root.requests[0];
-      if (!(st.isResume && prev.root !== st.root)) {
+      if (!(st.isResume && prev.root !== st.root) || st.linkGuessed) {
         addCode(ev, 'replay-duplicate');
         st.dupEv = ev;
         const first = prev.id;
@@ -758,6 +774,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       st.sawId = true;
       return;
     }
+    lost.keptId(st, p);
     const base = st.isResume ? st.resumeBase : undefined;
     // The first id after lost records: ids in between may have been in them, so a jump is no gap
     // (and no step of the scheme); going backwards still is.
@@ -816,7 +833,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       req.responseOrd = at;
       req.responseIndex = ev.index;
       req.end = ev.t;
-      if (st.isResume && st.resumes && req.stream.root !== st.root && !ev.duplicate) {
+      if (st.isResume && st.resumes && !st.linkGuessed && req.stream.root !== st.root && !ev.duplicate) {
         addCode(ev, 'replay-cross-stream');
         st.root.crossOrds.push(at);
         req.stream.root.crossOrds.push(at);
@@ -869,7 +886,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
         }
         if (req.lastProgress === undefined || sm.progress > req.lastProgress) req.lastProgress = sm.progress;
       }
-      if (req && st.isResume && st.resumes && req.stream.root !== st.root && !ev.duplicate) {
+      if (req && st.isResume && st.resumes && !st.linkGuessed && req.stream.root !== st.root && !ev.duplicate) {
         addCode(ev, 'replay-cross-stream');
         st.root.crossOrds.push(at);
         const q = req;
@@ -938,6 +955,12 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
       case 'navigation':
         markers.push({ t: r.t, kind: 'navigation', text: r.url });
         break;
+      case 'notice':
+        // The relay's "not recording" notice (its NOT_RECORDING_CODE): connections that started
+        // and ended while recording was off were not kept, and no gap record names them (when no
+        // connection was open as recording began, this notice is all the capture says).
+        if (r.code === 'not-recording') lost.add(undefined, 'connections that ended before recording began (not kept)', r.t);
+        break;
       default:
         break;
     }
@@ -959,7 +982,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     outGlobal = globalFindings.length;
     for (const s of sessions.values()) {
       if (s.dirty || !s.cached) {
-        const d = deriveSession(s, finished, opts);
+        const d = deriveSession(s, finished, opts, lost);
         if (d.overlays) {
           for (const st of s.streams) if (applyOverlay(st, d.overlays.get(st))) st.dirty = true;
         } else {

@@ -4,12 +4,15 @@
 // parser drops the partial event and resyncs at the next certain event boundary (the finding then
 // says how much it dropped), the next id is not compared with the last one before the gap, and
 // the cursor is unknown until a new id arrives. Streams of connections seen only after a gap are
-// kept as streams of their own.
+// kept as streams of their own. Each stretch of lost records is also noted with what bounds the
+// ids it could have carried (lost-ids.ts), so that a gap elsewhere those ids may explain is not
+// reported as the server's fault.
 import type { CaptureGapRecord, ChunkRecord, EsEventRecord, RequestRecord } from './record';
 import type { AnalysisSnapshot, Finding, FindingCode } from './model';
 import type { FindingInput } from './findings';
 import { createSseConnectionParser } from './sse';
 import type { ConnState, GapNote, SessionState, StreamS } from './state';
+import type { LostIds } from './lost-ids';
 
 /** What the gap handling needs of the analyzer. */
 export interface GapContext {
@@ -23,14 +26,19 @@ export interface GapContext {
   newStream(src: string, conn: string, req: RequestRecord | undefined, t: number): StreamS;
   attachSession(st: StreamS, s: SessionState): void;
   getSession(sessionId: string | null, url: string): SessionState;
+  lost: LostIds;
 }
 
 export interface CaptureGaps {
   onCaptureGap(r: CaptureGapRecord): void;
   /** A stream for records of a connection whose request record is not in the capture. */
   orphanStream(r: ChunkRecord | EsEventRecord, key: string): StreamS;
-  /** A stream created without its request (from its response): says so, or joins the gap's finding. */
-  noteOrphan(st: StreamS, key: string, what: string): void;
+  /**
+   * A stream created without its request: says so, or joins the gap's finding. `t`: the time of
+   * its first record when body records before it may be lost too (not when the stream begins at
+   * its response, whose body is whole).
+   */
+  noteOrphan(st: StreamS, key: string, what: string, t?: number): void;
   /** `st` gets a body while its response was lost with a gap: parse it from its first boundary. */
   lostResponse(st: StreamS, key: string): void;
   /**
@@ -56,6 +64,23 @@ function captureGapWhat(r: CaptureGapRecord): string {
   return `The inspector lost an unknown number of records, reason ${r.reason}`;
 }
 
+/**
+ * What the relay's gap record bounds: for these reasons it is written after the records it reports
+ * (buffer-cap: the time of the last evicted record; not-recording: when recording began;
+ * event-size-cap: when the event was cut), so they were read no later than its time. Otherwise
+ * (reload, other, a file without a body) when they were read is unknown.
+ */
+function readBound(r: CaptureGapRecord): number {
+  return r.reason === 'buffer-cap' || r.reason === 'not-recording' || r.reason === 'event-size-cap' ? r.t : Infinity;
+}
+
+/** How the records of a gap were lost, after "records of <stream>". */
+function lostHow(r: CaptureGapRecord): string {
+  if (r.reason === 'not-recording') return 'not kept before recording began ("capture while DevTools is closed" is off)';
+  if (r.reason === 'event-size-cap') return "cut by the inspector's size cap";
+  return `lost by the inspector (${r.reason})`;
+}
+
 export function createCaptureGaps(ctx: GapContext): CaptureGaps {
   /** The capture-gap finding of each connection a gap record listed (for streams seen later). */
   const gapNotes = new Map<string, GapNote>();
@@ -70,7 +95,9 @@ export function createCaptureGaps(ctx: GapContext): CaptureGaps {
    * before. The SSE parser drops the partial event and resyncs at the next blank line, the next
    * id is not compared with the last one before the loss, and the cursor is unknown until then.
    */
-  function lostAt(st: StreamS, note: GapNote) {
+  function lostAt(st: StreamS, note: GapNote, bodyLost = true) {
+    // Ids of the lost records are unknown: bounded by what the capture holds around them.
+    if (bodyLost) ctx.lost.add(st, `records of ${st.id} ${note.what ?? 'lost by the inspector'}`, note.tHi ?? Infinity, st.orphan === true);
     st.captureIncomplete = true;
     if (note.benign) st.notRecorded = true;
     else st.inspectorLost = true;
@@ -118,7 +145,7 @@ export function createCaptureGaps(ctx: GapContext): CaptureGaps {
     const s = st.session;
     if (!st.cutNote) {
       const f = ctx.addFinding(s, ctx.nextOrd(), 'capture-gap', { streamId: st.id, eventIds: [], message: '' });
-      st.cutNote = { f, s, base: '', parts: [], more: 0, benign: false };
+      st.cutNote = { f, s, base: '', parts: [], more: 0, benign: false, what: "cut by the inspector's size cap" };
     }
     const n = st.cutNote;
     n.base = `The inspector cut ${st.cuts} chunk(s) of ${st.id} over its per-record size cap (${st.cutBytes} byte(s) left out): events there are incomplete; what is missing is not the server's fault.`;
@@ -138,7 +165,7 @@ export function createCaptureGaps(ctx: GapContext): CaptureGaps {
       st.transport = 'eventsource';
     } else st.parser = createSseConnectionParser();
     ctx.attachSession(st, ctx.getSession(null, ''));
-    noteOrphan(st, key, r.kind === 'chunk' ? 'its request, its response and possibly the start of its body' : 'its request and possibly earlier events');
+    noteOrphan(st, key, r.kind === 'chunk' ? 'its request, its response and possibly the start of its body' : 'its request and possibly earlier events', r.t);
     return st;
   }
 
@@ -158,10 +185,18 @@ export function createCaptureGaps(ctx: GapContext): CaptureGaps {
     lostAt(st, n);
   }
 
-  function noteOrphan(st: StreamS, key: string, what: string) {
+  function noteOrphan(st: StreamS, key: string, what: string, t?: number) {
+    // Without its request (and no session id in its response) its session is a guess: the ids it
+    // delivers may be another session's.
+    if (st.session?.sessionId == null) ctx.lost.unknownSession(st);
     let n = gapNotes.get(key);
-    if (n) nameIn(n, st, ` Records of ${st.id} came after it without ${what}.`);
-    else {
+    if (n) {
+      nameIn(n, st, ` Records of ${st.id} came after it without ${what}.`);
+      if (t !== undefined) {
+        // Lost with that gap, read before this first record of the connection.
+        ctx.lost.add(st, `records of ${st.id} ${n.what ?? 'lost by the inspector'}`, Math.min(n.tHi ?? Infinity, t), true);
+      }
+    } else {
       const s = st.session;
       const f = ctx.addFinding(s, ctx.nextOrd(), 'capture-gap', {
         streamId: st.id,
@@ -170,9 +205,10 @@ export function createCaptureGaps(ctx: GapContext): CaptureGaps {
       });
       n = { f, s, base: `Records of ${st.id} arrived without ${what}: the capture does not hold the start of this connection, so what it carried before cannot be checked (not the server's fault).`, parts: [], more: 0, benign: false };
       gapNotes.set(key, n);
+      if (t !== undefined) ctx.lost.add(st, `records of ${st.id} before the first one captured (its request is not in the capture)`, t, true);
     }
     renderNote(n);
-    lostAt(st, n);
+    lostAt(st, n, false);
   }
 
   function onCaptureGap(r: CaptureGapRecord) {
@@ -194,6 +230,8 @@ export function createCaptureGaps(ctx: GapContext): CaptureGaps {
       // An imported file (HAR) without the body of these responses: unknown, not empty.
       for (const x of streams) {
         x.bodyAbsent = true;
+        // Its whole body is unknown, read before its end (a later record of the connection).
+        ctx.lost.add(x, `the body of ${x.id}, which the file does not hold`, Infinity);
         const req = x.root.requests.find((q) => q.response === undefined) ?? x.root.requests[0];
         // A warning, not an error: the file cannot show these events (principle: say what cannot
         // be known), the inspector did not lose them; `capture-gap` errors stay for real losses.
@@ -212,6 +250,13 @@ export function createCaptureGaps(ctx: GapContext): CaptureGaps {
     }
     const benign = r.reason === 'not-recording';
     const range = r.fromSeq !== undefined ? ` (records ${r.fromSeq}–${r.toSeq ?? r.fromSeq} of ${r.src})` : '';
+    const what = lostHow(r);
+    const tHi = readBound(r);
+    // Connections the capture has not seen (their request was lost too, or none are named: the
+    // panel's store, a reload) may have carried ids of any session. Before recording began, whole
+    // connections that ended meanwhile were not kept either, and no gap record names them.
+    if (keys.some((k) => !ctx.conns.get(k)?.stream) || r.conns.length === 0) ctx.lost.add(undefined, `records of connections the capture does not hold, ${what}`, tHi);
+    if (benign) ctx.lost.add(undefined, `connections that ended before recording began (not kept)`, tHi);
     if (benign && streams.length > 0) {
       // Like a file without a body: unknown, not lost, so a warning; one per stream, naming the
       // request whose verdict it caps at complete-unverified.
@@ -232,6 +277,8 @@ export function createCaptureGaps(ctx: GapContext): CaptureGaps {
           parts: [],
           more: 0,
           benign,
+          what,
+          tHi,
         };
         renderNote(n);
         lostAt(x, n);
@@ -245,6 +292,8 @@ export function createCaptureGaps(ctx: GapContext): CaptureGaps {
           parts: [],
           more: 0,
           benign,
+          what,
+          tHi,
         };
         renderNote(n);
         for (const k of rest) gapNotes.set(k, n);
@@ -267,6 +316,8 @@ export function createCaptureGaps(ctx: GapContext): CaptureGaps {
       parts: [],
       more: 0,
       benign,
+      what,
+      tHi,
     };
     renderNote(n);
     for (const k of keys) gapNotes.set(k, n);

@@ -5,15 +5,16 @@
 import type { Finding, FindingCode, ReconnectChain, RequestInfo, Session, Stream, Verdict } from './model';
 import { countRanges, describeRanges, expandRanges, inferScheme } from './ids';
 import { SEVERITY, worstOf, type FindingInput } from './findings';
-import { NO_SESSION, type OrdFinding, type ReqState, type SessionState, type StreamS } from './state';
+import { NO_SESSION, type GapLoss, type OrdFinding, type ReqState, type SessionState, type StreamS } from './state';
 import type { ResolvedOptions } from './options';
+import { coverMissing, describeParts, sessionParts, type LostIds, type LostPart } from './lost-ids';
 
 function idRun(ids: readonly string[], cap = 10): string {
   if (ids.length <= cap) return ids.join(', ');
   return `${ids.slice(0, cap - 1).join(', ')} … ${ids[ids.length - 1]} (${ids.length} in all)`;
 }
 
-function lossText(losses: [number, number, string][]): string {
+function lossText(losses: GapLoss[]): string {
   const ids = losses.map((l) => l[2]).filter(Boolean);
   const cross = losses.some((l) => !l[2]);
   const parts: string[] = [];
@@ -181,7 +182,7 @@ export function addOverlayCode(st: StreamS, idx: number, code: FindingCode): boo
   return true;
 }
 
-export function deriveSession(s: SessionState, finished: boolean, opts: ResolvedOptions): Derived {
+export function deriveSession(s: SessionState, finished: boolean, opts: ResolvedOptions, lost: LostIds): Derived {
   const inferred = inferScheme(s.stats, s.override);
   const scheme =
     s.idReuse > 0 && inferred.kind !== 'opaque' && inferred.kind !== 'none' && !inferred.override
@@ -191,17 +192,15 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
   const ordered = contiguous || scheme.kind === 'sparse';
   const anyOpen = !finished && s.streams.some(stillOpen);
   let incomplete = 0;
-  let absent = 0;
-  for (const x of s.streams) {
-    if (x.captureIncomplete) incomplete++;
-    if (x.bodyAbsent) absent++;
-  }
-  // Under a counter shared by the session, ids missing on one stream may have been delivered on a
-  // stream whose body the file does not hold: such gaps cannot be decided.
-  const gapsUnknowable = absent > 0 && scheme.scope !== 'stream';
+  for (const x of s.streams) if (x.captureIncomplete) incomplete++;
+  // Records the capture does not hold (lost-ids.ts): missing ids they may have carried are no
+  // proof of a server's drop.
+  const lossRev = lost.rev(s);
+  let parts: LostPart[] | undefined;
+  const perStream = scheme.scope === 'stream';
   // Gap candidates are decided again only when something they depend on changed; otherwise only
   // the candidates added since the last derivation are (see IncState).
-  const key = `${scheme.kind}|${scheme.scope ?? ''}|${anyOpen ? 1 : 0}|${s.idReuse > 0 ? 1 : 0}|${s.stats.fills}|${incomplete}`;
+  const key = `${scheme.kind}|${scheme.scope ?? ''}|${anyOpen ? 1 : 0}|${s.idReuse > 0 ? 1 : 0}|${s.stats.fills}|${incomplete}|${lossRev}`;
   let inc = s.inc;
   const fullCand = !inc || inc.key !== key;
   if (!inc || fullCand) {
@@ -213,6 +212,8 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
       gapOrds: new Map(),
       gapCount: 0,
       gapTexts: [],
+      unvTexts: [],
+      unvCount: 0,
       nPush: 0,
       other: undefined,
       otherText: '',
@@ -232,32 +233,40 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
   const overlay = (st: StreamS, idx: number, code: FindingCode) => {
     ovList.push([st, idx, code]);
   };
-  const gapText = (text: string) => {
+  const gapText = (text: string, unverifiable: boolean) => {
+    if (unverifiable) {
+      I.unvCount++;
+      if (I.unvTexts.length < 20) I.unvTexts.push(text);
+      return;
+    }
     I.gapCount++;
     if (I.gapTexts.length < 20) I.gapTexts.push(text);
   };
-  const add = (at: number, code: FindingCode, f: FindingInput) => {
-    findings.push({ ord: at, f: { code, severity: SEVERITY[code], sessionKey: s.key, sessionId: s.sessionId, ...f } });
+  const addLoss = (root: StreamS, loss: GapLoss) => {
+    const l = gapOrds.get(root);
+    if (l) l.push(loss);
+    else gapOrds.set(root, [loss]);
+  };
+  const add = (at: number, code: FindingCode, { severity, ...f }: FindingInput) => {
+    findings.push({ ord: at, f: { code, severity: severity ?? SEVERITY[code], sessionKey: s.key, sessionId: s.sessionId, ...f } });
   };
 
   for (let ci = I.nCand; ci < s.candidates.length; ci++) {
     const c = s.candidates[ci]!;
     const st = c.stream;
     const req = st.root.requests[0];
-    if ((c.kind === 'live' || c.kind === 'replay') && contiguous && !gapsUnknowable) {
+    if ((c.kind === 'live' || c.kind === 'replay') && contiguous) {
       // Ids reused by different streams (each stream counts on its own): only the chain's own
       // deliveries can fill its gaps.
       const set = s.idReuse > 0 ? st.root.chainIds.get(c.prefix) : s.stats.groups.get(c.prefix)?.set;
       if (!set) continue;
-      const sig = `${anyOpen ? 1 : 0}${st.captureIncomplete ? 1 : 0}${st.resumes ? st.resumes.id : ''}`;
+      const sig = `${anyOpen ? 1 : 0}${st.captureIncomplete ? 1 : 0}${st.resumes ? st.resumes.id : ''}|${lossRev}`;
       const memo = c.memo;
       if (memo && memo.set === set && memo.fills === set.fills && memo.sig === sig) {
         if (!memo.gap) continue;
-        const { f, text, code } = memo.gap;
-        gapText(text);
-        const l = gapOrds.get(st.root);
-        if (l) l.push([c.prevOrd, c.ord, text]);
-        else gapOrds.set(st.root, [[c.prevOrd, c.ord, text]]);
+        const { f, text, code, unverifiable } = memo.gap;
+        gapText(text, unverifiable);
+        addLoss(st.root, [c.prevOrd, c.ord, text, unverifiable]);
         overlay(st, c.eventIndex, code);
         findings.push(f);
         continue;
@@ -265,32 +274,48 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
       c.memo = { set, fills: set.fills, sig };
       const missing = set.missingIn(c.from, c.to);
       if (missing.length === 0) continue;
-      const n = countRanges(missing);
-      const text = describeRanges(missing, c.prefix, c.width);
+      // Ids that records the capture does not hold may have carried are no proof of a drop: the
+      // finding stays (no stream in the capture delivered them) but as a warning, unless some of
+      // the ids cannot be in any of those records.
+      const cover = coverMissing(missing, c, (parts ??= sessionParts(s, lost)), perStream);
+      const unverifiable = cover.rest.length === 0;
+      const shown = unverifiable ? missing : cover.rest;
+      const n = countRanges(shown);
+      const text = describeRanges(shown, c.prefix, c.width);
       const code: FindingCode = c.kind === 'replay' ? 'replay-gap' : 'live-gap';
-      gapText(text);
-      const l = gapOrds.get(st.root);
-      if (l) l.push([c.prevOrd, c.ord, text]);
-      else gapOrds.set(st.root, [[c.prevOrd, c.ord, text]]);
+      gapText(text, unverifiable);
+      addLoss(st.root, [c.prevOrd, c.ord, text, unverifiable]);
       overlay(st, c.eventIndex, code);
-      const f: Omit<Finding, 'code' | 'severity' | 'sessionKey' | 'sessionId'> = {
+      const how =
+        c.kind === 'replay'
+          ? c.atResume
+            ? `the client resumed from ${c.prevId ?? '?'} and the replay continued at ${c.id}`
+            : `the resumed stream went from ${c.prevId ?? '?'} to ${c.id}`
+          : `the connection went from ${c.prevId ?? '?'} to ${c.id} without a reconnect`;
+      const Ids = (k: number) => (k === 1 ? 'Id' : 'Ids');
+      let message: string;
+      if (unverifiable)
+        message = `${Ids(n)} ${text} ${n === 1 ? 'was' : 'were'} delivered by no stream in the capture (${how}), but ${n === 1 ? 'it' : 'they'} may be in records the capture does not hold: ${describeParts(cover.by)}. Whether the server dropped ${n === 1 ? 'it' : 'them'} cannot be known.`;
+      else {
+        message = `${Ids(n)} ${text} never delivered: ${how}${c.kind === 'live' ? `, and no other stream of the session carried ${n === 1 ? 'it' : 'them'}` : ''}.`;
+        if (cover.covered.length > 0) {
+          const k = countRanges(cover.covered);
+          message += ` (${Ids(k)} ${describeRanges(cover.covered, c.prefix, c.width)} may be in records the capture does not hold: ${describeParts(cover.by)}; ${n === 1 ? 'this one cannot' : 'these cannot'}.)`;
+        }
+      }
+      const f: FindingInput = {
         streamId: st.id,
         eventIds: expandRanges(missing, c.prefix, c.width),
-        missing: text,
+        missing: describeRanges(missing, c.prefix, c.width),
         eventIndex: c.eventIndex,
         ...(req ? { requestId: req.id } : {}),
-        message:
-          c.kind === 'replay'
-            ? c.atResume
-              ? `${n === 1 ? 'Id' : 'Ids'} ${text} never delivered: the client resumed from ${c.prevId ?? '?'} and the replay continued at ${c.id}.`
-              : `${n === 1 ? 'Id' : 'Ids'} ${text} never delivered: the resumed stream went from ${c.prevId ?? '?'} to ${c.id}.`
-            : `${n === 1 ? 'Id' : 'Ids'} ${text} never delivered: the connection went from ${c.prevId ?? '?'} to ${c.id} without a reconnect, and no other stream of the session carried ${n === 1 ? 'it' : 'them'}.`,
+        message,
       };
+      if (unverifiable) f.severity = 'warning';
       if (st.resumes) f.relatedStreamIds = [st.resumes.id];
-      if (st.captureIncomplete) f.message += ' (This stream was not fully captured: the inspector may have lost them.)';
       if (anyOpen) f.pending = true;
       add(c.ord, code, f);
-      c.memo.gap = { f: findings[findings.length - 1]!, text, code };
+      c.memo.gap = { f: findings[findings.length - 1]!, text, code, unverifiable };
     } else if (c.kind === 'reorder' && ordered) {
       overlay(st, c.eventIndex, 'replay-reordered');
       add(c.ord, 'replay-reordered', {
@@ -302,9 +327,7 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
       });
     } else if (c.kind === 'cross-prefix' && ordered && scheme.scope === 'stream') {
       overlay(st, c.eventIndex, 'replay-cross-stream');
-      const l = gapOrds.get(st.root);
-      if (l) l.push([c.prevOrd, c.ord, '']);
-      else gapOrds.set(st.root, [[c.prevOrd, c.ord, '']]);
+      addLoss(st.root, [c.prevOrd, c.ord, '', false]);
       const run = I.crossRun;
       if (run && run.st === st && run.idx === c.eventIndex - 1 && run.prefix === c.prefix) {
         // Contiguous events of the same foreign prefix: one finding for the run.
@@ -367,9 +390,13 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
       const resyncs = root.resyncOrds.concat(s.resyncOrds);
       // A resync after the loss and before the result: the client was told to discard.
       const discounted = (prevOrd: number) => resyncs.some((x) => x > prevOrd && x < respOrd);
-      const losses: [number, number, string][] = (gapOrds.get(root) ?? []).concat(root.crossOrds.map((o) => [o - 1, o, ''] as [number, number, string]));
+      const losses: GapLoss[] = (gapOrds.get(root) ?? []).concat(root.crossOrds.map((o) => [o - 1, o, '', false] as GapLoss));
       const lossesBefore = losses.filter(([, o]) => o >= r.ord && o <= respOrd);
-      const affected = lossesBefore.some(([p]) => !discounted(p));
+      // Gaps whose ids may be in records the capture does not hold make the result unverifiable,
+      // not lossy: whether events were lost cannot be known.
+      const certain = lossesBefore.filter((l) => !l[3]);
+      const affected = certain.some(([p]) => !discounted(p));
+      const maybe = lossesBefore.filter((l) => l[3] && !discounted(l[0]));
       const unverified = (unverifiedRoots.get(root) ?? []).some((o) => o >= r.ord && o < respOrd);
       const incomplete = root.segments.some((x) => x.captureIncomplete);
       if (affected && r.cumulative > 0) {
@@ -382,18 +409,23 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
           eventIds: [],
           ...(r.responseIndex !== undefined ? { eventIndex: r.responseIndex } : {}),
           // decided on gaps that another open stream could still fill
-          ...(anyOpen && !lossesBefore.some((l) => l[2] === '') ? { pending: true } : {}),
-          message: `The client accepted the ${r.response} of request ${r.id} (${r.method}) although the stream it was built from lost events (${lossText(lossesBefore)}) and it had received ${r.cumulative} cumulative notification(s): the result looks complete but the accumulated output is not. Discard it and re-issue the call or read the state explicitly.`,
+          ...(anyOpen && !certain.some((l) => l[2] === '') ? { pending: true } : {}),
+          message: `The client accepted the ${r.response} of request ${r.id} (${r.method}) although the stream it was built from lost events (${lossText(certain)}) and it had received ${r.cumulative} cumulative notification(s): the result looks complete but the accumulated output is not. Discard it and re-issue the call or read the state explicitly.`,
         });
-      } else if (unverified && r.cumulative > 0) {
+      } else if ((unverified || maybe.length > 0) && r.cumulative > 0) {
         verdict = 'complete-unverified';
         if (r.responseIndex !== undefined) overlay(r.responseStream!, r.responseIndex, 'unverified-result-accepted');
+        const why = [
+          ...(unverified ? ['after a reconnect whose replay cannot be checked'] : []),
+          ...(maybe.length > 0 ? [`after ids ${maybe.map((l) => l[2]).join('; ')} that no stream in the capture delivered and that may be in records the capture does not hold`] : []),
+        ].join(', and ');
         add(respOrd, 'unverified-result-accepted', {
           streamId: r.responseStream!.id,
           requestId: r.id,
           eventIds: [],
           ...(r.responseIndex !== undefined ? { eventIndex: r.responseIndex } : {}),
-          message: `The client accepted the ${r.response} of request ${r.id} (${r.method}) after a reconnect whose replay cannot be checked, with ${r.cumulative} cumulative notification(s) received: if the replay left events out, the accumulated output is incomplete. Read the state explicitly before trusting it.`,
+          ...(anyOpen && maybe.length > 0 && !unverified ? { pending: true } : {}),
+          message: `The client accepted the ${r.response} of request ${r.id} (${r.method}) ${why}, with ${r.cumulative} cumulative notification(s) received: if ${maybe.length > 0 ? 'events were left out' : 'the replay left events out'}, the accumulated output is incomplete. Read the state explicitly before trusting it.`,
         });
       } else if (lossesBefore.length > 0 || unverified || incomplete || (r.dupCumulative ?? 0) > 0) verdict = 'complete-unverified';
       else verdict = 'complete';
@@ -514,11 +546,12 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
   if (!s.gaplessDeclared) reasons.push('the server did not declare gapless event retention');
   if (s.resumes.length > 0) reasons.push(`${s.resumes.length} reconnect(s) with Last-Event-ID`);
   if (gapCount > 0) reasons.push(`ids ${gapTexts.join('; ')}${gapCount > gapTexts.length ? `; … (${gapCount - gapTexts.length} more gaps)` : ''} never delivered`);
+  if (I.unvCount > 0)
+    reasons.push(`ids ${I.unvTexts.join('; ')}${I.unvCount > I.unvTexts.length ? `; … (${I.unvCount - I.unvTexts.length} more gaps)` : ''} delivered by no stream in the capture (they may be in records the capture does not hold)`);
   if (s.resyncOrds.length > 0 || s.streams.some((x) => x.resyncOrds.length > 0)) reasons.push('the server sent a resync');
   if (s.captureGap || s.streams.some((x) => x.captureIncomplete && !notRecordedOnly(x))) reasons.push('the inspector lost records of this session');
   if (s.notRecorded || s.streams.some(notRecordedOnly))
     reasons.push('recording began only when DevTools opened ("capture while DevTools is closed" is off): earlier events of streams open then are unknown');
-  if (gapsUnknowable) reasons.push(`the file holds no body for ${absent} stream(s) sharing the session's id counter: gaps cannot be checked`);
   if (s.idReuse > 0) reasons.push(`${s.idReuse} event id(s) reused by different streams: Last-Event-ID is ambiguous`);
 
   const chains: ReconnectChain[] = [];

@@ -5,6 +5,7 @@ import type { SseBlock, SseConnectionParser } from './sse';
 import type { DecodedMessage } from './jsonrpc';
 import type { IdSchemeOverride, IdStats, IntervalSet, ParsedId } from './ids';
 import type { IdIndex } from './id-index';
+import type { LostPart } from './lost-ids';
 
 /** Session key of findings that belong to no session (capture gaps outside any stream). */
 export const NO_SESSION = '';
@@ -51,6 +52,9 @@ export interface GapNote {
   more: number;
   /** `not-recording`: the user's setting, not a loss by the inspector. */
   benign: boolean;
+  /** What the gap's records were, in words, and when they were read at the latest (lost-ids.ts). */
+  what?: string;
+  tHi?: number;
 }
 
 /** Contiguous events of one connection reported by one finding (e.g. a replay of another stream). */
@@ -84,7 +88,7 @@ export interface Candidate {
    * changed: the set it was checked against and that set's `fills`, and the session-level inputs.
    * Saves redoing every old candidate at each snapshot of a live capture.
    */
-  memo?: { set: IntervalSet; fills: number; sig: string; gap?: { f: OrdFinding; text: string; code: FindingCode } };
+  memo?: { set: IntervalSet; fills: number; sig: string; gap?: { f: OrdFinding; text: string; code: FindingCode; unverifiable: boolean } };
 }
 
 export interface StreamS {
@@ -119,6 +123,20 @@ export interface StreamS {
   inspectorLost?: boolean;
   /** Records of this connection were not kept because recording was off (`not-recording`). */
   notRecorded?: boolean;
+  /** Opened by a request in the capture without Last-Event-ID: carries only events made after it. */
+  fresh?: boolean;
+  /** Its request is not in the capture (its session and chain are unknown). */
+  orphan?: boolean;
+  /** A resume whose cursor the capture never saw, linked by a guess (see linkResume). */
+  linkGuessed?: boolean;
+  /** Stretches of its records the capture does not hold, and their bounds (lost-ids.ts). */
+  lost?: LostPart[];
+  lostRev?: number;
+  /** Parts still waiting for the next body record / the next kept id of this connection. */
+  lostAwaitT?: LostPart[];
+  lostAwaitId?: LostPart[];
+  /** The last id kept on this connection (not a duplicate, not a priming event). */
+  lastKept?: ParsedId;
   /**
    * The capture-gap finding that reports what the parser's resync after a loss dropped; its
    * message gets the counts once the resync found an event boundary (or the stream ended).
@@ -231,10 +249,13 @@ export interface IncState {
   nCand: number;
   candFindings: OrdFinding[];
   candOverlay: [StreamS, number, FindingCode][];
-  gapOrds: Map<StreamS, [number, number, string][]>;
+  /** Per chain root: [ord before the missing ids, ord after, their text, whether they may be in records the capture does not hold]. */
+  gapOrds: Map<StreamS, GapLoss[]>;
   gapCount: number;
-  /** The first 20 gaps, for the lossless reason. */
+  /** The first 20 gaps, for the lossless reason (ids certainly never delivered / ids that may be in lost records). */
   gapTexts: string[];
+  unvTexts: string[];
+  unvCount: number;
   /** Push-time findings (SessionState.findings) already in `out`. */
   nPush: number;
   /** Findings recomputed at each derivation (unverifiable resumes, request verdicts), as in `out`. */
@@ -249,6 +270,9 @@ export interface IncState {
   /** The last cross-prefix finding, extended while the next candidate is the next event. */
   crossRun?: { st: StreamS; idx: number; prefix: string; f: Finding };
 }
+
+/** A loss on a chain: [ord before, ord after, missing ids ('' for cross-stream), unverifiable]. */
+export type GapLoss = [number, number, string, boolean];
 
 export interface ConnState {
   req?: RequestRecord;

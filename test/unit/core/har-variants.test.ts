@@ -108,16 +108,26 @@ describe('HAR bodies the file did not keep', () => {
     }
   });
 
-  it('a missing body on a stream sharing the session counter makes gaps on other streams undecidable', () => {
-    const h = har([
-      initEntry(),
-      entry({ start: '2026-11-30T07:00:00.050Z', headers: [['mcp-session-id', 'S1'], ['accept', 'text/event-stream']], content: { size: -1, mimeType: 'text/event-stream' }, extra: { _failureText: 'net::ERR_ABORTED' } }),
-      entry({ start: '2026-11-30T07:00:00.100Z', body: call(2), headers: [['mcp-session-id', 'S1']], content: text(sse(['2', msg('a')], ['5', msg('b')], ['6', res(2)])) }),
-    ]);
-    const s = analyzeRecords(importValue(h).records);
-    expect(codes(s)).toEqual(['capture-gap']); // ids 3-4 may be on the GET whose body is unknown
-    expect(reqOf(s, '2').verdict).toBe('complete');
-    expect(s.sessions[0]!.losslessReasons.join(' ')).toMatch(/gaps cannot be checked/);
+  it('a missing body on a stream sharing the session counter: gaps it may explain are warnings, not the server\'s fault', () => {
+    const build = (getStart: string, getTime: number) =>
+      har([
+        initEntry(),
+        entry({ start: getStart, time: getTime, headers: [['mcp-session-id', 'S1'], ['accept', 'text/event-stream']], content: { size: -1, mimeType: 'text/event-stream' }, extra: { _failureText: 'net::ERR_ABORTED' } }),
+        entry({ start: '2026-11-30T07:00:00.100Z', body: call(2), headers: [['mcp-session-id', 'S1']], content: text(sse(['2', msg('a')], ['5', msg('b')], ['6', res(2)])) }),
+      ]);
+    // The GET without body was open while the POST ran: ids 3–4 may be on it.
+    let s = analyzeRecords(importValue(build('2026-11-30T07:00:00.050Z', 5000)).records);
+    expect(codes(s)).toEqual(['capture-gap', 'live-gap', 'unverified-result-accepted']);
+    const gap = s.findings.find((f) => f.code === 'live-gap')!;
+    expect(gap).toMatchObject({ severity: 'warning', missing: '3–4' });
+    expect(gap.message).toMatch(/which the file does not hold/);
+    expect(reqOf(s, '2').verdict).toBe('complete-unverified');
+    expect(s.sessions[0]!.losslessReasons.join(' ')).toMatch(/ids 3–4 delivered by no stream in the capture \(they may be in records the capture does not hold\)/);
+    // It ended before the POST was sent: whatever it carried was made before, so not ids 3–4.
+    s = analyzeRecords(importValue(build('2026-11-30T07:00:00.010Z', 20)).records);
+    expect(codes(s)).toEqual(['capture-gap', 'live-gap', 'lossy-result-accepted']);
+    expect(s.findings.find((f) => f.code === 'live-gap')).toMatchObject({ severity: 'error', missing: '3–4' });
+    expect(reqOf(s, '2').verdict).toBe('lossy');
   });
 });
 
