@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import type { AnalysisSnapshot } from '../../core/model';
 import { JsonTree } from './JsonTree';
-import { eventMethods, eventRpcIds, requestsById, streamLabel } from './labels';
+import { codeSeverity, eventMethods, eventRpcIds, requestsById, streamLabel } from './labels';
 import { formatClock, visible } from './text';
 
 const CAP = 256 * 1024;
@@ -49,7 +49,7 @@ export const EventDetail = memo(function EventDetail({ snap, streamId, index }: 
                   const f = snap.findings.find((x) => x.code === code && x.streamId === s.id && x.eventIndex === index) ?? snap.findings.find((x) => x.code === code && x.streamId === s.id);
                   return (
                     <div key={code}>
-                      <span className="mono sev-error">{code}</span>
+                      <span className={`mono sev-${f?.severity ?? codeSeverity(code)}`}>{code}</span>
                       {f ? <span>{visible(` — ${f.message}`)}</span> : null}
                     </div>
                   );

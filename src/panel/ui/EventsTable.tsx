@@ -2,7 +2,7 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardE
 import type { AnalysisSnapshot, Severity, SseEvent } from '../../core/model';
 import { EventDetail } from './EventDetail';
 import { createEventRowsMerger, eventMatches, requestLinkedEvents, type EventRow, type ParsedFilter } from './filter';
-import { eventMethods, eventRpcIds, requestsById, streamLabel, worstSeverity } from './labels';
+import { eventMethods, eventRpcIds, eventSeverity, requestsById, streamLabel } from './labels';
 import { formatBytes, formatRel, utf8Length, visibleLine } from './text';
 import { HEAD_H, useGridColumns, type Column } from './grid';
 import { ROW_H, useRows } from './virtual';
@@ -42,7 +42,7 @@ interface RowText {
 const rowTextCache = new WeakMap<SseEvent, RowText>();
 /** Row texts computed (tests count work with it). */
 export const rowTextStats = { computed: 0 };
-function rowText(e: SseEvent, t0: number): RowText {
+function rowText(e: SseEvent, t0: number, sevOf: () => Severity | undefined): RowText {
   let x = rowTextCache.get(e);
   if (x && x.t0 !== t0) {
     x.t0 = t0;
@@ -50,7 +50,7 @@ function rowText(e: SseEvent, t0: number): RowText {
   }
   if (!x) {
     rowTextStats.computed++;
-    const sev = worstSeverity(e.findings);
+    const sev = sevOf();
     x = {
       id: e.id !== undefined ? visibleLine(e.id, 40) : '—',
       type: `${e.synthetic === 'json-body' ? '(JSON body)' : visibleLine(e.event, 40)}${e.truncated ? ' ✂ truncated' : ''}${e.idOnly ? ' (id only)' : ''}`,
@@ -76,10 +76,11 @@ const EventRowView = memo(function EventRowView(props: {
   selected: boolean;
   streamId: string;
   index: number;
+  sevOf(streamId: string, index: number, e: SseEvent): Severity | undefined;
   onSelect(streamId: string, index: number): void;
 }) {
   const { vindex, start, e, selected } = props;
-  const x = rowText(e, props.t0);
+  const x = rowText(e, props.t0, () => props.sevOf(props.streamId, props.index, e));
   const sev = x.sev;
   return (
     <div
@@ -131,6 +132,11 @@ export function EventsTable(props: {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [all, allLen, filter, filter.empty ? undefined : snap, sessionKey]);
   const rowCount = rows.length;
+  // Read through a ref: a stable callback keeps the memoized rows from re-rendering on every
+  // snapshot (each has a new findings array); a row's severity is computed once per event.
+  const findingsRef = useRef(snap.findings);
+  findingsRef.current = snap.findings;
+  const sevOf = useCallback((streamId: string, index: number, e: SseEvent) => eventSeverity(findingsRef.current, streamId, index, e), []);
   const reqs = useMemo(() => (sessionKey ? requestsById(snap, sessionKey) : new Map()), [snap, sessionKey]);
   const t0 = useMemo(() => {
     const session = snap.sessions.find((s) => s.key === sessionKey);
@@ -226,6 +232,7 @@ export function EventsTable(props: {
                       selected={vi.index === selIdx}
                       streamId={r.streamId}
                       index={r.index}
+                      sevOf={sevOf}
                       onSelect={onRowSelect}
                     />
                   );

@@ -1,4 +1,4 @@
-import type { AnalysisSnapshot, FindingCode, RequestInfo, Severity, SseEvent, Stream } from '../../core/model';
+import type { AnalysisSnapshot, Finding, FindingCode, RequestInfo, Severity, SseEvent, Stream } from '../../core/model';
 
 export const SEV_ICON: Record<Severity, string> = { error: '⛔', warning: '⚠', info: 'ℹ' };
 
@@ -7,6 +7,50 @@ export function codeSeverity(code: FindingCode): Severity {
   if (ERROR_CODES.has(code)) return 'error';
   if (code === 'needless-resume') return 'info';
   return 'warning';
+}
+
+const RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
+const bySnapshotFindings = new WeakMap<readonly Finding[], Map<string, Severity>>();
+
+/**
+ * An event's severity per code, from the findings themselves: the core can set a finding below
+ * its code's usual severity (a live-gap/replay-gap whose ids may be in records the inspector lost
+ * is a warning), so a mark must follow the finding, not the code. Keyed by stream + event index
+ * (+ stream alone for findings without an event); the worst finding wins. Built once per findings
+ * array (the snapshot's).
+ */
+function severities(findings: readonly Finding[]): Map<string, Severity> {
+  let m = bySnapshotFindings.get(findings);
+  if (!m) {
+    m = new Map();
+    const put = (k: string, sev: Severity) => {
+      const prev = m!.get(k);
+      if (!prev || RANK[sev] > RANK[prev]) m!.set(k, sev);
+    };
+    for (const f of findings) {
+      if (!f.streamId) continue;
+      put(`${f.streamId}\u0000${f.eventIndex ?? ''}\u0000${f.code}`, f.severity);
+      put(`${f.streamId}\u0000\u0000${f.code}`, f.severity);
+    }
+    bySnapshotFindings.set(findings, m);
+  }
+  return m;
+}
+
+/** Severity of `code` on event `index` of stream `streamId`, given the snapshot's findings. */
+export function eventCodeSeverity(findings: readonly Finding[], streamId: string, index: number, code: FindingCode): Severity {
+  const m = severities(findings);
+  return m.get(`${streamId}\u0000${index}\u0000${code}`) ?? m.get(`${streamId}\u0000\u0000${code}`) ?? codeSeverity(code);
+}
+
+/** Worst severity among an event's codes (see eventCodeSeverity). */
+export function eventSeverity(findings: readonly Finding[], streamId: string, index: number, e: SseEvent): Severity | undefined {
+  let w: Severity | undefined;
+  for (const c of e.findings) {
+    const s = eventCodeSeverity(findings, streamId, index, c);
+    if (!w || RANK[s] > RANK[w]) w = s;
+  }
+  return w;
 }
 
 export function requestsById(snap: AnalysisSnapshot, sessionKey: string): Map<string, RequestInfo> {
@@ -40,13 +84,3 @@ export function eventRpcIds(e: SseEvent): string {
     .join(', ');
 }
 
-export function worstSeverity(codes: readonly FindingCode[]): Severity | undefined {
-  let w: Severity | undefined;
-  for (const c of codes) {
-    const s = codeSeverity(c);
-    if (s === 'error') return 'error';
-    if (s === 'warning') w = 'warning';
-    else if (!w) w = 'info';
-  }
-  return w;
-}

@@ -4,7 +4,7 @@
 
 import type { ReactNode } from 'react';
 import type { AnalysisSnapshot, Finding, Stream } from '../../core/model';
-import { codeSeverity, eventMethods } from './labels';
+import { eventMethods, eventSeverity } from './labels';
 import { formatRel, visibleLine } from './text';
 import { lowerBound, niceStep, type View } from './timeline-geom';
 
@@ -197,7 +197,7 @@ export function drawTimeline(input: DrawInput): { els: ReactNode[]; axisEls: Rea
       const e = s.events[i]!;
       const px = x(e.t);
       const key = `${li}:${i}`;
-      const sev = e.findings.length ? (e.findings.some((c) => codeSeverity(c) === 'error') ? 'err' : 'warn') : undefined;
+      const sev = e.findings.length ? (eventSeverity(snap.findings, s.id, i, e) === 'error' ? 'err' : 'warn') : undefined;
       const isRes = e.messages.some((m) => m.kind === 'result' || m.kind === 'error');
       // A named SSE event (not "message"): e.g. a server's explicit resync. Drawn as a diamond.
       const named = e.event !== 'message' && !e.synthetic;
