@@ -35,18 +35,20 @@ export interface PageConfig {
   latencyIntervalMs: number;
   /** Also compare with DevTools closed (extension loaded but no panel) — two more browsers. */
   devtoolsClosedPair: boolean;
+  /** Page rows to run ('1', '1b', '2', '3', '7b', '8'); all when absent (bench/run.ts --rows). */
+  rows?: Set<string>;
   log(msg: string): void;
 }
 
 export interface PageResults {
-  stream: { ratios: Spread; withMs: Spread; withoutMs: Spread; mb: number; events: number; reads: number[]; settleMs: Spread };
+  stream?: { ratios: Spread; withMs: Spread; withoutMs: Spread; mb: number; events: number; reads: number[]; settleMs: Spread };
   rpcSettleMs?: Spread;
   streamNoDevtools?: { ratios: Spread; withMs: Spread; withoutMs: Spread };
   /** Same, with captureWhileClosed on (the relay buffers the stream for a DevTools opened later). */
   streamNoDevtoolsCapture?: { ratios: Spread; withMs: Spread; withoutMs: Spread };
   fetchGetNoDevtools?: { ratios: Spread; withMs: Spread; withoutMs: Spread };
-  fetchGet: { ratios: Spread; withMs: Spread; withoutMs: Spread };
-  fetchRpc: { ratios: Spread; withMs: Spread; withoutMs: Spread };
+  fetchGet?: { ratios: Spread; withMs: Spread; withoutMs: Spread };
+  fetchRpc?: { ratios: Spread; withMs: Spread; withoutMs: Spread };
   profile: { events: number; extMs: number; busyMs: number; usPerEvent: number; chunks: number; reads: number; top: [string, number][] }[][];
   relay: { cap: number; deltaWith: number; deltaWithout: number; label: string }[];
   latency: { storeP50: number; storeP95: number; rowP50: number; rowP95: number; n: number; rows: number }[];
@@ -292,6 +294,7 @@ async function latencyRun(arm: Arm, origin: string, n: number, ms: number) {
 export async function runPageBenches(dist: string, cfg: PageConfig): Promise<PageResults> {
   const server = await startBenchServer();
   const arms: Arm[] = [];
+  const want = (row: string) => !cfg.rows || cfg.rows.has(row);
   try {
     const url = server.url('/bench.html');
     cfg.log('launching browsers (without / with the extension)');
@@ -300,7 +303,7 @@ export async function runPageBenches(dist: string, cfg: PageConfig): Promise<Pag
     const B = await openArm('with (panel open)', dist, true, url, true);
     arms.push(B);
     let C: Arm | undefined, D: Arm | undefined;
-    if (cfg.devtoolsClosedPair) {
+    if (cfg.devtoolsClosedPair && want('1b')) {
       C = await openArm('without (no DevTools)', null, false, url, false);
       arms.push(C);
       D = await openArm('with (no DevTools)', dist, false, url, false);
@@ -319,10 +322,12 @@ export async function runPageBenches(dist: string, cfg: PageConfig): Promise<Pag
       await arm.browser.cdp.evaluate(arm.page, streamExpr, { timeoutMs: 300_000 });
       await panelQuiet(arm);
     }
-    cfg.log(`row 1: ${n} events, ${(server.bodyFor(n, b).length / 1e6).toFixed(1)} MB, ${cfg.reps} pairs`);
-    const s1 = await alternate(A, B, cfg.reps, url, streamExpr, checkStream);
-    const res: Partial<PageResults> = {};
-    res.stream = { ratios: s1.ratios, withMs: s1.withMs, withoutMs: s1.withoutMs, mb: server.bodyFor(n, b).length / 1e6, events: n, reads: s1.reads, settleMs: s1.settle };
+    const res: Partial<PageResults> = { profile: [], relay: [], latency: [] };
+    if (want('1')) {
+      cfg.log(`row 1: ${n} events, ${(server.bodyFor(n, b).length / 1e6).toFixed(1)} MB, ${cfg.reps} pairs`);
+      const s1 = await alternate(A, B, cfg.reps, url, streamExpr, checkStream);
+      res.stream = { ratios: s1.ratios, withMs: s1.withMs, withoutMs: s1.withoutMs, mb: server.bodyFor(n, b).length / 1e6, events: n, reads: s1.reads, settleMs: s1.settle };
+    }
     if (C && D) {
       // Default settings: with DevTools closed the relay records nothing of the body (it keeps the
       // request and response of the open stream and counts what it drops).
@@ -343,52 +348,53 @@ export async function runPageBenches(dist: string, cfg: PageConfig): Promise<Pag
       await setExtensionStorage(D.browser, { captureWhileClosed: false });
       res.streamNoDevtoolsCapture = { ratios: s2.ratios, withMs: s2.withMs, withoutMs: s2.withoutMs };
     }
-    cfg.log(`row 2: ${cfg.fetches} JSON GETs / JSON-RPC POSTs`);
     const checkNone = () => {};
-    const g = await alternate(A, B, cfg.reps, url, `fetchMany(${cfg.fetches})`, checkNone);
-    res.fetchGet = { ratios: g.ratios, withMs: g.withMs, withoutMs: g.withoutMs };
-    const p = await alternate(A, B, cfg.reps, url, `rpcMany(${cfg.fetches})`, checkNone);
-    res.fetchRpc = { ratios: p.ratios, withMs: p.withMs, withoutMs: p.withoutMs };
-    res.rpcSettleMs = p.settle;
-    if (C && D) {
-      const g2 = await alternate(C, D, cfg.reps, url, `fetchMany(${cfg.fetches})`, checkNone);
-      res.fetchGetNoDevtools = { ratios: g2.ratios, withMs: g2.withMs, withoutMs: g2.withoutMs };
+    if (want('2')) {
+      cfg.log(`row 2: ${cfg.fetches} JSON GETs / JSON-RPC POSTs`);
+      const g = await alternate(A, B, cfg.reps, url, `fetchMany(${cfg.fetches})`, checkNone);
+      res.fetchGet = { ratios: g.ratios, withMs: g.withMs, withoutMs: g.withoutMs };
+      const p = await alternate(A, B, cfg.reps, url, `rpcMany(${cfg.fetches})`, checkNone);
+      res.fetchRpc = { ratios: p.ratios, withMs: p.withMs, withoutMs: p.withoutMs };
+      res.rpcSettleMs = p.settle;
+      if (C && D) {
+        const g2 = await alternate(C, D, cfg.reps, url, `fetchMany(${cfg.fetches})`, checkNone);
+        res.fetchGetNoDevtools = { ratios: g2.ratios, withMs: g2.withMs, withoutMs: g2.withoutMs };
+      }
     }
 
-    cfg.log(`row 3: CPU profiles at ${cfg.profileSizes.join(' and ')} events`);
     const profReps = Math.max(1, Math.min(2, cfg.reps));
-    res.profile = [];
-    for (const size of cfg.profileSizes) {
+    if (want('3')) cfg.log(`row 3: CPU profiles at ${cfg.profileSizes.join(' and ')} events`);
+    for (const size of want('3') ? cfg.profileSizes : []) {
       const runs = [];
       for (let i = 0; i < profReps; i++) runs.push(await profileRun(B, url, size, b, server.origin));
-      res.profile.push(runs);
+      res.profile!.push(runs);
     }
 
-    cfg.log('row 7b: relay buffer (heap retained by the page after GC) vs its cap');
-    res.relay = [];
-    const relayOnce = async (label: string, cap: number) => {
-      const deltas: Record<string, number> = {};
-      for (const arm of [A, B]) {
-        await navigateFresh(arm, url);
-        await panelQuiet(arm);
-        const before = await gcHeap(arm);
-        const r = await arm.browser.cdp.evaluate<Run>(arm.page, streamExpr, { timeoutMs: 300_000 });
-        checkStream(r);
-        await panelQuiet(arm);
-        await sleep(100);
-        deltas[arm === A ? 'without' : 'with'] = (await gcHeap(arm)) - before;
-      }
-      res.relay!.push({ label, cap, deltaWith: deltas.with!, deltaWithout: deltas.without! });
-    };
-    await relayOnce('default cap', 64 * 1024 * 1024);
-    const small = 8 * 1024 * 1024;
-    await setExtensionStorage(B.browser, { bufferMaxBytes: small });
-    await relayOnce('8 MiB cap', small);
-    await setExtensionStorage(B.browser, { bufferMaxBytes: 0 });
+    if (want('7b')) {
+      cfg.log('row 7b: relay buffer (heap retained by the page after GC) vs its cap');
+      const relayOnce = async (label: string, cap: number) => {
+        const deltas: Record<string, number> = {};
+        for (const arm of [A, B]) {
+          await navigateFresh(arm, url);
+          await panelQuiet(arm);
+          const before = await gcHeap(arm);
+          const r = await arm.browser.cdp.evaluate<Run>(arm.page, streamExpr, { timeoutMs: 300_000 });
+          checkStream(r);
+          await panelQuiet(arm);
+          await sleep(100);
+          deltas[arm === A ? 'without' : 'with'] = (await gcHeap(arm)) - before;
+        }
+        res.relay!.push({ label, cap, deltaWith: deltas.with!, deltaWithout: deltas.without! });
+      };
+      await relayOnce('default cap', 64 * 1024 * 1024);
+      const small = 8 * 1024 * 1024;
+      await setExtensionStorage(B.browser, { bufferMaxBytes: small });
+      await relayOnce('8 MiB cap', small);
+      await setExtensionStorage(B.browser, { bufferMaxBytes: 0 });
+    }
 
-    cfg.log(`row 8: latency, ${cfg.latencyEvents} events every ${cfg.latencyIntervalMs} ms`);
-    res.latency = [];
-    for (let i = 0; i < Math.max(1, Math.min(2, cfg.reps)); i++) res.latency.push(await latencyRun(B, server.origin, cfg.latencyEvents, cfg.latencyIntervalMs));
+    if (want('8')) cfg.log(`row 8: latency, ${cfg.latencyEvents} events every ${cfg.latencyIntervalMs} ms`);
+    for (let i = 0; want('8') && i < Math.max(1, Math.min(2, cfg.reps)); i++) res.latency!.push(await latencyRun(B, server.origin, cfg.latencyEvents, cfg.latencyIntervalMs));
     return res as PageResults;
   } finally {
     for (const arm of arms) await arm.browser.close().catch(() => {});

@@ -2,7 +2,10 @@
 // npm run bench:smoke  same code paths, small sizes, one pair each (< 2 minutes): checks the bench
 //                      machinery, not the targets — exits 0 on missed targets, non-zero on errors.
 //
-// Options: --smoke, --only=page,core,viewer (comma list), --out=<dir> (default bench/results).
+// Options: --smoke, --only=page,core,viewer (comma list), --out=<dir> (default bench/results),
+// --dist=<dir> (a prebuilt extension instead of building this tree: before/after comparisons of two
+// builds on the same machine), --rows=1,3,8 (page rows to run; default all; the other page rows are
+// then missing from the table, so use it with --out=<scratch dir>).
 // Every figure is a ratio measured side by side in one run, min / median / max over repetitions
 // (see docs/benchmarks.md for the method).
 
@@ -20,6 +23,8 @@ const args = process.argv.slice(2);
 const smoke = args.includes('--smoke');
 const only = new Set((args.find((a) => a.startsWith('--only='))?.slice(7) ?? 'page,core,viewer').split(','));
 // Smoke results go to the temp dir: they are not figures to keep.
+const distArg = args.find((a) => a.startsWith('--dist='))?.slice(7);
+const pageRows = args.find((a) => a.startsWith('--rows='))?.slice(7).split(',');
 const outDir = args.find((a) => a.startsWith('--out='))?.slice(6) ?? (smoke ? join(tmpdir(), 'msi-bench-smoke') : join(ROOT, 'bench/results'));
 const t0 = Date.now();
 const log = (m: string) => process.stderr.write(`[bench ${((Date.now() - t0) / 1000).toFixed(0).padStart(4)}s] ${m}\n`);
@@ -89,8 +94,8 @@ function rows(page?: PageResults, core?: CoreResults, viewer?: ViewerResults): R
   const r: Row[] = [];
   if (page) {
     const s = page.stream;
-    r.push({ n: '1', what: `Event-stream overhead, panel open (${s.mb.toFixed(0)} MB, ${s.events} events; with/without)`, s: s.ratios, target: '≤ 1.05', verdict: pass(s.ratios.median <= 1.05), note: `median ${fmt(s.withMs.median)} vs ${fmt(s.withoutMs.median)} ms` });
-    r.push({ n: '1c', what: 'Live panel catch-up: page finished reading → panel idle (ms, incl. 400 ms quiet window)', s: s.settleMs, target: 'reported', verdict: 'reported', note: `page reads per stream: ${s.reads.join(', ')}` });
+    if (s) r.push({ n: '1', what: `Event-stream overhead, panel open (${s.mb.toFixed(0)} MB, ${s.events} events; with/without)`, s: s.ratios, target: '≤ 1.05', verdict: pass(s.ratios.median <= 1.05), note: `median ${fmt(s.withMs.median)} vs ${fmt(s.withoutMs.median)} ms` });
+    if (s) r.push({ n: '1c', what: 'Live panel catch-up: page finished reading → panel idle (ms, incl. 400 ms quiet window)', s: s.settleMs, target: 'reported', verdict: 'reported', note: `page reads per stream: ${s.reads.join(', ')}` });
     if (page.streamNoDevtools) {
       const d = page.streamNoDevtools;
       r.push({ n: '1b', what: 'Event-stream overhead, DevTools closed (with/without)', s: d.ratios, target: '≤ 1.05', verdict: pass(d.ratios.median <= 1.05), note: `median ${fmt(d.withMs.median)} vs ${fmt(d.withoutMs.median)} ms` });
@@ -99,12 +104,12 @@ function rows(page?: PageResults, core?: CoreResults, viewer?: ViewerResults): R
       const d = page.streamNoDevtoolsCapture;
       r.push({ n: '1b′', what: 'Event-stream overhead, DevTools closed, capture while closed on (with/without)', s: d.ratios, target: '≤ 1.05', verdict: pass(d.ratios.median <= 1.05), note: `median ${fmt(d.withMs.median)} vs ${fmt(d.withoutMs.median)} ms` });
     }
-    r.push({ n: '2', what: `Other traffic: ${PAGE.fetches} small JSON GETs (with/without)`, s: page.fetchGet.ratios, target: '≤ 1.01', verdict: pass(page.fetchGet.ratios.median <= 1.01), note: `median ${fmt(page.fetchGet.withMs.median)} vs ${fmt(page.fetchGet.withoutMs.median)} ms` });
+    if (page.fetchGet) r.push({ n: '2', what: `Other traffic: ${PAGE.fetches} small JSON GETs (with/without)`, s: page.fetchGet.ratios, target: '≤ 1.01', verdict: pass(page.fetchGet.ratios.median <= 1.01), note: `median ${fmt(page.fetchGet.withMs.median)} vs ${fmt(page.fetchGet.withoutMs.median)} ms` });
     if (page.fetchGetNoDevtools) {
       const g = page.fetchGetNoDevtools;
       r.push({ n: '2′', what: `Other traffic, DevTools closed: ${PAGE.fetches} small JSON GETs (with/without)`, s: g.ratios, target: '≤ 1.01', verdict: pass(g.ratios.median <= 1.01), note: `median ${fmt(g.withMs.median)} vs ${fmt(g.withoutMs.median)} ms` });
     }
-    r.push({ n: '2b', what: `${PAGE.fetches} JSON-RPC POSTs with JSON answers, captured (with/without)`, s: page.fetchRpc.ratios, target: 'reported', verdict: 'reported', note: `median ${fmt(page.fetchRpc.withMs.median)} vs ${fmt(page.fetchRpc.withoutMs.median)} ms` });
+    if (page.fetchRpc) r.push({ n: '2b', what: `${PAGE.fetches} JSON-RPC POSTs with JSON answers, captured (with/without)`, s: page.fetchRpc.ratios, target: 'reported', verdict: 'reported', note: `median ${fmt(page.fetchRpc.withMs.median)} vs ${fmt(page.fetchRpc.withoutMs.median)} ms` });
     const per = page.profile.map((runs) => spread(runs.map((x) => x.usPerEvent)));
     const falling = per.length === 2 && per[1]!.median <= per[0]!.median;
     page.profile.forEach((runs, i) => {
@@ -142,9 +147,9 @@ function rows(page?: PageResults, core?: CoreResults, viewer?: ViewerResults): R
   }
   if (page) {
     const L = page.latency;
-    r.push({ n: '8', what: 'Latency page read → record in the panel store, p50 (ms)', s: spread(L.map((x) => x.storeP50)), target: 'reported', verdict: 'reported' });
-    r.push({ n: '8′', what: 'Latency page read → record in the panel store, p95 (ms)', s: spread(L.map((x) => x.storeP95)), target: 'reported', verdict: 'reported' });
-    r.push({ n: '8″', what: 'Latency page read → event shown in the panel (Events tab count or row), p50 (ms)', s: spread(L.map((x) => x.rowP50)), target: 'reported', verdict: 'reported', note: `p95 median ${fmt(median(L.map((x) => x.rowP95)))} ms; ${L.map((x) => `${x.rows} rows`).join(', ')}` });
+    if (L.length) r.push({ n: '8', what: 'Latency page read → record in the panel store, p50 (ms)', s: spread(L.map((x) => x.storeP50)), target: 'reported', verdict: 'reported' });
+    if (L.length) r.push({ n: '8′', what: 'Latency page read → record in the panel store, p95 (ms)', s: spread(L.map((x) => x.storeP95)), target: 'reported', verdict: 'reported' });
+    if (L.length) r.push({ n: '8″', what: 'Latency page read → event shown in the panel (Events tab count or row), p50 (ms)', s: spread(L.map((x) => x.rowP50)), target: 'reported', verdict: 'reported', note: `p95 median ${fmt(median(L.map((x) => x.rowP95)))} ms; ${L.map((x) => `${x.rows} rows`).join(', ')}` });
   }
   return r;
 }
@@ -164,10 +169,11 @@ async function main() {
   let page: PageResults | undefined, core: CoreResults | undefined, viewer: ViewerResults | undefined;
   let dist: string | undefined;
   if (only.has('page') || only.has('viewer')) {
-    log('building the extension into a private temp dir');
-    dist = buildExtension();
+    if (distArg) log(`using the prebuilt extension in ${distArg}`);
+    else log('building the extension into a private temp dir');
+    dist = distArg ?? buildExtension();
   }
-  if (only.has('page')) page = await runPageBenches(dist!, { ...PAGE, log });
+  if (only.has('page')) page = await runPageBenches(dist!, { ...PAGE, log, ...(pageRows ? { rows: new Set(pageRows) } : {}) });
   if (only.has('viewer')) {
     log('panel (standalone viewer)');
     viewer = await runViewerBenches(dist!, { ...VIEWER, log });
@@ -176,7 +182,7 @@ async function main() {
     log('core (Node child process)');
     core = await runCoreChild(CORE);
   }
-  if (only.size < 3 && !smoke) {
+  if (only.size < 3 && !smoke && !pageRows) {
     // Partial run: keep the other parts from the previous full results.
     try {
       const prev = JSON.parse(readFileSync(join(outDir, 'latest.json'), 'utf8')) as { page?: PageResults; core?: CoreResults; viewer?: ViewerResults };
