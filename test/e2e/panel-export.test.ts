@@ -157,6 +157,8 @@ describe('export and import in the real panel', () => {
         await waitFor(() => v.eval(`document.querySelector('[data-testid=worst-finding]')?.dataset.code === 'lossy-result-accepted'`), {
           message: `viewer shows the lossy call first: ${url}`,
         });
+        // What a user sees of the viewer (test-artifacts/screenshots/viewer-*.png).
+        if (url === urls[1] || url === urls[3]) await screenshot(h.browser.cdp, s, url === urls[1] ? 'viewer-extension-src' : 'viewer-demo-served');
       } finally {
         await h.browser.cdp.send('Target.closeTarget', { targetId });
       }
