@@ -252,6 +252,12 @@ export function createCaptureGaps(ctx: GapContext): CaptureGaps {
     const range = r.fromSeq !== undefined ? ` (records ${r.fromSeq}–${r.toSeq ?? r.fromSeq} of ${r.src})` : '';
     const what = lostHow(r);
     const tHi = readBound(r);
+    /** The finding's note for this gap record, rendered into its message. */
+    const note = (f: GapNote['f'], sess: GapNote['s'], base: string): GapNote => {
+      const n: GapNote = { f, s: sess, base, parts: [], more: 0, benign, what, tHi };
+      renderNote(n);
+      return n;
+    };
     // Connections the capture has not seen (their request was lost too, or none are named: the
     // panel's store, a reload) may have carried ids of any session. Before recording began, whole
     // connections that ended meanwhile were not kept either, and no gap record names them.
@@ -270,32 +276,12 @@ export function createCaptureGaps(ctx: GapContext): CaptureGaps {
           ...(x.resumes ? { relatedStreamIds: [x.resumes.id] } : {}),
           message: '',
         });
-        const n: GapNote = {
-          f,
-          s: x.session,
-          base: `Recording began only when DevTools opened ("capture while DevTools is closed" is off): the earlier records of ${x.id} (${x.method} ${x.url}) were not kept — the user's setting, not a loss by the inspector. Its events before that are unknown, so ${req ? `request ${req.id} (${req.method}) cannot be better than complete-unverified` : 'nothing before them can be checked'}.`,
-          parts: [],
-          more: 0,
-          benign,
-          what,
-          tHi,
-        };
-        renderNote(n);
+        const n = note(f, x.session, `Recording began only when DevTools opened ("capture while DevTools is closed" is off): the earlier records of ${x.id} (${x.method} ${x.url}) were not kept — the user's setting, not a loss by the inspector. Its events before that are unknown, so ${req ? `request ${req.id} (${req.method}) cannot be better than complete-unverified` : 'nothing before them can be checked'}.`);
         lostAt(x, n);
       }
       const rest = keys.filter((k) => !ctx.conns.get(k)?.stream);
       if (rest.length > 0) {
-        const n: GapNote = {
-          f: ctx.addFinding(undefined, ctx.nextOrd(), 'capture-gap', { severity: 'warning', eventIds: [], message: '' }),
-          s: undefined,
-          base: `${captureGapWhat(r)}${range}: events that connections open then carried before it are unknown.`,
-          parts: [],
-          more: 0,
-          benign,
-          what,
-          tHi,
-        };
-        renderNote(n);
+        const n = note(ctx.addFinding(undefined, ctx.nextOrd(), 'capture-gap', { severity: 'warning', eventIds: [], message: '' }), undefined, `${captureGapWhat(r)}${range}: events that connections open then carried before it are unknown.`);
         for (const k of rest) gapNotes.set(k, n);
       }
       ctx.markers.push({ t: r.t, kind: 'capture-gap', text: `not recording before DevTools opened${r.lost > 0 ? ` (${r.lost} record(s) not kept)` : ''}` });
@@ -309,17 +295,7 @@ export function createCaptureGaps(ctx: GapContext): CaptureGaps {
     if (benign) f.severity = 'warning';
     if (streams[0]) f.streamId = streams[0].id;
     if (streams.length > 1) f.relatedStreamIds = streams.slice(1).map((x) => x.id);
-    const n: GapNote = {
-      f: ctx.addFinding(s, ctx.nextOrd(), 'capture-gap', f),
-      s,
-      base: `${captureGapWhat(r)}${range}${streams.length ? `; streams ${streams.map((x) => x.id).join(', ')} are incomplete` : ''}: what is missing there is not the server's fault.`,
-      parts: [],
-      more: 0,
-      benign,
-      what,
-      tHi,
-    };
-    renderNote(n);
+    const n = note(ctx.addFinding(s, ctx.nextOrd(), 'capture-gap', f), s, `${captureGapWhat(r)}${range}${streams.length ? `; streams ${streams.map((x) => x.id).join(', ')} are incomplete` : ''}: what is missing there is not the server's fault.`);
     for (const k of keys) gapNotes.set(k, n);
     for (const x of streams) lostAt(x, n);
     ctx.markers.push({ t: r.t, kind: 'capture-gap', text: benign ? `not recording before DevTools opened${r.lost > 0 ? ` (${r.lost} record(s) not kept)` : ''}` : r.lost > 0 ? `${r.lost} record(s) lost (${r.reason})` : `capture incomplete (${r.reason})` });

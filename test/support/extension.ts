@@ -15,6 +15,14 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** Navigate the browser's first tab (launched on about:blank) to `url`; its page session and target. */
+async function navigateBlankTab(browser: Browser, url: string) {
+  const blank = await browser.pageTarget('about:blank');
+  const s = await browser.cdp.attach(blank.targetId);
+  await browser.cdp.send('Page.navigate', { url }, s);
+  return { blank, page: await browser.attachPage(new URL(url).host) };
+}
+
 /**
  * Launch with the extension and DevTools open, then load `url` in the inspected tab, wait for the
  * page, then open the panel. The page is loaded only once the extension's DevTools page has told
@@ -30,10 +38,7 @@ export async function openInspected(
   const browser = await launchBrowser({ extension: true, url: 'about:blank', ...(opts.extraArgs ? { extraArgs: opts.extraArgs } : {}) });
   try {
     await waitForInspected(browser, 1);
-    const blank = await browser.pageTarget('about:blank');
-    const s = await browser.cdp.attach(blank.targetId);
-    await browser.cdp.send('Page.navigate', { url }, s);
-    const page = await browser.attachPage(new URL(url).host);
+    const { page } = await navigateBlankTab(browser, url);
     const h = {
       browser,
       page,
@@ -175,10 +180,7 @@ export async function openUninspected(
   const browser = await launchBrowser({ extension: true, devtools: false, url: 'about:blank' });
   try {
     if (opts.storage) await setExtensionStorage(browser, opts.storage);
-    const blank = await browser.pageTarget('about:blank');
-    const s = await browser.cdp.attach(blank.targetId);
-    await browser.cdp.send('Page.navigate', { url }, s);
-    const page = await browser.attachPage(new URL(url).host);
+    const { page, blank } = await navigateBlankTab(browser, url);
     const h = {
       browser,
       page,
