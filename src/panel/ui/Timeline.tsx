@@ -71,31 +71,14 @@ export function Timeline(props: {
   // Vertical culling: only lanes near the visible part of the (scrolling) body are drawn.
   const bodyRef = useRef<HTMLDivElement>(null);
   const [vScroll, setVScroll] = useState({ top: 0, height: 800 });
-  useLayoutEffect(() => {
-    const el = bodyRef.current;
-    if (!el) return;
-    const measure = () => setVScroll({ top: el.scrollTop, height: el.clientHeight || 800 });
-    measure();
-    if (typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(measure);
-    ro.observe(el);
-    return () => ro.disconnect();
-    // re-run once the body exists (the first render may have had no session or no lanes yet)
-  }, [session === undefined, lanes.length === 0]);
+  // Re-run once the body exists (the first render may have had no session or no lanes yet).
+  const remeasure = [session === undefined, lanes.length === 0];
+  useMeasured(() => bodyRef.current, (el) => setVScroll({ top: el.scrollTop, height: el.clientHeight || 800 }), remeasure);
   // Room for the timeline in its tab (the panel's height less what sits above): when full-height
   // lanes would not fit, they are drawn compact, so that more of them show without scrolling.
   const rootRef = useRef<HTMLDivElement>(null);
   const [room, setRoom] = useState(Infinity);
-  useLayoutEffect(() => {
-    const el = rootRef.current?.parentElement;
-    if (!el) return;
-    const measure = () => setRoom(el.clientHeight || Infinity);
-    measure();
-    if (typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(measure);
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, [session === undefined, lanes.length === 0]);
+  useMeasured(() => rootRef.current?.parentElement, (el) => setRoom(el.clientHeight || Infinity), remeasure);
   // bar, axis, selection line and the requests summary's three rows below
   const geom = room - 200 < lanes.length * LANES_FULL.h ? LANES_COMPACT : LANES_FULL;
   const LANE_H = geom.h;
@@ -343,4 +326,19 @@ export function Timeline(props: {
       )}
     </div>
   );
+}
+
+/** Call `measure(el)` now and whenever the element resizes (ResizeObserver, where there is one). */
+function useMeasured(get: () => HTMLElement | null | undefined, measure: (el: HTMLElement) => void, deps: unknown[]) {
+  useLayoutEffect(() => {
+    const el = get();
+    if (!el) return;
+    const run = () => measure(el);
+    run();
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(run);
+    ro.observe(el);
+    return () => ro.disconnect();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, deps);
 }

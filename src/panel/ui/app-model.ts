@@ -184,6 +184,11 @@ export function createAppModel(opts: AppModelOptions): AppModel {
   function compute(budgetMs = Infinity): AnalysisSnapshot {
     const done = feed(budgetMs);
     if (!done) scheduleSlice();
+    takeSnapshot();
+    return snapshot;
+  }
+
+  function takeSnapshot() {
     try {
       snapshot = analyzer.snapshot();
     } catch (e) {
@@ -191,7 +196,6 @@ export function createAppModel(opts: AppModelOptions): AppModel {
     }
     dirty = false;
     lastPublish = Date.now();
-    return snapshot;
   }
 
   function notify() {
@@ -218,13 +222,7 @@ export function createAppModel(opts: AppModelOptions): AppModel {
       if (publishNow) {
         if (timer !== undefined) clearTimeout(timer);
         timer = undefined;
-        try {
-          snapshot = analyzer.snapshot();
-        } catch (e) {
-          if (errors.length < 50) errors.push(`snapshot: ${(e as Error)?.message ?? String(e)}`);
-        }
-        dirty = false;
-        lastPublish = Date.now();
+        takeSnapshot();
         notify();
       }
     }, afterPaint);
