@@ -19,6 +19,7 @@ import { IntervalSet, formatId, makeIdParser, newIdStats, parseIdGeneric, record
 import { IdIndex } from './id-index';
 import { SEVERITY, type FindingInput } from './findings';
 import { lookupCapability, resolveOptions, type AnalyzerOptions, type ResolvedOptions } from './options';
+import { isWitnessFindingCode } from './witness';
 import { NO_SESSION, type Candidate, type ConnState, type FindingRun, type OrdFinding, type ReqState, type SessionState, type StreamS } from './state';
 import { addOverlayCode, applyOverlay, deriveSession, streamModel } from './derive';
 import { createCaptureGaps } from './capture-gaps';
@@ -960,6 +961,8 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
         // and ended while recording was off were not kept, and no gap record names them (when no
         // connection was open as recording began, this notice is all the capture says).
         if (r.code === 'not-recording') lost.add(undefined, 'connections that ended before recording began (not kept)', r.t);
+        // The network witness's CORS findings (witness.ts), filed under the session of the request.
+        else if (isWitnessFindingCode(r.code)) addFinding(getSession(typeof r.sessionId === 'string' ? r.sessionId : null, String(r.url ?? '')), ++ord, r.code, { eventIds: [], message: String(r.message) });
         break;
       default:
         break;

@@ -13,6 +13,7 @@ import type { FindingInput } from './findings';
 import { createSseConnectionParser } from './sse';
 import type { ConnState, GapNote, SessionState, StreamS } from './state';
 import type { LostIds } from './lost-ids';
+import { UNSEEN_REASON_TEXT, type UnseenReason } from './witness';
 
 /** What the gap handling needs of the analyzer. */
 export interface GapContext {
@@ -59,6 +60,8 @@ function captureGapWhat(r: CaptureGapRecord): string {
   if (r.reason === 'not-recording')
     return `Recording began only when DevTools opened ("capture while DevTools is closed" is off): ${r.lost > 0 ? `${r.lost} earlier record(s) were` : 'earlier records were'} not kept — the user's setting, not a loss by the inspector`;
   if (r.reason === 'event-size-cap') return 'The inspector cut an event over its per-record size cap: its data is incomplete';
+  if (r.reason === 'not-seen-by-hook')
+    return `The browser's network view saw ${r.method && r.url ? `the MCP request ${r.method} ${r.url}` : `${r.lost} MCP request(s)`} that the capture hook did not${r.why ? ` (likely: ${UNSEEN_REASON_TEXT[r.why as UnseenReason] ?? r.why})` : ''}: its events as the page read them are not in the capture`;
   if (r.lost > 0) return `The inspector itself lost ${r.lost} record(s), reason ${r.reason}`;
   if (r.reason === 'extension-reloaded') return 'The extension was reloaded while this page was open: what the old instance captured is gone (how much is unknown)';
   return `The inspector lost an unknown number of records, reason ${r.reason}`;

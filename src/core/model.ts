@@ -19,7 +19,9 @@ export type FindingCode =
   | 'progress-regressed'
   | 'session-expired'
   | 'truncated-event'
-  | 'capture-gap';
+  | 'capture-gap'
+  | 'cors-preflight-rejected'
+  | 'session-id-not-exposed';
 
 export interface Finding {
   code: FindingCode;

@@ -112,13 +112,22 @@ export interface CaptureGapRecord extends RecordBase {
   /** Connections whose records were among the lost ones. */
   conns: string[];
   reason: CaptureGapReason;
+  /**
+   * `not-seen-by-hook` (the network witness, src 'network'): the request the network saw and the
+   * capture does not hold, and why (witness.ts UnseenReason).
+   */
+  method?: string;
+  url?: string;
+  why?: string;
 }
 
 /**
  * Why records are missing. `not-recording`: the relay kept no records while no DevTools window
  * inspected the tab and "capture while DevTools is closed" was off (the user's choice, not a loss).
+ * `not-seen-by-hook`: the browser's network view saw an MCP request the capture does not hold
+ * (one gap record per request, `lost: 1`).
  */
-export const CAPTURE_GAP_REASONS = ['buffer-cap', 'event-size-cap', 'extension-reloaded', 'hook-missing', 'import', 'not-recording', 'other'] as const;
+export const CAPTURE_GAP_REASONS = ['buffer-cap', 'event-size-cap', 'extension-reloaded', 'hook-missing', 'import', 'not-recording', 'not-seen-by-hook', 'other'] as const;
 export type CaptureGapReason = (typeof CAPTURE_GAP_REASONS)[number];
 
 /** Something the inspector wants the user to know about capture itself (e.g. hook not running). */
@@ -127,6 +136,13 @@ export interface CaptureNoticeRecord extends RecordBase {
   level: 'info' | 'warning' | 'error';
   code: string;
   message: string;
+  /**
+   * Notices of the network witness whose code is a finding code (witness.ts
+   * WITNESS_FINDING_CODES): the request concerned and its session id, so the analysis files the
+   * finding under the session the capture shows it in.
+   */
+  url?: string;
+  sessionId?: string;
 }
 
 export type CaptureRecord =

@@ -8,6 +8,7 @@ import { createAppModel, type AppModel } from './app-model';
 import { Callout } from './Callout';
 import { createCaptureIssueScanner } from './capture-notices';
 import { CaptureNotices } from './CaptureNotices';
+import { LiveEmptyState, WitnessBanner } from './CaptureHealth';
 import { downloadText } from './download';
 import { EventsTable, type EventRef } from './EventsTable';
 import { parseFilter } from './filter';
@@ -343,6 +344,7 @@ export function InspectorApp(props: InspectorAppProps) {
         </div>
       )}
       <CaptureNotices issues={captureIssues} />
+      {mode === 'devtools' && !imported && <WitnessBanner />}
       {progress && (
         <div className="analysis-progress" role="status" data-testid="analysis-progress" data-fed={progress.fed} data-total={progress.total} data-importing={progress.importing}>
           {progress.importing ? <progress /> : <progress max={progress.total} value={progress.fed} />}
@@ -365,7 +367,7 @@ export function InspectorApp(props: InspectorAppProps) {
             <div className="empty" data-testid="empty-state">
               {mode === 'viewer'
                 ? 'Open a capture: drop an MCP Stream Inspector export (.json) or a HAR file here, or use “Open file…”.'
-                : 'Waiting for MCP traffic. Use the page: Streamable HTTP requests (POST/GET with text/event-stream) appear here. You can also import a capture or HAR file.'}
+                : <LiveEmptyState waiting="Waiting for MCP traffic. Use the page: Streamable HTTP requests (POST/GET with text/event-stream) appear here. You can also import a capture or HAR file." />}
             </div>
           ) : (
             <>

@@ -10,6 +10,8 @@ import { InspectorApp, type ThemeName } from './App';
 import { createLiveSource, type LiveStoreLike } from './live-source';
 import { createChromeStorageAdapter } from './settings';
 import type { InspectorSettings, StorageAdapter } from './store-types';
+import { CaptureHealthContext } from './CaptureHealth';
+import type { CaptureHealthSource } from './capture-health-types';
 
 export interface MountOptions {
   store: LiveStoreLike;
@@ -18,6 +20,8 @@ export interface MountOptions {
   /** Label for exports (e.g. the inspected page URL). */
   label?: () => string | undefined;
   storage?: StorageAdapter;
+  /** The capture's health and the network witness (toolbar indicator, first-screen banner). */
+  health?: CaptureHealthSource;
 }
 
 function devtoolsTheme(): ThemeName {
@@ -38,6 +42,7 @@ function DevtoolsRoot({ opts, source, storage }: { opts: MountOptions; source: R
     }
   }, []);
   return (
+    <CaptureHealthContext.Provider value={opts.health}>
     <InspectorApp
       source={source}
       analyzerFactory={(s) => createAnalyzer(optionsFromSettings(s))}
@@ -46,6 +51,7 @@ function DevtoolsRoot({ opts, source, storage }: { opts: MountOptions; source: R
       mode="devtools"
       {...(opts.onSettingsChange ? { onSettingsChange: opts.onSettingsChange } : {})}
     />
+    </CaptureHealthContext.Provider>
   );
 }
 

@@ -1,0 +1,155 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { analyzeRecords } from '../../core/analyzer';
+import type { CaptureRecord } from '../../core/record';
+import { createCaptureHealth } from './health';
+import { createLiveStore } from './store';
+import { startWitness, type WitnessEntry } from './witness';
+
+const T0 = 1_800_000_000_000;
+const h = (o: Record<string, string>) => Object.entries(o).map(([name, value]) => ({ name, value }));
+
+function entry(url: string, o: { t?: number; method?: string; req?: Record<string, string>; res?: Record<string, string>; status?: number; body?: string; pageref?: string | null; type?: string; initiatorUrl?: string; content?: string } = {}): WitnessEntry {
+  return {
+    startedDateTime: new Date(o.t ?? T0).toISOString(),
+    time: 20,
+    request: { method: o.method ?? 'GET', url, headers: h(o.req ?? {}), ...(o.body ? { postData: { text: o.body } } : {}) },
+    response: { status: o.status ?? 200, statusText: 'OK', headers: h(o.res ?? { 'content-type': 'text/event-stream' }), bodySize: 9, _error: o.status === 0 ? 'net::ERR_FAILED' : null },
+    _resourceType: o.type ?? 'fetch',
+    ...(o.initiatorUrl ? { _initiator: { type: 'preflight', url: o.initiatorUrl } } : {}),
+    ...(o.pageref === null ? {} : { pageref: o.pageref ?? 'page_1' }),
+    getContent: (cb) => cb(o.content ?? 'data: x\n\n', ''),
+  };
+}
+const hookReq = (url: string, t: number, conn = 'c1', method = 'GET'): CaptureRecord => ({ kind: 'request', src: 'S', seq: 1, t, conn, transport: 'fetch', method, url, headers: [], body: null });
+
+function setup(relays: boolean | null = true, installReason?: string) {
+  const store = createLiveStore();
+  let finished: (e: WitnessEntry) => void = () => {};
+  let har: WitnessEntry[] = [];
+  const status = { relays, ...(installReason ? { installReason } : {}) };
+  const w = startWitness(store, {
+    onRequestFinished: (cb) => (finished = cb),
+    getHar: async () => har,
+    tabStatus: () => status,
+    now: () => Date.now(),
+  });
+  return { store, w, finish: (e: WitnessEntry) => finished(e), setHar: (x: WitnessEntry[]) => (har = x), status };
+}
+const ofSrc = (rs: readonly CaptureRecord[], src: string) => rs.filter((r) => r.src === src);
+
+describe('network witness', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(T0);
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it("a worker's MCP stream the hook did not see: counted, named, a capture-gap record, and its body observed after completion", async () => {
+    const { store, w, finish } = setup();
+    finish(entry('http://x/mcp', { pageref: null, req: { 'mcp-session-id': 'W' } }));
+    expect(w.snapshot()).toMatchObject({ seen: 1, checking: 1, missing: [] });
+    await vi.advanceTimersByTimeAsync(2000);
+    const snap = w.snapshot();
+    expect(snap.missing).toHaveLength(1);
+    expect(snap.missing[0]).toMatchObject({ method: 'GET', url: 'http://x/mcp', reason: 'worker', body: 'added' });
+    const recs = ofSrc(store.getSnapshot().records, 'network');
+    expect(recs.map((r) => r.kind)).toEqual(['capture-gap', 'request', 'response', 'chunk', 'end']);
+    expect(recs[0]).toMatchObject({ reason: 'not-seen-by-hook', lost: 1, conns: [], why: 'worker', url: 'http://x/mcp' });
+    expect(recs[1]).toMatchObject({ transport: 'network' });
+    expect(recs[3]).toMatchObject({ text: 'data: x\n\n' });
+    expect(recs.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5]);
+    // the analysis says it too
+    const codes = analyzeRecords(store.getSnapshot().records).findings.map((f) => f.code);
+    expect(codes).toContain('capture-gap');
+  });
+
+  it('a request the hook recorded is captured (also after Clear); a non-MCP request is not looked at', async () => {
+    const { store, w, finish } = setup();
+    store.ingest([hookReq('http://x/seen', T0 + 30)]);
+    store.clear();
+    finish(entry('http://x/seen'));
+    finish(entry('http://x/page.css', { res: { 'content-type': 'text/css' } }));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(w.snapshot()).toMatchObject({ seen: 1, captured: 1, missing: [] });
+    expect(ofSrc(store.getSnapshot().records, 'network')).toEqual([]);
+  });
+
+  it('a request seen in getHAR while still open: counted at once, its body added when it finishes', async () => {
+    const { store, w, finish, setHar } = setup();
+    const open = entry('http://x/open', { pageref: null });
+    setHar([open]);
+    await w.poll();
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(w.snapshot().missing[0]).toMatchObject({ url: 'http://x/open', body: 'pending' });
+    expect(ofSrc(store.getSnapshot().records, 'network').map((r) => r.kind)).toEqual(['capture-gap']);
+    finish(open);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(w.snapshot().missing[0]!.body).toBe('added');
+    expect(ofSrc(store.getSnapshot().records, 'network').map((r) => r.kind)).toEqual(['capture-gap', 'request', 'response', 'chunk', 'end']);
+  });
+
+  it('waits for the tab status before naming the reason; no relay after a reload is extension-reloaded', async () => {
+    const { w, finish, status } = setup(null, 'update');
+    finish(entry('http://x/mcp', { req: { 'mcp-session-id': 'S' } }));
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(w.snapshot().missing).toEqual([]);
+    status.relays = false;
+    await vi.advanceTimersByTimeAsync(600);
+    expect(w.snapshot().missing[0]!.reason).toBe('extension-reloaded');
+  });
+
+  it('a preflight refusing mcp-protocol-version for a request that then failed: a cors-preflight-rejected notice, a finding in the analysis', async () => {
+    const { store, w, finish } = setup();
+    const url = 'http://other:9/mcp';
+    store.ingest([
+      hookReq(url, T0 + 5, 'c1', 'POST'),
+      { kind: 'end', src: 'S', seq: 2, t: T0 + 6, conn: 'c1', how: 'network-error', reason: 'TypeError: Failed to fetch' },
+    ]);
+    finish(
+      entry(url, {
+        method: 'OPTIONS', type: 'preflight', initiatorUrl: url, t: T0,
+        req: { 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,mcp-protocol-version', Origin: 'http://page:8' },
+        res: { 'access-control-allow-origin': 'http://page:8', 'access-control-allow-headers': 'content-type' },
+        status: 204,
+      }),
+    );
+    finish(entry(url, { method: 'POST', t: T0 + 2, status: 0, req: { 'mcp-protocol-version': '2025-06-18', 'content-type': 'application/json' }, res: {}, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' }));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(w.snapshot()).toMatchObject({ seen: 1, captured: 1 });
+    expect(w.snapshot().problems.map((p) => p.code)).toEqual(['cors-preflight-rejected']);
+    const notice = ofSrc(store.getSnapshot().records, 'network').find((r) => r.kind === 'notice');
+    expect(notice).toMatchObject({ code: 'cors-preflight-rejected', level: 'error', url });
+    const f = analyzeRecords(store.getSnapshot().records).findings.find((x) => x.code === 'cors-preflight-rejected');
+    expect(f?.message).toContain('mcp-protocol-version');
+  });
+
+  it('a captured cross-origin response whose Mcp-Session-Id the page could not read: session-id-not-exposed, once per request URL', async () => {
+    const { store, w, finish } = setup();
+    const url = 'http://other:9/mcp';
+    store.ingest([
+      hookReq(url, T0 + 10, 'c1', 'POST'),
+      { kind: 'response', src: 'S', seq: 2, t: T0 + 10, conn: 'c1', status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']], url, redirected: false, type: 'cors', capture: 'sse' },
+    ]);
+    const e = entry(url, { method: 'POST', req: { Origin: 'http://page:8' }, res: { 'content-type': 'text/event-stream', 'access-control-allow-origin': 'http://page:8', 'mcp-session-id': 'S-1' } });
+    finish(e);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(w.snapshot().problems.map((p) => p.code)).toEqual(['session-id-not-exposed']);
+    expect(w.snapshot().missing).toEqual([]);
+  });
+
+  it('capture health: recording, blind when the witness disagrees, not recording without a relay', async () => {
+    const { w, finish } = setup();
+    let status: { relays: boolean; installedAt?: number; installReason?: string } | null = { relays: true };
+    const conn = { connected: () => true, connects: () => 1, status: () => status as never, subscribe: () => () => {} };
+    const health = createCaptureHealth(conn, w);
+    expect(health.getSnapshot().state).toBe('recording');
+    finish(entry('http://x/mcp', { pageref: null, req: { 'mcp-session-id': 'W' } }));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(health.getSnapshot()).toMatchObject({ state: 'blind', label: '1 not captured' });
+    status = { relays: false, installedAt: T0, installReason: 'update' };
+    finish(entry('http://x/mcp2', { req: { 'mcp-session-id': 'W' } }));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(health.getSnapshot().state).toBe('not-recording');
+    expect(health.getSnapshot().detail).toContain('reload the page');
+  });
+});

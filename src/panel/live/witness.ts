@@ -1,0 +1,408 @@
+// The independent witness (issue 9): the panel checks the capture against the browser's own
+// network view, chrome.devtools.network, which does not depend on the page hook. Pure rules are in
+// src/core/witness.ts; this file feeds them and turns what they find into records.
+//
+// Sources: `getHAR()` once at start (requests since DevTools opened, also those finished before
+// the panel loaded, and requests still in flight), then every few seconds while the panel is
+// visible (2 s while the capture holds no request of the hook, else 10 s: the only way to see a
+// request still in flight, e.g. a worker's open event stream), and `onRequestFinished` (finished
+// requests, with their bodies).
+//
+// For every request with MCP markers, after a grace period that lets the hook's records arrive:
+// - captured (a hook request record matches, core/witness.ts matchCaptured): nothing to add, but a
+//   cross-origin session id the page cannot read is reported (`session-id-not-exposed`);
+// - not captured: one `capture-gap` record (src 'network', reason 'not-seen-by-hook', lost 1, the
+//   request and the likely reason), so the analysis and every export say it; and, once the request
+//   has finished, what the network view kept of it (request, response, the whole body as one
+//   chunk, end) with transport 'network', "observed after completion".
+// CORS preflights are paired with the request they were made for: a refused MCP header is a
+// `notice` whose code is the finding `cors-preflight-rejected` (the analysis files it as a finding).
+
+import type { CaptureRecord, Header, RequestRecord } from '../../core/record';
+import { isEventStreamType, isJsonType } from '../../core/record';
+import {
+  exposeProblem,
+  isPreflight,
+  likelyReason,
+  matchCaptured,
+  mcpMarkers,
+  netHeaders,
+  preflightProblem,
+  startedAt,
+  UNSEEN_REASON_TEXT,
+  type CorsProblem,
+  type NetEntry,
+  type UnseenReason,
+} from '../../core/witness';
+import type { LiveStore } from './store';
+
+export const WITNESS_SRC = 'network';
+
+/** A chrome.devtools.network request (a HAR entry with getContent). */
+export interface WitnessEntry extends NetEntry {
+  response: NetEntry['response'] & { statusText?: string; bodySize?: number };
+  getContent?(cb: (content: string | null, encoding: string) => void): void;
+}
+
+export interface MissingRequest {
+  method: string;
+  url: string;
+  markers: string[];
+  reason: UnseenReason;
+  reasonText: string;
+  /** When the network saw it start. */
+  t: number;
+  /** Its body as the network kept it: added to the capture, waiting for the request to finish, or none (not an event stream or JSON). */
+  body: 'added' | 'pending' | 'none';
+}
+
+export interface WitnessSnapshot {
+  readonly revision: number;
+  /** MCP requests the network view showed (current page, or all with Preserve log). */
+  readonly seen: number;
+  /** Of those, held by the capture. */
+  readonly captured: number;
+  /** Not held by the capture (each has a capture-gap record). */
+  readonly missing: readonly MissingRequest[];
+  /** Seen, not judged yet (grace period). */
+  readonly checking: number;
+  readonly problems: readonly CorsProblem[];
+}
+
+export interface WitnessEnv {
+  onRequestFinished(cb: (e: WitnessEntry) => void): void;
+  getHar(): Promise<WitnessEntry[]>;
+  /** What the background said about the tab's relays (null until it answered). */
+  tabStatus(): { relays: boolean | null; installReason?: string };
+  now?(): number;
+  setTimer?(fn: () => void, ms: number): unknown;
+  /** Whether the panel is visible (polling pauses while it is not). */
+  visible?(): boolean;
+}
+
+export interface WitnessOptions {
+  /** ms after a request was first seen before it is judged (default 1500; 3000 for the first getHAR). */
+  graceMs?: number;
+  /** Poll interval while the capture holds no hook request (default 2000) and otherwise (10000). */
+  pollEmptyMs?: number;
+  pollMs?: number;
+}
+
+export interface Witness {
+  snapshot(): WitnessSnapshot;
+  subscribe(fn: () => void): () => void;
+  /** Read getHAR now (tests, and the panel's first screen). */
+  poll(): Promise<void>;
+  stop(): void;
+}
+
+interface Tracked {
+  e: WitnessEntry;
+  key: string;
+  markers: string[];
+  start: number;
+  seenAt: number;
+  finished: boolean;
+  state: 'checking' | 'captured' | 'missing';
+  missing?: MissingRequest;
+  grace: number;
+}
+
+const MAX_TRACKED = 5000;
+const MAX_INDEX = 5000;
+
+const keyOf = (e: NetEntry) => `${e.request.method} ${e.request.url} ${e.startedDateTime}`;
+
+function bodyKind(e: NetEntry): 'sse' | 'json' | null {
+  const ct = netHeaders(e.response.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? e.response.content?.mimeType;
+  if (isEventStreamType(ct)) return 'sse';
+  if (isJsonType(ct)) return 'json';
+  return null;
+}
+
+function safeAtob(b64: string): string {
+  try {
+    const bin = atob(b64);
+    const bytes = Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
+    return new TextDecoder().decode(bytes);
+  } catch {
+    return '';
+  }
+}
+
+export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOptions = {}): Witness {
+  const now = env.now ?? (() => Date.now());
+  const setTimer = env.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
+  const grace = opts.graceMs ?? 1500;
+  let stopped = false;
+  let seq = 0;
+  let conn = 0;
+  let revision = 0;
+  const listeners = new Set<() => void>();
+  const tracked = new Map<string, Tracked>();
+  /** The same, by URL (a preflight is paired with a request to its URL). */
+  const byUrl = new Map<string, Set<Tracked>>();
+  const untrack = (k: string, x: Tracked) => {
+    tracked.delete(k);
+    const s = byUrl.get(x.e.request.url);
+    s?.delete(x);
+    if (s && s.size === 0) byUrl.delete(x.e.request.url);
+  };
+  const preflights: WitnessEntry[] = [];
+  const reported = new Set<string>();
+  const problems: CorsProblem[] = [];
+
+  // The hook's request records (and their responses' page-visible headers), kept here as well so
+  // that Clear, or a navigation that empties the view, does not make a request look unseen.
+  const hookRequests = new Set<RequestRecord>();
+  const hookResponses = new Map<string, Header[]>();
+  const used = new Set<RequestRecord>();
+  let documents: string[] = [];
+  let bypassed = false;
+  let bufferCapAt: number | undefined;
+  let indexed = 0;
+  let lastRecords: readonly CaptureRecord[] = [];
+  let pageT = -Infinity;
+
+  function index() {
+    const snap = store.getSnapshot();
+    const rs = snap.records;
+    if (rs !== lastRecords) indexed = 0;
+    for (let i = indexed; i < rs.length; i++) {
+      const r = rs[i]!;
+      if (r.src === WITNESS_SRC) continue;
+      if (r.kind === 'request' && r.transport !== 'network') hookRequests.add(r);
+      else if (r.kind === 'response') hookResponses.set(`${r.src}\u0000${r.conn}`, r.headers);
+      else if (r.kind === 'navigation') documents = [...documents.slice(-200), r.url];
+      else if (r.kind === 'notice' && r.code === 'hook-bypassed') bypassed = true;
+      else if (r.kind === 'capture-gap' && r.reason === 'buffer-cap') bufferCapAt = Math.max(bufferCapAt ?? -Infinity, r.t);
+    }
+    indexed = rs.length;
+    lastRecords = rs;
+    for (const r of hookRequests) {
+      if (hookRequests.size <= MAX_INDEX) break;
+      hookRequests.delete(r);
+      used.delete(r);
+      hookResponses.delete(`${r.src}\u0000${r.conn}`);
+    }
+    // A new page (top navigation) without Preserve log: the witness starts over with it, as the
+    // store and the Network panel do. Clear empties it too.
+    const page = snap.page;
+    const cleared = rs.length === 0 && tracked.size > 0;
+    if ((page && page.t > pageT && !snap.preserveLog) || cleared) {
+      const from = cleared ? Infinity : page!.t;
+      let dropped = false;
+      for (const [k, x] of tracked) {
+        if (x.start < from && x.state !== 'checking') {
+          untrack(k, x);
+          dropped = true;
+        }
+      }
+      if (dropped) changed();
+    }
+    if (page) pageT = Math.max(pageT, page.t);
+  }
+  const unsub = store.subscribe(index);
+
+  let snap: WitnessSnapshot = { revision, seen: 0, captured: 0, missing: [], checking: 0, problems: [] };
+  function changed() {
+    revision++;
+    let captured = 0;
+    let checking = 0;
+    const missing: MissingRequest[] = [];
+    for (const x of tracked.values()) {
+      if (x.state === 'captured') captured++;
+      else if (x.state === 'checking') checking++;
+      else if (x.missing) missing.push(x.missing);
+    }
+    snap = { revision, seen: tracked.size, captured, missing, checking, problems: problems.slice() };
+    for (const l of [...listeners]) l();
+  }
+
+  const emit = (recs: CaptureRecord[]) => {
+    if (recs.length) store.ingest(recs);
+  };
+
+  function report(p: CorsProblem) {
+    const k = `${p.code} ${p.method} ${p.url} ${p.headers.join(',')}`;
+    if (reported.has(k)) return;
+    reported.add(k);
+    problems.push(p);
+    emit([
+      {
+        kind: 'notice', src: WITNESS_SRC, seq: ++seq, t: now(), level: 'error', code: p.code, message: p.message, url: p.url,
+        ...(p.sessionId !== undefined ? { sessionId: p.sessionId } : {}),
+      },
+    ]);
+  }
+
+  function addBody(x: Tracked) {
+    const e = x.e;
+    const capture = bodyKind(e);
+    if (!x.missing || x.missing.body === 'added') return;
+    if (!capture || !e.getContent || e.response.status === 0) {
+      x.missing.body = 'none';
+      return;
+    }
+    x.missing.body = 'added';
+    e.getContent((content, encoding) => {
+      if (stopped) return;
+      const text = content == null ? '' : encoding === 'base64' ? safeAtob(content) : content;
+      const start = x.start;
+      const end = start + (e.time > 0 ? e.time : 0);
+      const c = 'n' + (++conn).toString(36);
+      const base = { src: WITNESS_SRC, conn: c };
+      emit([
+        { ...base, seq: ++seq, t: start, kind: 'request', transport: 'network', method: e.request.method, url: e.request.url, headers: netHeaders(e.request.headers), body: e.request.postData?.text ?? null },
+        { ...base, seq: ++seq, t: start, kind: 'response', status: e.response.status, statusText: e.response.statusText ?? '', headers: netHeaders(e.response.headers), url: e.request.url, redirected: false, type: 'network', capture },
+        { ...base, seq: ++seq, t: end, kind: 'chunk', text, bytes: e.response.bodySize && e.response.bodySize > 0 ? e.response.bodySize : text.length },
+        { ...base, seq: ++seq, t: end, kind: 'end', how: 'complete', reason: 'observed after completion (chrome.devtools.network)' },
+      ]);
+      changed();
+    });
+  }
+
+  function judge(x: Tracked) {
+    if (stopped || x.state !== 'checking') return;
+    index();
+    // A request of a page the panel no longer shows (navigated away, no Preserve log): forget it.
+    if (x.start < pageT && !store.getSnapshot().preserveLog) {
+      untrack(x.key, x);
+      changed();
+      return;
+    }
+    const status = env.tabStatus();
+    const hit = matchCaptured(x.e, hookRequests, used, now());
+    if (hit) {
+      x.state = 'captured';
+      const p = exposeProblem(x.e, hookResponses.get(`${hit.src}\u0000${hit.conn}`));
+      if (p) report(p);
+      changed();
+      return;
+    }
+    // Until the background said whether the tab has relays, "why" is not known: wait for it.
+    if (status.relays === null && now() - x.seenAt < 10_000) {
+      setTimer(() => judge(x), 500);
+      return;
+    }
+    const reason = likelyReason(x.e, {
+      relays: status.relays,
+      ...(status.installReason !== undefined ? { installReason: status.installReason } : {}),
+      bypassed,
+      documents,
+      ...(bufferCapAt !== undefined ? { bufferCapAt } : {}),
+    });
+    x.state = 'missing';
+    x.missing = { method: x.e.request.method, url: x.e.request.url, markers: x.markers, reason, reasonText: UNSEEN_REASON_TEXT[reason], t: x.start, body: 'pending' };
+    emit([
+      { kind: 'capture-gap', src: WITNESS_SRC, seq: ++seq, t: now(), lost: 1, conns: [], reason: 'not-seen-by-hook', method: x.e.request.method, url: x.e.request.url, why: reason },
+    ]);
+    const p = exposeProblem(x.e);
+    if (p) report(p);
+    if (x.finished) addBody(x);
+    else if (!bodyKind(x.e) || x.e.response.status === 0) x.missing.body = 'none';
+    changed();
+  }
+
+  function pairPreflights() {
+    for (let i = preflights.length - 1; i >= 0; i--) {
+      const pf = preflights[i]!;
+      const url = pf._initiator?.url ?? pf.request.url;
+      const start = startedAt(pf);
+      let actual: Tracked | undefined;
+      for (const x of byUrl.get(url) ?? []) {
+        if (x.e.request.url !== url || x.start < start - 100) continue;
+        if (!actual || x.start < actual.start) actual = x;
+      }
+      if (!actual) {
+        if (now() - start > 60_000) preflights.splice(i, 1);
+        continue;
+      }
+      preflights.splice(i, 1);
+      const p = preflightProblem(pf, actual.e);
+      if (p) report(p);
+    }
+  }
+
+  function see(e: WitnessEntry, finished: boolean, initial: boolean) {
+    if (stopped || !e?.request || !e.response) return;
+    if (isPreflight(e)) {
+      if (!preflights.some((p) => keyOf(p) === keyOf(e))) preflights.push(e);
+      if (preflights.length > 200) preflights.shift();
+      pairPreflights();
+      return;
+    }
+    const k = keyOf(e);
+    const old = tracked.get(k);
+    if (old) {
+      if (finished && !old.finished) {
+        old.finished = true;
+        old.e = e; // the finished entry has getContent and the final headers
+        if (old.state === 'missing') {
+          addBody(old);
+          changed();
+        }
+      }
+      return;
+    }
+    const markers = mcpMarkers(e);
+    // A failed request can be an MCP one refused by its preflight: kept when its URL had one.
+    if (markers.length === 0) return;
+    const x: Tracked = { e, key: k, markers, start: startedAt(e), seenAt: now(), finished, state: 'checking', grace: initial ? grace * 2 : grace };
+    tracked.set(k, x);
+    let u = byUrl.get(e.request.url);
+    if (!u) byUrl.set(e.request.url, (u = new Set()));
+    u.add(x);
+    if (tracked.size > MAX_TRACKED) {
+      for (const [kk, y] of tracked) {
+        if (tracked.size <= MAX_TRACKED) break;
+        if (y.state !== 'checking') untrack(kk, y);
+      }
+    }
+    pairPreflights();
+    setTimer(() => judge(x), x.grace);
+    changed();
+  }
+
+  env.onRequestFinished((e) => see(e, true, false));
+
+  let polls = 0;
+  async function poll() {
+    if (stopped) return;
+    let entries: WitnessEntry[] = [];
+    try {
+      entries = await env.getHar();
+    } catch {
+      return;
+    }
+    const initial = polls++ === 0;
+    for (const e of entries) see(e, false, initial);
+  }
+  function schedule() {
+    if (stopped) return;
+    index();
+    const hasHook = hookRequests.size > 0;
+    setTimer(
+      () => {
+        if (stopped) return;
+        const go = env.visible?.() ?? true;
+        (go ? poll() : Promise.resolve()).finally(schedule);
+      },
+      hasHook ? (opts.pollMs ?? 10_000) : (opts.pollEmptyMs ?? 2000),
+    );
+  }
+  void poll().finally(schedule);
+
+  return {
+    snapshot: () => snap,
+    subscribe(fn) {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
+    poll,
+    stop() {
+      stopped = true;
+      unsub();
+    },
+  };
+}
