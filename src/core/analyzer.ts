@@ -19,7 +19,7 @@ import { IntervalSet, formatId, makeIdParser, newIdStats, parseIdGeneric, record
 import { IdIndex } from './id-index';
 import { SEVERITY, type FindingInput } from './findings';
 import { lookupCapability, resolveOptions, type AnalyzerOptions, type ResolvedOptions } from './options';
-import { isWitnessFindingCode } from './witness';
+import { isWitnessFindingCode, UNSEEN_NOTICE_CODE } from './witness';
 import { NO_SESSION, type Candidate, type ConnState, type FindingRun, type OrdFinding, type ReqState, type SessionState, type StreamS } from './state';
 import { addOverlayCode, applyOverlay, deriveSession, streamModel } from './derive';
 import { createCaptureGaps } from './capture-gaps';
@@ -963,6 +963,8 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
         if (r.code === 'not-recording') lost.add(undefined, 'connections that ended before recording began (not kept)', r.t);
         // The network witness's CORS findings (witness.ts), filed under the session of the request.
         else if (isWitnessFindingCode(r.code)) addFinding(getSession(typeof r.sessionId === 'string' ? r.sessionId : null, String(r.url ?? '')), ++ord, r.code, { eventIds: [], message: String(r.message) });
+        // A request only the network view saw, whose events it supplied: how the page read them is unknown.
+        else if (r.code === UNSEEN_NOTICE_CODE) addFinding(getSession(typeof r.sessionId === 'string' ? r.sessionId : null, String(r.url ?? '')), ++ord, 'capture-gap', { severity: 'warning', eventIds: [], message: String(r.message) });
         break;
       default:
         break;

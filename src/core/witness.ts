@@ -99,6 +99,12 @@ export function matchCaptured<R extends CapturedRequest>(e: NetEntry, captured: 
   return best;
 }
 
+/**
+ * Code of the witness's notice for a request the hook did not see whose events the network view
+ * supplied (observed after completion): the analysis files it as a capture-gap warning.
+ */
+export const UNSEEN_NOTICE_CODE = 'not-seen-by-hook';
+
 /** Why the capture does not hold a request the network saw (the likeliest cause, not a proof). */
 export const UNSEEN_REASONS = ['worker', 'extension-reloaded', 'hook-missing', 'hook-bypassed', 'frame-without-hook', 'buffer-cap', 'unknown'] as const;
 export type UnseenReason = (typeof UNSEEN_REASONS)[number];
@@ -179,8 +185,12 @@ const list = (v: string | undefined) =>
 /** Whether the request carried credentials (then `*` is not a wildcard in CORS answers). */
 const credentialed = (e: NetEntry | undefined) => !!e && (get(e.request.headers, 'cookie') !== undefined || get(e.request.headers, 'authorization') !== undefined);
 
-/** The entry failed before the page's code saw an answer (Chrome: status 0 with an error). */
-export const failedBeforeAnswer = (e: NetEntry) => e.response.status === 0 || !!e.response._error;
+/**
+ * The entry failed before the page's code saw an answer (Chrome: status 0, with `_error` such as
+ * net::ERR_FAILED for a refused preflight). A stream that broke after its headers keeps its status
+ * and has an `_error` too: that is not this.
+ */
+export const failedBeforeAnswer = (e: NetEntry) => e.response.status === 0;
 
 /**
  * A CORS preflight for an MCP request that the browser refused: the server's answer does not

@@ -103,3 +103,40 @@ export function panelConns(records: CaptureRecord[], urlPrefix: string): ReadCon
     [...conns.values()].filter((c) => c.capture === 'sse' || c.capture === 'json').map(({ method, url, lastEventId, text }) => ({ method, url, lastEventId, text })),
   );
 }
+
+/**
+ * Serve `path`: a page whose MCP client (the same SDK bundle) runs in a module Web Worker, where no
+ * content script runs: `window.startWorker(mcpUrl)` starts one session there and sets `window.run`
+ * (a promise of `{ text } | { error }`) and `window.workerProgress`.
+ */
+export function serveWorkerAgentPage(pages: TestServer, path = '/worker-agent.html'): void {
+  pages.route('/agent-worker.js', (_q, res) =>
+    res.writeHead(200, { 'content-type': 'text/javascript' }).end(`
+      import { Client, StreamableHTTPClientTransport } from '/sdk.js';
+      onmessage = async (e) => {
+        try {
+          const { url, chunks, delayMs } = e.data;
+          const client = new Client({ name: 'worker-agent', version: '1.0.0' });
+          const transport = new StreamableHTTPClientTransport(new URL(url), {
+            reconnectionOptions: { initialReconnectionDelay: 100, maxReconnectionDelay: 500, reconnectionDelayGrowFactor: 1.5, maxRetries: 5 } });
+          await client.connect(transport);
+          const result = await client.callTool({ name: 'long_task', arguments: { chunks, delayMs, tag: 'worker' } }, undefined, {
+            onprogress: (p) => postMessage({ progress: p.progress }), resetTimeoutOnProgress: true, timeout: 30000 });
+          await client.close();
+          postMessage({ done: { text: result.content[0].text } });
+        } catch (err) { postMessage({ done: { error: String(err && err.stack || err) } }); }
+      };`),
+  );
+  pages.page(
+    path,
+    `<!doctype html><html><head><script>
+      window.workerProgress = [];
+      window.startWorker = (url, opts = {}) => { window.run = new Promise((resolve) => {
+        const w = new Worker('/agent-worker.js', { type: 'module' });
+        w.onmessage = (e) => { if (e.data.progress !== undefined) window.workerProgress.push(e.data.progress); if (e.data.done) resolve(e.data.done); };
+        w.onerror = (e) => resolve({ error: 'worker error: ' + (e.message || 'load failed') });
+        w.postMessage({ url, chunks: opts.chunks ?? 4, delayMs: opts.delayMs ?? 100 });
+      }); return true; };
+    </script></head><body>worker agent</body></html>`,
+  );
+}

@@ -53,14 +53,37 @@ describe('network witness', () => {
     expect(snap.missing).toHaveLength(1);
     expect(snap.missing[0]).toMatchObject({ method: 'GET', url: 'http://x/mcp', reason: 'worker', body: 'added' });
     const recs = ofSrc(store.getSnapshot().records, 'network');
-    expect(recs.map((r) => r.kind)).toEqual(['capture-gap', 'request', 'response', 'chunk', 'end']);
-    expect(recs[0]).toMatchObject({ reason: 'not-seen-by-hook', lost: 1, conns: [], why: 'worker', url: 'http://x/mcp' });
-    expect(recs[1]).toMatchObject({ transport: 'network' });
-    expect(recs[3]).toMatchObject({ text: 'data: x\n\n' });
+    // Its events held (observed by the network): a notice, not a gap.
+    expect(recs.map((r) => r.kind)).toEqual(['request', 'response', 'chunk', 'end', 'notice']);
+    expect(recs[0]).toMatchObject({ transport: 'network' });
+    expect(recs[2]).toMatchObject({ text: 'data: x\n\n' });
+    expect(recs[4]).toMatchObject({ code: 'not-seen-by-hook', level: 'warning', sessionId: 'W' });
     expect(recs.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5]);
-    // the analysis says it too
-    const codes = analyzeRecords(store.getSnapshot().records).findings.map((f) => f.code);
-    expect(codes).toContain('capture-gap');
+    // the analysis says it too, as a warning in the request's session
+    const f = analyzeRecords(store.getSnapshot().records).findings.find((x) => x.code === 'capture-gap');
+    expect(f).toMatchObject({ severity: 'warning', sessionId: 'W' });
+    expect(f!.message).toContain('made by a worker');
+  });
+
+  it("a broken stream Chrome kept no body for: its events rebuilt from DevTools' EventStream messages; with none, a capture-gap", async () => {
+    const { store, w, finish } = setup();
+    const cut = { ...entry('http://x/cut', { pageref: null, content: '' }), _eventSourceMessages: [
+      { time: T0 / 1000 + 0.1, eventName: 'message', eventId: '3', data: '' },
+      { time: T0 / 1000 + 0.2, eventName: 'message', eventId: '4', data: '{"a":1}\n{"b":2}' },
+      { time: T0 / 1000 + 0.3, eventName: 'ping', eventId: '4', data: 'x' }, // no id of its own: DevTools repeats the last one
+    ] };
+    cut.response._error = 'net::ERR_INCOMPLETE_CHUNKED_ENCODING';
+    finish(cut);
+    finish(entry('http://x/aborted', { pageref: null, content: '' }));
+    await vi.advanceTimersByTimeAsync(2000);
+    const byUrl = Object.fromEntries(w.snapshot().missing.map((m) => [m.url, m.body]));
+    expect(byUrl).toEqual({ 'http://x/cut': 'rebuilt', 'http://x/aborted': 'not-kept' });
+    const recs = ofSrc(store.getSnapshot().records, 'network');
+    const chunks = recs.filter((r) => r.kind === 'chunk').map((r) => (r as { text: string }).text);
+    expect(chunks).toEqual(['id: 3\ndata: \n\n', 'id: 4\ndata: {"a":1}\ndata: {"b":2}\n\n', 'event: ping\ndata: x\n\n']);
+    expect(recs.find((r) => r.kind === 'end')).toMatchObject({ how: 'network-error' });
+    expect(recs.filter((r) => r.kind === 'capture-gap')).toEqual([expect.objectContaining({ url: 'http://x/aborted', reason: 'not-seen-by-hook', lost: 1, why: 'worker' })]);
+    expect(recs.filter((r) => r.kind === 'request').map((r) => (r as { url: string }).url)).toEqual(['http://x/cut']);
   });
 
   it('a request the hook recorded is captured (also after Clear); a non-MCP request is not looked at', async () => {
@@ -85,6 +108,7 @@ describe('network witness', () => {
     finish(open);
     await vi.advanceTimersByTimeAsync(10);
     expect(w.snapshot().missing[0]!.body).toBe('added');
+    // the gap stands (said while it was open); its events follow
     expect(ofSrc(store.getSnapshot().records, 'network').map((r) => r.kind)).toEqual(['capture-gap', 'request', 'response', 'chunk', 'end']);
   });
 

@@ -20,8 +20,10 @@
 
 import type { CaptureRecord, Header, RequestRecord } from '../../core/record';
 import { isEventStreamType, isJsonType } from '../../core/record';
+import { utf8Length } from '../../core/utf8';
 import {
   exposeProblem,
+  failedBeforeAnswer,
   isPreflight,
   likelyReason,
   matchCaptured,
@@ -42,6 +44,47 @@ export const WITNESS_SRC = 'network';
 export interface WitnessEntry extends NetEntry {
   response: NetEntry['response'] & { statusText?: string; bodySize?: number };
   getContent?(cb: (content: string | null, encoding: string) => void): void;
+  /**
+   * Chrome: the events DevTools' own EventStream view parsed from a text/event-stream response
+   * (time in seconds since the epoch; eventId is the stream's last event id at that event).
+   */
+  _eventSourceMessages?: { time: number; eventName: string; eventId: string; data: string }[];
+}
+
+/**
+ * SSE text rebuilt from DevTools' EventStream messages, one chunk per event at the time the
+ * network received it. Chrome keeps no body (getContent gives '') for a stream that broke or that
+ * the client aborted, which is exactly the stream an MCP inspector cares about; its events are
+ * still in the EventStream list. What the rebuild cannot show: comments, `retry:`, the raw bytes,
+ * and an id repeated on consecutive events (DevTools reports the last event id, which persists
+ * across events without one, so an `id:` line is written only when it changes: a server's
+ * duplicate id in a row is not visible, but no duplicate is invented).
+ */
+export function rebuildSse(msgs: NonNullable<WitnessEntry['_eventSourceMessages']>): { t: number; text: string }[] {
+  const out: { t: number; text: string }[] = [];
+  let lastId = '';
+  for (const m of msgs) {
+    if (!m || typeof m.data !== 'string') continue;
+    let text = '';
+    if (typeof m.eventName === 'string' && m.eventName && m.eventName !== 'message') text += `event: ${m.eventName}\n`;
+    const id = typeof m.eventId === 'string' ? m.eventId : '';
+    if (id !== lastId) {
+      text += `id: ${id}\n`;
+      lastId = id;
+    }
+    for (const line of m.data.split('\n')) text += `data: ${line}\n`;
+    out.push({ t: Number.isFinite(m.time) ? m.time * 1000 : 0, text: text + '\n' });
+  }
+  return out;
+}
+
+/** How a request the network saw ended, for its end record. */
+function endOf(e: WitnessEntry): { how: 'complete' | 'network-error' | 'page-aborted'; reason: string } {
+  const err = e.response._error;
+  const where = 'observed after completion, chrome.devtools.network';
+  if (!err) return { how: 'complete', reason: `(${where})` };
+  // net::ERR_ABORTED: the client aborted the request or cancelled its body.
+  return { how: err === 'net::ERR_ABORTED' ? 'page-aborted' : 'network-error', reason: `${err} (${where})` };
 }
 
 export interface MissingRequest {
@@ -52,8 +95,12 @@ export interface MissingRequest {
   reasonText: string;
   /** When the network saw it start. */
   t: number;
-  /** Its body as the network kept it: added to the capture, waiting for the request to finish, or none (not an event stream or JSON). */
-  body: 'added' | 'pending' | 'none';
+  /**
+   * Its body as the network kept it: added to the capture; waiting for the request to finish;
+   * rebuilt from DevTools' EventStream messages (Chrome kept no body); not kept by the network
+   * view; none (not an event stream or JSON, or failed before an answer).
+   */
+  body: 'added' | 'rebuilt' | 'pending' | 'not-kept' | 'none';
 }
 
 export interface WitnessSnapshot {
@@ -106,6 +153,8 @@ interface Tracked {
   state: 'checking' | 'captured' | 'missing';
   missing?: MissingRequest;
   grace: number;
+  /** Its notice or capture-gap record was emitted. */
+  recorded?: boolean;
 }
 
 const MAX_TRACKED = 5000;
@@ -239,25 +288,42 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
   function addBody(x: Tracked) {
     const e = x.e;
     const capture = bodyKind(e);
-    if (!x.missing || x.missing.body === 'added') return;
-    if (!capture || !e.getContent || e.response.status === 0) {
-      x.missing.body = 'none';
+    const m = x.missing;
+    if (!m || m.body !== 'pending') return;
+    if (!capture || !e.getContent || failedBeforeAnswer(e)) {
+      m.body = 'none';
+      recordUnseen(x, false);
       return;
     }
-    x.missing.body = 'added';
+    m.body = 'added';
     e.getContent((content, encoding) => {
       if (stopped) return;
       const text = content == null ? '' : encoding === 'base64' ? safeAtob(content) : content;
+      // Chrome keeps no body (getContent gives '') for a stream that broke or that the client
+      // aborted; DevTools' EventStream messages then still hold its events. With neither, the
+      // stream is left out (its capture-gap says it is not held) rather than shown as one that
+      // ended without events, which would accuse the server of a missing result.
+      const events = text === '' && capture === 'sse' ? rebuildSse(e._eventSourceMessages ?? []) : [];
+      if (text === '' && events.length === 0) {
+        m.body = 'not-kept';
+        recordUnseen(x, false);
+        changed();
+        return;
+      }
+      if (events.length) m.body = 'rebuilt';
       const start = x.start;
-      const end = start + (e.time > 0 ? e.time : 0);
-      const c = 'n' + (++conn).toString(36);
-      const base = { src: WITNESS_SRC, conn: c };
-      emit([
+      const end = Math.max(start + (e.time > 0 ? e.time : 0), ...events.map((ev) => ev.t));
+      const base = { src: WITNESS_SRC, conn: 'n' + (++conn).toString(36) };
+      const how = endOf(e);
+      const recs: CaptureRecord[] = [
         { ...base, seq: ++seq, t: start, kind: 'request', transport: 'network', method: e.request.method, url: e.request.url, headers: netHeaders(e.request.headers), body: e.request.postData?.text ?? null },
         { ...base, seq: ++seq, t: start, kind: 'response', status: e.response.status, statusText: e.response.statusText ?? '', headers: netHeaders(e.response.headers), url: e.request.url, redirected: false, type: 'network', capture },
-        { ...base, seq: ++seq, t: end, kind: 'chunk', text, bytes: e.response.bodySize && e.response.bodySize > 0 ? e.response.bodySize : text.length },
-        { ...base, seq: ++seq, t: end, kind: 'end', how: 'complete', reason: 'observed after completion (chrome.devtools.network)' },
-      ]);
+      ];
+      if (events.length) for (const ev of events) recs.push({ ...base, seq: ++seq, t: Math.max(start, ev.t), kind: 'chunk', text: ev.text, bytes: utf8Length(ev.text) });
+      else recs.push({ ...base, seq: ++seq, t: end, kind: 'chunk', text, bytes: utf8Length(text) });
+      recs.push({ ...base, seq: ++seq, t: end, kind: 'end', how: how.how, reason: events.length ? `${how.reason}; events rebuilt from DevTools' EventStream view` : how.reason });
+      emit(recs);
+      recordUnseen(x, true);
       changed();
     });
   }
@@ -294,14 +360,41 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     });
     x.state = 'missing';
     x.missing = { method: x.e.request.method, url: x.e.request.url, markers: x.markers, reason, reasonText: UNSEEN_REASON_TEXT[reason], t: x.start, body: 'pending' };
-    emit([
-      { kind: 'capture-gap', src: WITNESS_SRC, seq: ++seq, t: now(), lost: 1, conns: [], reason: 'not-seen-by-hook', method: x.e.request.method, url: x.e.request.url, why: reason },
-    ]);
     const p = exposeProblem(x.e);
     if (p) report(p);
+    // Finished: its record says whether the capture now holds its events (observed by the network)
+    // or not. Still in flight (its response may not even have headers yet): the gap now, so that
+    // an export taken meanwhile says it; its events follow once it finishes.
     if (x.finished) addBody(x);
-    else if (!bodyKind(x.e) || x.e.response.status === 0) x.missing.body = 'none';
+    else recordUnseen(x, false);
     changed();
+  }
+
+  /**
+   * The record that carries an unseen request into the analysis and the exports. Its events held
+   * (observed by the network view): a `notice` (code not-seen-by-hook, a warning finding: how the
+   * page read them is unknown). Not held: a `capture-gap` (reason not-seen-by-hook, lost 1: the
+   * capture lacks them). Once per request.
+   */
+  function recordUnseen(x: Tracked, held: boolean) {
+    if (x.recorded || !x.missing) return;
+    x.recorded = true;
+    const m = x.missing;
+    const { method, url } = m;
+    // The request's session id, else the one its response created (initialize): the analysis
+    // files the capture's streams of this request under that session too.
+    const sidOf = (hs: NetEntry['request']['headers']) => netHeaders(hs).find(([k]) => k.toLowerCase() === 'mcp-session-id')?.[1];
+    const sid = sidOf(x.e.request.headers) ?? sidOf(x.e.response.headers);
+    if (held) {
+      emit([
+        {
+          kind: 'notice', src: WITNESS_SRC, seq: ++seq, t: now(), level: 'warning', code: 'not-seen-by-hook', url, ...(sid !== undefined ? { sessionId: sid } : {}),
+          message: `The capture hook did not see ${method} ${url} (likely: ${m.reasonText}). Its events are shown as the browser's network view observed them after completion${m.body === 'rebuilt' ? " (rebuilt from DevTools' EventStream view: Chrome kept no body)" : ''}: when and how the page read them is unknown.`,
+        },
+      ]);
+    } else {
+      emit([{ kind: 'capture-gap', src: WITNESS_SRC, seq: ++seq, t: now(), lost: 1, conns: [], reason: 'not-seen-by-hook', method, url, why: m.reason }]);
+    }
   }
 
   function pairPreflights() {

@@ -8,7 +8,7 @@ import { createAppModel, type AppModel } from './app-model';
 import { Callout } from './Callout';
 import { createCaptureIssueScanner } from './capture-notices';
 import { CaptureNotices } from './CaptureNotices';
-import { LiveEmptyState, WitnessBanner } from './CaptureHealth';
+import { LiveEmptyState, WitnessBanner, withoutWitnessGaps } from './CaptureHealth';
 import { downloadText } from './download';
 import { EventsTable, type EventRef } from './EventsTable';
 import { parseFilter } from './filter';
@@ -343,7 +343,7 @@ export function InspectorApp(props: InspectorAppProps) {
           </button>
         </div>
       )}
-      <CaptureNotices issues={captureIssues} />
+      <CaptureNotices issues={mode === 'devtools' && !imported ? withoutWitnessGaps(captureIssues) : captureIssues} />
       {mode === 'devtools' && !imported && <WitnessBanner />}
       {progress && (
         <div className="analysis-progress" role="status" data-testid="analysis-progress" data-fed={progress.fed} data-total={progress.total} data-importing={progress.importing}>

@@ -6,6 +6,7 @@
 
 import { createContext, useContext, useState, useSyncExternalStore } from 'react';
 import type { CaptureHealthSnapshot, CaptureHealthSource, UnseenRequest } from './capture-health-types';
+import type { CaptureIssues } from './capture-notices';
 import { SevIcon } from './SevIcon';
 import { formatClock, visible, visibleLine } from './text';
 import './capture-health.css';
@@ -42,7 +43,9 @@ export function CaptureHealthPill(props: { paused?: boolean }) {
 
 function bodyText(u: UnseenRequest): string {
   if (u.body === 'added') return 'body shown as the network kept it (observed after completion)';
+  if (u.body === 'rebuilt') return "events shown as DevTools' EventStream view parsed them (observed by the network; Chrome kept no body)";
   if (u.body === 'pending') return 'body shown once it finishes (observed after completion)';
+  if (u.body === 'not-kept') return 'the network view kept no body for it (a stream that broke or was cancelled)';
   return 'no body to show';
 }
 
@@ -101,4 +104,28 @@ export function LiveEmptyState(props: { waiting: string }) {
   if (h.seen > 0) return <span data-testid="empty-checking">{`MCP traffic on the network: ${plural(h.seen, 'request')}; checking what the capture holds…`}</span>;
   if (h.state === 'not-recording') return <span data-testid="empty-not-recording">{`Not recording. ${h.detail}`}</span>;
   return <>{props.waiting}</>;
+}
+
+const WITNESS_CODES = new Set(['capture-gap:not-seen-by-hook', 'not-seen-by-hook']);
+const RANK = { info: 0, warning: 1, error: 2 } as const;
+
+/**
+ * The capture-notices strip without the network witness's gaps and notices, which the live panel shows in the
+ * witness banner instead (one place per fact; the viewer, with no banner, keeps them in the strip).
+ */
+export function withoutWitnessGaps(issues: CaptureIssues): CaptureIssues {
+  if (!issues.items.some((x) => WITNESS_CODES.has(x.code))) return issues;
+  const items = issues.items.filter((x) => !WITNESS_CODES.has(x.code));
+  let notices = 0, gaps = 0, lost = 0, notKept = 0;
+  let worst: CaptureIssues['worst'];
+  for (const x of items) {
+    if (x.kind === 'notice') notices += x.count;
+    else {
+      gaps += x.count;
+      if (x.notLost) notKept += x.lost;
+      else lost += x.lost;
+    }
+    if (!worst || RANK[x.level] > RANK[worst]) worst = x.level;
+  }
+  return { items, notices, gaps, lost, notKept, worst };
 }

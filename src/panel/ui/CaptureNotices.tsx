@@ -10,8 +10,11 @@ export function CaptureNotices(props: { issues: CaptureIssues }) {
   if (!issues.items.length) return null;
   const parts: string[] = [];
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
-  const lossGaps = issues.items.filter((x) => x.kind === 'gap' && !x.notLost).reduce((n, x) => n + x.count, 0);
-  if (lossGaps) parts.push(`lost ${plural(issues.lost, 'record')} (${plural(lossGaps, 'gap')})`);
+  // The network witness's gaps (one per MCP request it saw and the capture lacks) count requests.
+  const unseen = issues.items.filter((x) => x.code === 'capture-gap:not-seen-by-hook').reduce((n, x) => n + x.count, 0);
+  const lossGaps = issues.items.filter((x) => x.kind === 'gap' && !x.notLost).reduce((n, x) => n + x.count, 0) - unseen;
+  if (lossGaps) parts.push(`lost ${plural(issues.lost - unseen, 'record')} (${plural(lossGaps, 'gap')})`);
+  if (unseen) parts.push(`${plural(unseen, 'MCP request')} seen by the network but not captured`);
   if (issues.gaps > lossGaps) parts.push(`${plural(issues.notKept, 'record')} not kept or not in the file (${plural(issues.gaps - lossGaps, 'gap')})`);
   if (issues.notices) parts.push(`${issues.notices} notice${issues.notices === 1 ? '' : 's'}`);
   const worst = issues.worst ?? 'info';

@@ -13,8 +13,8 @@ export interface UnseenRequest {
   /** The likely reason, in words. */
   reasonText: string;
   t: number;
-  /** Its body as the network kept it: added to the capture (observed after completion), not yet (still open), or none. */
-  body: 'added' | 'pending' | 'none';
+  /** Its body as the network kept it: added to the capture (observed after completion), not yet (still open), not kept by the network view, or none. */
+  body: 'added' | 'rebuilt' | 'pending' | 'not-kept' | 'none';
 }
 
 export interface CaptureHealthSnapshot {

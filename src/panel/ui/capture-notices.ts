@@ -50,6 +50,8 @@ function gapMessage(r: CaptureGapRecord, lost = r.lost, conns = r.conns.length):
   if (r.reason === 'not-recording')
     return `${lost} record(s) of ${conns} connection(s) open before DevTools inspected the tab were not kept in ${where}: "Capture while DevTools is closed" is off. Their earlier events cannot be checked.`;
   if (r.reason === 'import') return `The imported file holds no body for ${conns} response(s): their events are unknown, not empty.`;
+  if (r.reason === 'not-seen-by-hook')
+    return `The browser's network view saw ${lost} MCP request(s) the capture hook did not (a worker, a frame without the hook, a page that bypassed it...): what the page read of them is not in the capture.`;
   return `The inspector lost ${r.lost} record(s) (${r.reason}${range}) in ${where}${r.conns.length ? `; ${r.conns.length} connection(s) incomplete` : ''}.`;
 }
 
