@@ -89,7 +89,12 @@ describe('witness: CORS preflight', () => {
     expect(preflightProblem(preflight('content-type'), entry({}))).toBeNull();
     expect(preflightProblem(preflight('content-type, mcp-protocol-version'), failed)).toBeNull();
     expect(preflightProblem(preflight('*'), failed)).toBeNull();
-    expect(preflightProblem(preflight('content-type'), undefined)).toBeNull();
+  });
+  it('a refused MCP header decides it without the request (the browser never sends it); the session id can come from the capture', () => {
+    const p = preflightProblem(preflight('content-type'), undefined, 'S-9')!;
+    expect(p).toMatchObject({ code: 'cors-preflight-rejected', method: 'POST', url: 'http://localhost:9/mcp', sessionId: 'S-9', headers: ['mcp-protocol-version'] });
+    // other causes need the failed request
+    expect(preflightProblem(preflight('content-type, mcp-protocol-version', 405), undefined)).toBeNull();
   });
   it('a preflight refused by status names that instead', () => {
     const p = preflightProblem(preflight('content-type, mcp-protocol-version', 405), failed)!;

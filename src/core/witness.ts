@@ -194,24 +194,27 @@ export const failedBeforeAnswer = (e: NetEntry) => e.response.status === 0;
 
 /**
  * A CORS preflight for an MCP request that the browser refused: the server's answer does not
- * allow an MCP header the client sends (the common case: the MCP reference servers rejected
- * `mcp-protocol-version`), or the preflight failed outright. `actual` is the request it was made
- * for (same URL, right after it); the finding needs it to have failed, since the browser caches
- * successful preflights and a later one may differ.
+ * allow an MCP header the client asked for (the common case: the MCP reference servers rejected
+ * `mcp-protocol-version`), or the preflight failed outright. A refused header decides it alone:
+ * the browser then never sends the request. `actual` is the request it was made for, when known
+ * (same URL, failed, close in time): a failed one is needed to claim the other causes, and one
+ * that went through means the refusal was not what happened (a cached, different preflight).
+ * `sessionId`: the session id the client sent, when known from elsewhere (the capture).
  */
-export function preflightProblem(preflight: NetEntry, actual: NetEntry | undefined): CorsProblem | null {
-  if (!isPreflight(preflight) || !actual || !failedBeforeAnswer(actual)) return null;
+export function preflightProblem(preflight: NetEntry, actual?: NetEntry, sessionIdHint?: string): CorsProblem | null {
+  if (!isPreflight(preflight)) return null;
+  if (actual && !failedBeforeAnswer(actual)) return null;
   const asked = list(get(preflight.request.headers, 'access-control-request-headers'));
   const mcpAsked = asked.filter((h) => (MCP_REQUEST_HEADERS as readonly string[]).includes(h));
-  const actualMcp = MCP_REQUEST_HEADERS.filter((h) => get(actual.request.headers, h) !== undefined);
-  if (mcpAsked.length === 0 && actualMcp.length === 0 && mcpMarkers(actual).length === 0) return null;
+  const actualMcp = actual ? MCP_REQUEST_HEADERS.filter((h) => get(actual.request.headers, h) !== undefined) : [];
+  if (mcpAsked.length === 0 && (!actual || (actualMcp.length === 0 && mcpMarkers(actual).length === 0))) return null;
   const res = preflight.response;
   const allowed = list(get(res.headers, 'access-control-allow-headers'));
   const wildcard = allowed.includes('*') && !credentialed(actual);
   const refused = wildcard ? [] : mcpAsked.filter((h) => !allowed.includes(h));
-  const method = actual.request.method;
-  const url = actual.request.url;
-  const sessionId = get(actual.request.headers, 'mcp-session-id');
+  const method = actual?.request.method ?? (get(preflight.request.headers, 'access-control-request-method') ?? 'POST').toUpperCase();
+  const url = actual?.request.url ?? preflight._initiator?.url ?? preflight.request.url;
+  const sessionId = (actual && get(actual.request.headers, 'mcp-session-id')) ?? sessionIdHint;
   const base = { code: 'cors-preflight-rejected' as const, method, url, ...(sessionId !== undefined ? { sessionId } : {}) };
   const origin = get(preflight.request.headers, 'origin') ?? 'the page';
   if (refused.length > 0) {
@@ -232,7 +235,7 @@ export function preflightProblem(preflight: NetEntry, actual: NetEntry | undefin
   const reqMethod = (get(preflight.request.headers, 'access-control-request-method') ?? method).toLowerCase();
   let why: string;
   let add: string[];
-  if (status === 0) return null; // the preflight itself did not reach the server: not a CORS answer
+  if (!actual || status === 0) return null; // no failed request to explain, or the preflight itself did not reach the server
   if (status < 200 || status > 299) {
     why = `was answered with HTTP ${status}`;
     add = ['a 2xx answer to OPTIONS'];

@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptureRecord } from '../../src/core/record';
 import { startFixtureServer, type FixtureServer } from '../fixtures/mcp-server/index';
 import { DIST } from '../support/browser';
-import { devtoolsFrontends, setDockSide, type PanelHandle } from '../support/devtools';
+import { devtoolsFrontends, openAllPanels, setDockSide, type PanelHandle } from '../support/devtools';
 import { openInspected, waitForRecords, type Harness } from '../support/extension';
 import { screenshot } from '../support/panel-ui';
 import { serveAgentPage, serveWorkerAgentPage, sessionReads, startSession } from '../support/sdk-agent';
@@ -22,10 +22,16 @@ import { waitFor } from '../support/wait';
 
 let pages: TestServer;
 let mcp: FixtureServer;
+/** A server whose CORS preflight does not allow mcp-protocol-version (as the MCP reference servers once did). */
+let noPv: FixtureServer;
+/** A server that does not expose Mcp-Session-Id to cross-origin pages. */
+let noExpose: FixtureServer;
 const open: Harness[] = [];
 
 beforeAll(async () => {
   mcp = await startFixtureServer({ keepAliveMs: 0 });
+  noPv = await startFixtureServer({ keepAliveMs: 0, mode: 'baseline', cors: { allowHeaders: 'content-type, accept, authorization, mcp-session-id, last-event-id' } });
+  noExpose = await startFixtureServer({ keepAliveMs: 0, mode: 'baseline', cors: { exposeHeaders: null } });
   pages = await startTestServer();
   await serveAgentPage(pages);
   serveWorkerAgentPage(pages);
@@ -38,6 +44,8 @@ afterEach(async () => {
 afterAll(async () => {
   await pages?.close();
   await mcp?.close();
+  await noPv?.close();
+  await noExpose?.close();
 });
 
 const WAITING = 'Waiting for MCP traffic';
@@ -85,8 +93,8 @@ describe('the network witness', () => {
     expect(expected).toBeGreaterThanOrEqual(4); // initialize, initialized, GET stream, tools/call, DELETE...
     await waitFor(async () => (await h.panel.eval<{ missing: unknown[] }>('__MSI_PANEL__.witness()')).missing.length === expected, {
       timeoutMs: 20_000,
-      message: async () => `witness missing = ${expected}; has ${JSON.stringify(await h.panel.eval('__MSI_PANEL__.witness()'))}`,
-    } as never);
+      message: `witness missing = ${expected}`,
+    });
     const w = await h.panel.eval<{ seen: number; captured: number; missing: { reason: string; body: string; url: string; method: string }[] }>('__MSI_PANEL__.witness()');
     expect(w.captured).toBe(0);
     expect(new Set(w.missing.map((m) => m.reason))).toEqual(new Set(['worker']));
@@ -100,12 +108,11 @@ describe('the network witness', () => {
     expect(s.healthText).toContain(`${expected} not captured`);
     // Records carry it into the analysis and the exports: one not-seen-by-hook gap per request,
     // and the bodies the network kept, observed after completion.
-    const records = (await h.panel.records()) as CaptureRecord[];
     // Per request: a capture-gap when the capture lacks its events, a notice when the network view
-    // supplied them (observed after completion).
+    // supplied them (observed after completion; the notice follows the body, read asynchronously).
     const unseenRecords = (rs: CaptureRecord[]) =>
       rs.filter((r) => (r.kind === 'capture-gap' && r.reason === 'not-seen-by-hook') || (r.kind === 'notice' && r.code === 'not-seen-by-hook'));
-    expect(unseenRecords(records)).toHaveLength(expected);
+    const records = await waitForRecords(h.panel, (rs) => unseenRecords(rs).length === expected, `${expected} not-seen-by-hook records`);
     const network = records.filter((r) => r.kind === 'request' && r.transport === 'network');
     expect(network.length).toBe(w.missing.filter((m) => m.body === 'added' || m.body === 'rebuilt').length);
     console.log("bodies:", JSON.stringify(w.missing.map((m) => m.method + " " + m.body)));
@@ -130,5 +137,86 @@ describe('the network witness', () => {
     await waitFor(async () => (await h.panel.eval<number>(`document.querySelectorAll('[data-testid=witness-request]').length`)) === expected, { message: 'witness details' });
     await screenshot(h.browser.cdp, fe, 'witness-worker-bottom-details');
     console.log('findings:', JSON.stringify(findings.map((f) => f.code)), JSON.stringify(await h.panel.eval(`Object.values(__MSI_UI__.snapshot().requests).flat().map((r) => r.method + ':' + r.verdict)`)));
+  });
+
+  it('the extension reloaded under an open page (its frames have no live hook): the requests the page makes next are counted, with that reason', async () => {
+    const h = await openInspected(pages.url('/agent.html'));
+    open.push(h);
+    const { cdp } = h.browser;
+    const oldPanel = h.panel.target.targetId;
+    // Reload the unpacked extension, as chrome://extensions' Reload does; headless Chromium then
+    // closes the DevTools window: open it again on the same, still running, page.
+    await cdp.send('Extensions.loadUnpacked', { path: DIST });
+    await waitFor(async () => !(await cdp.targets()).some((t) => t.url.startsWith('devtools://')), { message: 'DevTools closed by the reload' }).catch(() => {});
+    const pageTarget = await h.browser.pageTarget('/agent.html');
+    await cdp.send('Target.openDevTools', { targetId: pageTarget.targetId });
+    const [panel] = await openAllPanels(h.browser, 1, new Set([oldPanel]));
+    await waitFor(async () => (await firstScreen(panel!)).health === 'not-recording', { message: 'health: not recording (no relay of this instance)' });
+    const url = mcp.modeUrl('lossless');
+    const since = Date.now();
+    await startSession(h.evalPage, url, { chunks: 3, delayMs: 50 });
+    const { result } = await sessionReads(h.evalPage);
+    expect(result.error).toBeUndefined(); // the page never noticed
+    const expected = serverRequests(mcp, '/mcp/lossless', since);
+    expect(expected).toBeGreaterThanOrEqual(4);
+    await waitFor(async () => (await firstScreen(panel!)).unseen === expected, { timeoutMs: 20_000, message: `banner counts ${expected}` });
+    const s = await firstScreen(panel!);
+    expect(s.banner).toContain(`${expected} MCP requests seen by the network but not captured`);
+    expect(s.banner).toContain('the extension was reloaded or updated after this page loaded');
+    expect(s.bannerOnScreen).toBe(true);
+    expect(s.health).toBe('not-recording');
+    const records = (await panel!.records()) as CaptureRecord[];
+    expect(records.some((r) => r.kind === 'notice' && r.code === 'extension-reloaded')).toBe(true);
+    const why = records.filter((r) => r.kind === 'capture-gap' && r.reason === 'not-seen-by-hook').map((r) => (r as { why?: string }).why);
+    expect(why.length).toBeGreaterThan(0);
+    expect(new Set(why)).toEqual(new Set(['extension-reloaded']));
+  });
+
+  it('a CORS preflight that does not allow mcp-protocol-version: a cors-preflight-rejected finding naming the header to add', async () => {
+    const h = await openInspected(pages.url('/agent.html'));
+    open.push(h);
+    await startSession(h.evalPage, noPv.url);
+    const { result } = await sessionReads(h.evalPage);
+    expect(result.error).toMatch(/Failed to fetch/); // what the client saw
+    const f = await waitFor(
+      async () =>
+        (await h.panel.eval<{ code: string; message: string; sessionId: string | null; severity: string }[]>(`__MSI_UI__.snapshot().findings.map(({ code, message, sessionId, severity }) => ({ code, message, sessionId, severity }))`)).find(
+          (x) => x.code === 'cors-preflight-rejected',
+        ),
+      { timeoutMs: 15_000, message: 'cors-preflight-rejected finding' },
+    ).catch(async (e) => {
+      console.log('witness', JSON.stringify(await h.panel.eval('__MSI_PANEL__.witness()')));
+      console.log('har', JSON.stringify(await h.panel.eval(`new Promise((r) => chrome.devtools.network.getHAR((x) => r(x.entries.map((e) => [e.request.method, e.request.url, e.response.status, e.response._error, e._resourceType, e._initiator && e._initiator.url, e.request.headers.map((q) => q.name + '=' + q.value).join('|'), e.response.headers.map((q) => q.name + '=' + q.value).join('|')]))))`)));
+      throw e;
+    }
+    );
+    expect(f.severity).toBe('error');
+    expect(f.message).toContain('does not allow mcp-protocol-version');
+    expect(f.message).toContain("Add mcp-protocol-version to the server's Access-Control-Allow-Headers");
+    expect(f.sessionId).not.toBeNull(); // filed under the session the capture shows the failed request in
+    // The capture itself holds the failed request (the hook saw the page's fetch fail): the
+    // witness does not count it as missing.
+    const w = await h.panel.eval<{ missing: unknown[]; problems: { code: string }[] }>('__MSI_PANEL__.witness()');
+    expect(w.missing).toEqual([]);
+    const rows = await h.panel.eval<string[]>(`(() => { document.querySelector('[data-testid="tab-findings"]')?.click(); return [...document.querySelectorAll('[data-testid=finding-row]')].map((e) => e.dataset.code); })()`);
+    await waitFor(async () => (await h.panel.eval<string[]>(`[...document.querySelectorAll('[data-testid=finding-row]')].map((e) => e.dataset.code)`)).includes('cors-preflight-rejected'), {
+      message: `Findings view lists cors-preflight-rejected (had ${JSON.stringify(rows)})`,
+    });
+  });
+
+  it('Access-Control-Expose-Headers without Mcp-Session-Id: a session-id-not-exposed finding naming the header to add', async () => {
+    const h = await openInspected(pages.url('/agent.html'));
+    open.push(h);
+    await startSession(h.evalPage, noExpose.url);
+    const { result } = await sessionReads(h.evalPage);
+    expect(result.error).toBeTruthy(); // the client could not continue the session
+    const page = await h.evalPage<string>('JSON.stringify(window.reads.map((r) => r.method))');
+    const f = await waitFor(
+      async () =>
+        (await h.panel.eval<{ code: string; message: string }[]>(`__MSI_UI__.snapshot().findings.map(({ code, message }) => ({ code, message }))`)).find((x) => x.code === 'session-id-not-exposed'),
+      { timeoutMs: 15_000, message: `session-id-not-exposed finding (page requests ${page})` },
+    );
+    expect(f.message).toContain("Add Mcp-Session-Id to the server's Access-Control-Expose-Headers");
+    expect(f.message).toContain('the capture, which sees what the page sees, has no Mcp-Session-Id on it');
   });
 });

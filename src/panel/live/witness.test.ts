@@ -147,6 +147,24 @@ describe('network witness', () => {
     expect(f?.message).toContain('mcp-protocol-version');
   });
 
+  it('a refusing preflight whose request Chrome reports late or not at all: reported after the wait, in the session of the captured request', async () => {
+    const { store, w, finish } = setup();
+    const url = 'http://other:9/mcp';
+    store.ingest([{ ...hookReq(url, T0 + 5, 'c1', 'POST'), headers: [['Mcp-Session-Id', 'S-7']] } as CaptureRecord]);
+    finish(
+      entry(url, {
+        method: 'OPTIONS', type: 'preflight', initiatorUrl: url, t: T0,
+        req: { 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'mcp-protocol-version,mcp-session-id' },
+        res: { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type, mcp-session-id' },
+        status: 204,
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(w.snapshot().problems).toEqual([]);
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(w.snapshot().problems).toEqual([expect.objectContaining({ code: 'cors-preflight-rejected', sessionId: 'S-7', headers: ['mcp-protocol-version'] })]);
+  });
+
   it('a captured cross-origin response whose Mcp-Session-Id the page could not read: session-id-not-exposed, once per request URL', async () => {
     const { store, w, finish } = setup();
     const url = 'http://other:9/mcp';

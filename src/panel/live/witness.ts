@@ -158,6 +158,7 @@ interface Tracked {
 }
 
 const MAX_TRACKED = 5000;
+const PREFLIGHT_WAIT_MS = 3000;
 const MAX_INDEX = 5000;
 
 const keyOf = (e: NetEntry) => `${e.request.method} ${e.request.url} ${e.startedDateTime}`;
@@ -198,6 +199,8 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     if (s && s.size === 0) byUrl.delete(x.e.request.url);
   };
   const preflights: WitnessEntry[] = [];
+  const pfSeen = new Map<WitnessEntry, number>();
+  const seenPreflights = new Set<string>();
   const reported = new Set<string>();
   const problems: CorsProblem[] = [];
 
@@ -277,6 +280,7 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     if (reported.has(k)) return;
     reported.add(k);
     problems.push(p);
+    changed();
     emit([
       {
         kind: 'notice', src: WITNESS_SRC, seq: ++seq, t: now(), level: 'error', code: p.code, message: p.message, url: p.url,
@@ -397,22 +401,37 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     }
   }
 
-  function pairPreflights() {
+  /**
+   * Preflights wait (at most PREFLIGHT_WAIT_MS) for the failed request they were made for: same
+   * URL, status 0, started within 5 s; the closest. Chrome reports both, in either order. A
+   * preflight that refused an MCP header is reported with or without it (the browser never sends
+   * such a request); the session id then comes from the capture's request to that URL.
+   */
+  function pairPreflights(force = false) {
     for (let i = preflights.length - 1; i >= 0; i--) {
       const pf = preflights[i]!;
       const url = pf._initiator?.url ?? pf.request.url;
       const start = startedAt(pf);
       let actual: Tracked | undefined;
       for (const x of byUrl.get(url) ?? []) {
-        if (x.e.request.url !== url || x.start < start - 100) continue;
-        if (!actual || x.start < actual.start) actual = x;
+        if (!failedBeforeAnswer(x.e) || Math.abs(x.start - start) > 5000) continue;
+        if (!actual || Math.abs(x.start - start) < Math.abs(actual.start - start)) actual = x;
       }
-      if (!actual) {
-        if (now() - start > 60_000) preflights.splice(i, 1);
-        continue;
-      }
+      const waited = now() - (pfSeen.get(pf) ?? 0) >= PREFLIGHT_WAIT_MS;
+      if (!actual && !waited && !force) continue;
       preflights.splice(i, 1);
-      const p = preflightProblem(pf, actual.e);
+      pfSeen.delete(pf);
+      let sid: string | undefined;
+      if (!actual) {
+        index();
+        let best: RequestRecord | undefined;
+        for (const r of hookRequests) {
+          if (r.url !== url || Math.abs(r.t - start) > 5000) continue;
+          if (!best || Math.abs(r.t - start) < Math.abs(best.t - start)) best = r;
+        }
+        sid = best?.headers.find(([k]) => k.toLowerCase() === 'mcp-session-id')?.[1];
+      }
+      const p = preflightProblem(pf, actual?.e, sid);
       if (p) report(p);
     }
   }
@@ -420,9 +439,18 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
   function see(e: WitnessEntry, finished: boolean, initial: boolean) {
     if (stopped || !e?.request || !e.response) return;
     if (isPreflight(e)) {
-      if (!preflights.some((p) => keyOf(p) === keyOf(e))) preflights.push(e);
+      const k = keyOf(e);
+      if (seenPreflights.has(k)) return;
+      seenPreflights.add(k);
+      if (seenPreflights.size > 2000) seenPreflights.delete(seenPreflights.values().next().value!);
+      // Only a preflight asking for an MCP header, or for a JSON POST, can concern MCP.
+      const asked = (netHeaders(e.request.headers).find(([n]) => n.toLowerCase() === 'access-control-request-headers')?.[1] ?? '').toLowerCase();
+      if (!/mcp-|last-event-id|content-type/.test(asked)) return;
+      preflights.push(e);
+      pfSeen.set(e, now());
       if (preflights.length > 200) preflights.shift();
       pairPreflights();
+      setTimer(() => pairPreflights(), PREFLIGHT_WAIT_MS + 10);
       return;
     }
     const k = keyOf(e);
