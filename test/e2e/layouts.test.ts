@@ -80,6 +80,19 @@ async function expectPanelHolds(panel: PanelHandle, reads: ReadConn[], what: str
   // What the user is shown: the lossy result the client accepted.
   const codes = analyzeRecords(records).findings.map((f) => f.code);
   expect(codes).toContain('lossy-result-accepted');
+  // The network witness agrees: every MCP request DevTools' network view saw is in the capture
+  // (no false "not captured"), once it has checked them all.
+  const w = await waitFor(
+    async () => {
+      const x = await panel.eval<{ seen: number; captured: number; checking: number; missing: unknown[] }>('__MSI_PANEL__.witness()');
+      return x.checking === 0 && x.seen > 0 ? x : null;
+    },
+    { timeoutMs: 20_000, message: `${what}: the witness checked every request` },
+  );
+  expect(w.missing).toEqual([]);
+  expect(w.captured).toBe(w.seen);
+  expect(codes).not.toContain('cors-preflight-rejected');
+  expect(records.some((r) => r.src === 'network')).toBe(false);
   return records;
 }
 

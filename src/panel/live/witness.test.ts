@@ -97,6 +97,22 @@ describe('network witness', () => {
     expect(ofSrc(store.getSnapshot().records, 'network')).toEqual([]);
   });
 
+  it('Clear forgets what was judged, and the next getHAR (the network log still holds it) does not bring it back as unseen', async () => {
+    const { store, w, finish, setHar } = setup();
+    const e = entry('http://x/seen');
+    store.ingest([hookReq('http://x/seen', T0 + 30)]);
+    finish(e);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(w.snapshot()).toMatchObject({ seen: 1, captured: 1 });
+    store.clear();
+    expect(w.snapshot()).toMatchObject({ seen: 0, captured: 0 });
+    setHar([e]);
+    await w.poll();
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(w.snapshot()).toMatchObject({ seen: 0, missing: [] });
+    expect(ofSrc(store.getSnapshot().records, 'network')).toEqual([]);
+  });
+
   it('a request seen in getHAR while still open: counted at once, its body added when it finishes', async () => {
     const { store, w, finish, setHar } = setup();
     const open = entry('http://x/open', { pageref: null });

@@ -3,10 +3,10 @@
 // src/core/witness.ts; this file feeds them and turns what they find into records.
 //
 // Sources: `getHAR()` once at start (requests since DevTools opened, also those finished before
-// the panel loaded, and requests still in flight), then every few seconds while the panel is
-// visible (2 s while the capture holds no request of the hook, else 10 s: the only way to see a
-// request still in flight, e.g. a worker's open event stream), and `onRequestFinished` (finished
-// requests, with their bodies).
+// the panel loaded, and requests still in flight), then every 2 s while the panel is visible and
+// the capture holds no request of the hook (the only way to see a request still in flight, e.g. a
+// worker's open event stream, while the panel would otherwise show nothing), and
+// `onRequestFinished` (finished requests, with their bodies).
 //
 // For every request with MCP markers, after a grace period that lets the hook's records arrive:
 // - captured (a hook request record matches, core/witness.ts matchCaptured): nothing to add, but a
@@ -130,9 +130,8 @@ export interface WitnessEnv {
 export interface WitnessOptions {
   /** ms after a request was first seen before it is judged (default 1500; 3000 for the first getHAR). */
   graceMs?: number;
-  /** Poll interval while the capture holds no hook request (default 2000) and otherwise (10000). */
+  /** getHAR poll interval while the capture holds no hook request (default 2000). */
   pollEmptyMs?: number;
-  pollMs?: number;
 }
 
 export interface Witness {
@@ -192,8 +191,16 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
   const tracked = new Map<string, Tracked>();
   /** The same, by URL (a preflight is paired with a request to its URL). */
   const byUrl = new Map<string, Set<Tracked>>();
+  /**
+   * Entries dropped by Clear, a navigation or the bound: the network log still holds them, and the
+   * next getHAR must not bring them back as new (their hook records are used by then: they would
+   * look unseen).
+   */
+  const forgotten = new Set<string>();
   const untrack = (k: string, x: Tracked) => {
     tracked.delete(k);
+    forgotten.add(k);
+    if (forgotten.size > 20_000) forgotten.delete(forgotten.values().next().value!);
     const s = byUrl.get(x.e.request.url);
     s?.delete(x);
     if (s && s.size === 0) byUrl.delete(x.e.request.url);
@@ -219,6 +226,8 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
   function index() {
     const snap = store.getSnapshot();
     const rs = snap.records;
+    // The store replaces its array by an empty one only on Clear (a navigation keeps its record).
+    const cleared = rs !== lastRecords && rs.length === 0 && tracked.size > 0;
     if (rs !== lastRecords) indexed = 0;
     for (let i = indexed; i < rs.length; i++) {
       const r = rs[i]!;
@@ -240,7 +249,6 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     // A new page (top navigation) without Preserve log: the witness starts over with it, as the
     // store and the Network panel do. Clear empties it too.
     const page = snap.page;
-    const cleared = rs.length === 0 && tracked.size > 0;
     if ((page && page.t > pageT && !snap.preserveLog) || cleared) {
       const from = cleared ? Infinity : page!.t;
       let dropped = false;
@@ -454,6 +462,7 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
       return;
     }
     const k = keyOf(e);
+    if (forgotten.has(k)) return;
     const old = tracked.get(k);
     if (old) {
       if (finished && !old.finished) {
@@ -499,17 +508,21 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     const initial = polls++ === 0;
     for (const e of entries) see(e, false, initial);
   }
+  // getHAR copies DevTools' whole network log (a long event stream's EventStream messages
+  // included) into the panel: polled only while the capture holds no request of the hook, i.e.
+  // while the panel would otherwise say nothing; once the hook delivers, finished requests come
+  // from onRequestFinished alone.
   function schedule() {
     if (stopped) return;
-    index();
-    const hasHook = hookRequests.size > 0;
     setTimer(
       () => {
         if (stopped) return;
+        index();
+        if (hookRequests.size > 0) return schedule();
         const go = env.visible?.() ?? true;
         (go ? poll() : Promise.resolve()).finally(schedule);
       },
-      hasHook ? (opts.pollMs ?? 10_000) : (opts.pollEmptyMs ?? 2000),
+      opts.pollEmptyMs ?? 2000,
     );
   }
   void poll().finally(schedule);
