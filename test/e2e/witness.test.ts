@@ -205,7 +205,7 @@ describe('the network witness', () => {
   });
 
   it('Access-Control-Expose-Headers without Mcp-Session-Id: a session-id-not-exposed finding naming the header to add', async () => {
-    const h = await openInspected(pages.url('/agent.html'));
+    const h = await openInspected(pages.url('/agent.html'), { extraArgs: ['--window-size=1280,800'] });
     open.push(h);
     await startSession(h.evalPage, noExpose.url);
     const { result } = await sessionReads(h.evalPage);
@@ -218,5 +218,8 @@ describe('the network witness', () => {
     );
     expect(f.message).toContain("Add Mcp-Session-Id to the server's Access-Control-Expose-Headers");
     expect(f.message).toContain('the capture, which sees what the page sees, has no Mcp-Session-Id on it');
+    await h.panel.eval(`document.querySelector('[data-testid="tab-findings"]')?.click(), true`);
+    await waitFor(() => h.panel.eval(`!!document.querySelector('[data-testid=finding-row][data-code="session-id-not-exposed"]')`), { message: 'finding row' });
+    await screenshot(h.browser.cdp, (await devtoolsFrontends(h.browser))[0]!.session, 'witness-cors-expose-right');
   });
 });
