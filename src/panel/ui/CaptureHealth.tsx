@@ -6,7 +6,7 @@
 
 import { createContext, useContext, useState, useSyncExternalStore } from 'react';
 import type { CaptureHealthSnapshot, CaptureHealthSource, UnseenRequest } from './capture-health-types';
-import type { CaptureIssues } from './capture-notices';
+import { summarizeIssues, type CaptureIssues } from './capture-notices';
 import { SevIcon } from './SevIcon';
 import { formatClock, visible, visibleLine } from './text';
 import './capture-health.css';
@@ -107,7 +107,6 @@ export function LiveEmptyState(props: { waiting: string }) {
 }
 
 const WITNESS_CODES = new Set(['capture-gap:not-seen-by-hook', 'not-seen-by-hook']);
-const RANK = { info: 0, warning: 1, error: 2 } as const;
 
 /**
  * The capture-notices strip without the network witness's gaps and notices, which the live panel shows in the
@@ -115,17 +114,5 @@ const RANK = { info: 0, warning: 1, error: 2 } as const;
  */
 export function withoutWitnessGaps(issues: CaptureIssues): CaptureIssues {
   if (!issues.items.some((x) => WITNESS_CODES.has(x.code))) return issues;
-  const items = issues.items.filter((x) => !WITNESS_CODES.has(x.code));
-  let notices = 0, gaps = 0, lost = 0, notKept = 0;
-  let worst: CaptureIssues['worst'];
-  for (const x of items) {
-    if (x.kind === 'notice') notices += x.count;
-    else {
-      gaps += x.count;
-      if (x.notLost) notKept += x.lost;
-      else lost += x.lost;
-    }
-    if (!worst || RANK[x.level] > RANK[worst]) worst = x.level;
-  }
-  return { items, notices, gaps, lost, notKept, worst };
+  return summarizeIssues(issues.items.filter((x) => !WITNESS_CODES.has(x.code)));
 }

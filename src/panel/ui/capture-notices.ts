@@ -102,19 +102,24 @@ export function createCaptureIssueScanner(): (records: readonly CaptureRecord[])
     if (changed) {
       const items = [...scan.byKey.values()].map((x) => ({ ...x }));
       items.sort((a, b) => RANK[b.level] - RANK[a.level] || a.t - b.t);
-      let notices = 0, gaps = 0, lost = 0, notKept = 0;
-      let worst: CaptureIssues['worst'];
-      for (const x of items) {
-        if (x.kind === 'notice') notices += x.count;
-        else {
-          gaps += x.count;
-          if (x.notLost) notKept += x.lost;
-          else lost += x.lost;
-        }
-        if (!worst || RANK[x.level] > RANK[worst]) worst = x.level;
-      }
-      scan.result = { items, notices, gaps, lost, notKept, worst };
+      scan.result = summarizeIssues(items);
     }
     return scan.result;
   };
+}
+
+/** The totals of a list of issues (already sorted, worst first). */
+export function summarizeIssues(items: CaptureIssue[]): CaptureIssues {
+  let notices = 0, gaps = 0, lost = 0, notKept = 0;
+  let worst: CaptureIssues['worst'];
+  for (const x of items) {
+    if (x.kind === 'notice') notices += x.count;
+    else {
+      gaps += x.count;
+      if (x.notLost) notKept += x.lost;
+      else lost += x.lost;
+    }
+    if (!worst || RANK[x.level] > RANK[worst]) worst = x.level;
+  }
+  return { items, notices, gaps, lost, notKept, worst };
 }
