@@ -194,6 +194,7 @@ describe('the panel against SDK v2, modern era (2026-07-28)', () => {
     { name: 'modern-dropped-result', methods: ['server/discover', 'tools/list', 'tools/call'] },
     { name: 'modern-mrtr', methods: ['server/discover', 'tools/list', 'tools/call', 'tools/call'] },
     { name: 'modern-mrtr-altered', methods: ['server/discover', 'tools/list', 'tools/call', 'tools/call'] },
+    { name: 'modern-missing-capability', methods: ['server/discover', 'tools/list', 'tools/call'] },
     { name: 'modern-listen-drop', methods: ['server/discover', 'tools/list', 'subscriptions/listen', 'tools/call', 'tools/call', 'subscriptions/listen', 'tools/list'] },
     { name: 'modern-listen-no-refetch', methods: ['server/discover', 'tools/list', 'subscriptions/listen', 'tools/call', 'tools/call', 'subscriptions/listen'] },
     // In the browser the SDK neither mirrors Mcp-Param-* nor retries after -32020: one call.
