@@ -115,22 +115,27 @@ async function runScenario(name: V2ScenarioName) {
   await waitFor(() => h.panel.eval(`globalThis.__MSI_UI__.snapshot().sessions.length === 0`), { message: 'panel cleared' });
   const logStart = demo.fixtureV2.log.length;
   const outcome = await h.evalPage<any>(`window.__demo.run(${JSON.stringify(name)})`);
-  const server = serverConns(name).slice(0, undefined);
   expect(demo.fixtureV2.log.length).toBeGreaterThan(logStart);
   const origin = demo.fixtureV2.origin;
-  // Wait until the panel holds a request record for every request the server received and an end
-  // record for every body it captures (the 202s carry none), and its analysis has settled.
+  // Wait until the panel holds a request record for every request the server received (the
+  // server's list is read again on each poll: a notifications/cancelled the SDK sends without
+  // awaiting can arrive after run() resolved) and an end record for every body it captures (the
+  // 202s carry none), and its analysis has settled.
+  let last = '';
   const records = await waitFor(
     async () => {
       const rs = (await h.panel.records()) as CaptureRecord[];
       const conns = panelConns(rs, origin);
       const snap = await h.panel.eval<any>('globalThis.__MSI_UI__.snapshot()');
       const open = conns.filter((c) => c.status !== 202 && c.end === undefined);
-      return conns.length === server.length && open.length === 0 && !snap.findings.some((f: any) => f.pending) ? rs : null;
+      const pending = snap.findings.filter((f: any) => f.pending).map((f: any) => f.code);
+      const server = serverConns(name).length;
+      last = `panel ${conns.length} requests, server ${server}, open ${JSON.stringify(open.map((c) => `${c.method} ${bodyKey(c.body)}`))}, pending ${JSON.stringify(pending)}`;
+      return conns.length === server && open.length === 0 && pending.length === 0 ? rs : null;
     },
-    { timeoutMs: 20_000, message: `${name}: every request in the panel, every body ended` },
+    { timeoutMs: 20_000, message: () => `${name}: every request in the panel, every body ended; last: ${last}` },
   );
-  return { outcome, records, server, conns: panelConns(records, origin) };
+  return { outcome, records, server: serverConns(name), conns: panelConns(records, origin) };
 }
 
 /** The panel's connections and the server's, matched by JSON-RPC method and id (GETs in order). */
