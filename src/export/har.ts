@@ -9,6 +9,7 @@ import type { CaptureRecord, Header } from '../core/record';
 import { headerValue } from '../core/record';
 import { groupConns, type Conn } from './conns';
 import { parseSseChunks } from './sse';
+import { PRODUCT_VERSION } from './version';
 
 export interface HarOptions {
   creatorVersion?: string;
@@ -232,7 +233,7 @@ export function toHar(records: readonly CaptureRecord[], opts: HarOptions = {}):
   return {
     log: {
       version: '1.2',
-      creator: { name: 'MCP Stream Inspector', version: opts.creatorVersion ?? '0.1.0' },
+      creator: { name: 'MCP Stream Inspector', version: opts.creatorVersion ?? PRODUCT_VERSION },
       pages,
       entries,
       _msiRecords: records.filter((r) => !('conn' in r)),
