@@ -145,8 +145,9 @@ function entry(c: Conn, pageref: string | undefined): HarEntry | undefined {
       .map((e) => `${e.type !== 'message' ? `event: ${e.type}\n` : ''}${e.lastEventId ? `id: ${e.lastEventId}\n` : ''}${e.data.split('\n').map((d) => `data: ${d}`).join('\n')}\n\n`)
       .join('');
   } else if (res?.capture === 'sse' || /text\/event-stream/i.test(mime)) {
-    sse = parseSseChunks(c.chunks).events.map((e) => ({ ...(e.id !== undefined ? { id: e.id } : {}), event: e.event, data: e.data, time: e.time / 1000 }));
-    esm = eventSourceMessages(sse);
+    const parsed = parseSseChunks(c.chunks).events;
+    sse = parsed.map((e) => ({ ...(e.id !== undefined ? { id: e.id } : {}), event: e.event, data: e.data, time: e.time / 1000 }));
+    esm = parsed.map((e) => ({ time: e.time / 1000, eventName: e.event, eventId: e.cursor, data: e.data }));
   }
   const bytes = c.chunks.reduce((n, ch) => n + ch.bytes, 0);
   const wait = res ? Math.max(0, res.t - req.t) : -1;
@@ -205,19 +206,6 @@ function entry(c: Conn, pageref: string | undefined): HarEntry | undefined {
     },
   };
   return e;
-}
-
-/**
- * `_eventSourceMessages` from the events parsed from a body: the id in effect after each event (an
- * event without an `id:` line keeps the previous one, as EventSource's lastEventId does). A native
- * EventSource's records carry the browser's lastEventId already.
- */
-function eventSourceMessages(events: readonly HarSseEvent[]): HarEventSourceMessage[] {
-  let last = '';
-  return events.map((e) => {
-    if (e.id !== undefined) last = e.id;
-    return { time: e.time, eventName: e.event, eventId: last, data: e.data };
-  });
 }
 
 export function toHar(records: readonly CaptureRecord[], opts: HarOptions = {}): Har {
