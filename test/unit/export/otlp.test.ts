@@ -19,7 +19,7 @@ import { exportCapture } from '../../../src/export';
 import { eventsOf } from '../../../src/export/trace';
 import { type OtlpAnyValue, type OtlpSpan, type OtlpTraces, toOtlp } from '../../../src/export/otlp';
 import { lossyRecords } from '../../../src/panel/ui/__fixtures__/lossy';
-import { Capture, ev, progress, result } from '../core/helpers';
+import { hostileCutCapture } from './helpers';
 
 interface ProtoType {
   fromObject(o: unknown): unknown;
@@ -253,26 +253,10 @@ describe('OTLP/JSON export', () => {
   });
 
   it('hostile page text (controls, bidi, lone surrogates, huge data) still gives a valid request, names on one line', () => {
-    const capture = (k: string) => {
-      const c = new Capture();
-      const init = c.request({ body: { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25' } } });
-      c.response(init, { sessionId: k });
-      c.chunk(init, ev('0', result(0, { protocolVersion: k, capabilities: {} })));
-      c.end(init);
-      const p = c.request({ sessionId: k, body: { jsonrpc: '2.0', id: k, method: 'tools/call', params: { name: k, _meta: { progressToken: k, traceparent: k } } } });
-      c.response(p);
-      c.chunk(p, ev(k.replace(/[\r\n]/g, ' '), progress(k, 1)) + ev('2', { jsonrpc: '2.0', method: 'notifications/message', params: { data: k.repeat(50) } }));
-      c.end(p, 'network-error');
-      const g = c.request({ sessionId: k, lastEventId: '2' });
-      c.response(g);
-      c.chunk(g, ev('5', result(k, { content: [{ type: 'text', text: k }] })));
-      c.end(g);
-      return c.records;
-    };
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (k) => {
-        const snap = analyzeRecords(capture(k));
-        const text = exportCapture('otlp', { records: capture(k), snapshot: snap }).text;
+        const records = hostileCutCapture(k, { hostileId: true });
+        const text = exportCapture('otlp', { records, snapshot: analyzeRecords(records) }).text;
         const file = JSON.parse(text) as OtlpTraces;
         expect(throughProto(text)).toEqual(file);
         for (const span of spansOf(file)) {
