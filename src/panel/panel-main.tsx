@@ -8,6 +8,7 @@ import { createCaptureHealth } from './live/health';
 import { createLiveStore } from './live/store';
 import { startWitness, type WitnessEntry } from './live/witness';
 import { mountDevtoolsInspector } from './ui/mount';
+import { TEST_HOOKS } from '../extension/shared/test-hooks';
 
 // "Preserve log" survives panel reloads and DevTools restarts, as the Network panel's does.
 const PRESERVE_KEY = 'msi.preserveLog';
@@ -49,7 +50,7 @@ const api = {
   health: () => health.getSnapshot(),
   tabId,
 };
-Object.defineProperty(globalThis, '__MSI_PANEL__', { value: Object.freeze(api) });
+if (TEST_HOOKS) Object.defineProperty(globalThis, '__MSI_PANEL__', { value: Object.freeze(api) });
 
 mountDevtoolsInspector(document.getElementById('root')!, {
   store,

@@ -79,8 +79,9 @@ describe('network witness', () => {
     const byUrl = Object.fromEntries(w.snapshot().missing.map((m) => [m.url, m.body]));
     expect(byUrl).toEqual({ 'http://x/cut': 'rebuilt', 'http://x/aborted': 'not-kept' });
     const recs = ofSrc(store.getSnapshot().records, 'network');
-    const chunks = recs.filter((r) => r.kind === 'chunk').map((r) => (r as { text: string }).text);
-    expect(chunks).toEqual(['id: 3\ndata: \n\n', 'id: 4\ndata: {"a":1}\ndata: {"b":2}\n\n', 'event: ping\ndata: x\n\n']);
+    // As a native EventSource sees them (the HAR importer's reading of the same field)
+    const events = recs.filter((r) => r.kind === 'es-event').map((r) => { const x = r as { type: string; data: string; lastEventId: string; t: number }; return [x.type, x.data, x.lastEventId, x.t - T0]; });
+    expect(events).toEqual([['message', '', '3', 100], ['message', '{"a":1}\n{"b":2}', '4', 200], ['ping', 'x', '4', 300]]);
     expect(recs.find((r) => r.kind === 'end')).toMatchObject({ how: 'network-error' });
     expect(recs.filter((r) => r.kind === 'capture-gap')).toEqual([expect.objectContaining({ url: 'http://x/aborted', reason: 'not-seen-by-hook', lost: 1, why: 'worker' })]);
     expect(recs.filter((r) => r.kind === 'request').map((r) => (r as { url: string }).url)).toEqual(['http://x/cut']);

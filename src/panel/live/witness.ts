@@ -21,6 +21,7 @@
 import type { CaptureRecord, Header, RequestRecord } from '../../core/record';
 import { isEventStreamType, isJsonType } from '../../core/record';
 import { utf8Length } from '../../core/utf8';
+import { readEventSourceMessages } from '../../core/import/har-event-source';
 import {
   exposeProblem,
   failedBeforeAnswer,
@@ -49,33 +50,6 @@ export interface WitnessEntry extends NetEntry {
    * (time in seconds since the epoch; eventId is the stream's last event id at that event).
    */
   _eventSourceMessages?: { time: number; eventName: string; eventId: string; data: string }[];
-}
-
-/**
- * SSE text rebuilt from DevTools' EventStream messages, one chunk per event at the time the
- * network received it. Chrome keeps no body (getContent gives '') for a stream that broke or that
- * the client aborted, which is exactly the stream an MCP inspector cares about; its events are
- * still in the EventStream list. What the rebuild cannot show: comments, `retry:`, the raw bytes,
- * and an id repeated on consecutive events (DevTools reports the last event id, which persists
- * across events without one, so an `id:` line is written only when it changes: a server's
- * duplicate id in a row is not visible, but no duplicate is invented).
- */
-export function rebuildSse(msgs: NonNullable<WitnessEntry['_eventSourceMessages']>): { t: number; text: string }[] {
-  const out: { t: number; text: string }[] = [];
-  let lastId = '';
-  for (const m of msgs) {
-    if (!m || typeof m.data !== 'string') continue;
-    let text = '';
-    if (typeof m.eventName === 'string' && m.eventName && m.eventName !== 'message') text += `event: ${m.eventName}\n`;
-    const id = typeof m.eventId === 'string' ? m.eventId : '';
-    if (id !== lastId) {
-      text += `id: ${id}\n`;
-      lastId = id;
-    }
-    for (const line of m.data.split('\n')) text += `data: ${line}\n`;
-    out.push({ t: Number.isFinite(m.time) ? m.time * 1000 : 0, text: text + '\n' });
-  }
-  return out;
 }
 
 /** How a request the network saw ended, for its end record. */
@@ -312,10 +286,15 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
       if (stopped) return;
       const text = content == null ? '' : encoding === 'base64' ? safeAtob(content) : content;
       // Chrome keeps no body (getContent gives '') for a stream that broke or that the client
-      // aborted; DevTools' EventStream messages then still hold its events. With neither, the
+      // aborted; DevTools' EventStream messages then still hold its events: what DevTools
+      // parsed, without comments, retry: or an id: line repeating the last id. With neither, the
       // stream is left out (its capture-gap says it is not held) rather than shown as one that
       // ended without events, which would accuse the server of a missing result.
-      const events = text === '' && capture === 'sse' ? rebuildSse(e._eventSourceMessages ?? []) : [];
+      const start = x.start;
+      const endT = start + (e.time > 0 ? e.time : 0);
+      // As the HAR importer reads them (core/import/har-event-source.ts): a native EventSource's
+      // view of the stream, `es-event` records with the stream's last event id at each event.
+      const events = text === '' && capture === 'sse' ? (readEventSourceMessages(e._eventSourceMessages, { start, responseT: start, endT })?.events ?? []) : [];
       if (text === '' && events.length === 0) {
         m.body = 'not-kept';
         recordUnseen(x, false);
@@ -323,15 +302,14 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
         return;
       }
       if (events.length) m.body = 'rebuilt';
-      const start = x.start;
-      const end = Math.max(start + (e.time > 0 ? e.time : 0), ...events.map((ev) => ev.t));
+      const end = Math.max(endT, ...events.map((ev) => ev.t));
       const base = { src: WITNESS_SRC, conn: 'n' + (++conn).toString(36) };
       const how = endOf(e);
       const recs: CaptureRecord[] = [
         { ...base, seq: ++seq, t: start, kind: 'request', transport: 'network', method: e.request.method, url: e.request.url, headers: netHeaders(e.request.headers), body: e.request.postData?.text ?? null },
         { ...base, seq: ++seq, t: start, kind: 'response', status: e.response.status, statusText: e.response.statusText ?? '', headers: netHeaders(e.response.headers), url: e.request.url, redirected: false, type: 'network', capture },
       ];
-      if (events.length) for (const ev of events) recs.push({ ...base, seq: ++seq, t: Math.max(start, ev.t), kind: 'chunk', text: ev.text, bytes: utf8Length(ev.text) });
+      if (events.length) for (const ev of events) recs.push({ ...base, seq: ++seq, t: ev.t, kind: 'es-event', type: ev.type, data: ev.data, lastEventId: ev.lastEventId });
       else recs.push({ ...base, seq: ++seq, t: end, kind: 'chunk', text, bytes: utf8Length(text) });
       recs.push({ ...base, seq: ++seq, t: end, kind: 'end', how: how.how, reason: events.length ? `${how.reason}; events rebuilt from DevTools' EventStream view` : how.reason });
       emit(recs);
