@@ -68,6 +68,11 @@ export function startedAt(e: NetEntry): number {
   return Number.isFinite(t) ? t : 0;
 }
 
+const noFragment = (u: string) => {
+  const i = u.indexOf('#');
+  return i < 0 ? u : u.slice(0, i);
+};
+
 /** A request the capture holds (the hook's request records), as the matcher needs it. */
 export interface CapturedRequest {
   method: string;
@@ -84,10 +89,12 @@ export interface CapturedRequest {
 export function matchCaptured<R extends CapturedRequest>(e: NetEntry, captured: Iterable<R>, used: Set<R>, now: number): R | undefined {
   const start = startedAt(e);
   const end = e.time > 0 ? start + e.time : now;
+  const url = noFragment(e.request.url);
   let best: R | undefined;
   let bestD = Infinity;
   for (const r of captured) {
-    if (used.has(r) || r.method !== e.request.method || r.url !== e.request.url) continue;
+    // (The hook keeps a URL's #fragment, which never reaches the network.)
+    if (used.has(r) || r.method !== e.request.method || noFragment(r.url) !== url) continue;
     if (r.t < start - 1000 || r.t > Math.max(end, start) + 2000) continue;
     const d = Math.abs(r.t - start);
     if (d < bestD) {

@@ -46,7 +46,7 @@ describe('network witness', () => {
 
   it("a worker's MCP stream the hook did not see: counted, named, a capture-gap record, and its body observed after completion", async () => {
     const { store, w, finish } = setup();
-    finish(entry('http://x/mcp', { pageref: null, req: { 'mcp-session-id': 'W' } }));
+    finish(entry('http://x/mcp', { pageref: null, req: { 'mcp-session-id': 'W', Cookie: 'sid=secret' }, res: { 'content-type': 'text/event-stream', 'Set-Cookie': 'a=b' } }));
     expect(w.snapshot()).toMatchObject({ seen: 1, checking: 1, missing: [] });
     await vi.advanceTimersByTimeAsync(2000);
     const snap = w.snapshot();
@@ -55,7 +55,8 @@ describe('network witness', () => {
     const recs = ofSrc(store.getSnapshot().records, 'network');
     // Its events held (observed by the network): a notice, not a gap.
     expect(recs.map((r) => r.kind)).toEqual(['request', 'response', 'chunk', 'end', 'notice']);
-    expect(recs[0]).toMatchObject({ transport: 'network' });
+    expect(recs[0]).toMatchObject({ transport: 'network', headers: [['mcp-session-id', 'W']] }); // no cookies in the capture
+    expect(recs[1]).toMatchObject({ headers: [['content-type', 'text/event-stream']] });
     expect(recs[2]).toMatchObject({ text: 'data: x\n\n' });
     expect(recs[4]).toMatchObject({ code: 'not-seen-by-hook', level: 'warning', sessionId: 'W' });
     expect(recs.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5]);
@@ -112,6 +113,19 @@ describe('network witness', () => {
     await vi.advanceTimersByTimeAsync(4000);
     expect(w.snapshot()).toMatchObject({ seen: 0, missing: [] });
     expect(ofSrc(store.getSnapshot().records, 'network')).toEqual([]);
+  });
+
+  it('a redirected request (one network entry per hop, one captured request with the final URL on its response) is captured', async () => {
+    const { store, w, finish } = setup();
+    store.ingest([
+      { ...hookReq('http://x/mcp', T0 + 40, 'c1', 'POST'), body: '{"jsonrpc":"2.0","id":1,"method":"initialize"}' } as CaptureRecord,
+      { kind: 'response', src: 'S', seq: 2, t: T0 + 40, conn: 'c1', status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']], url: 'http://x/mcp/', redirected: true, type: 'basic', capture: 'sse' },
+    ]);
+    const rpc = '{"jsonrpc":"2.0","id":1,"method":"initialize"}';
+    finish(entry('http://x/mcp', { method: 'POST', status: 307, res: { location: '/mcp/' }, body: rpc }));
+    finish(entry('http://x/mcp/', { method: 'POST', t: T0 + 10, body: rpc }));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(w.snapshot()).toMatchObject({ seen: 2, captured: 2, missing: [] });
   });
 
   it('a request seen in getHAR while still open: counted at once, its body added when it finishes', async () => {

@@ -134,6 +134,13 @@ const MAX_TRACKED = 5000;
 const PREFLIGHT_WAIT_MS = 3000;
 const MAX_INDEX = 5000;
 
+/**
+ * Headers of the records the witness adds: all the network saw (the Origin, the browser's own
+ * headers, those CORS hides from the page), except cookies, which the page hook never sees and
+ * an export should not carry.
+ */
+const recordHeaders = (hs: NetEntry['request']['headers']) => netHeaders(hs).filter(([k]) => !/^(set-)?cookie2?$/i.test(k));
+
 const keyOf = (e: NetEntry) => `${e.request.method} ${e.request.url} ${e.startedDateTime}`;
 
 function bodyKind(e: NetEntry): 'sse' | 'json' | null {
@@ -189,6 +196,14 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
   // that Clear, or a navigation that empties the view, does not make a request look unseen.
   const hookRequests = new Set<RequestRecord>();
   const hookResponses = new Map<string, Header[]>();
+  /**
+   * Redirected requests: the network view has one entry per hop (the request's URL answered 3xx,
+   * then the final URL), the capture one request with the final URL on its response. Each final
+   * hop is matched here (same method, or GET after a 301/302/303).
+   */
+  const hookRedirects = new Set<{ method: string; url: string; t: number }>();
+  const usedRedirects = new Set<{ method: string; url: string; t: number }>();
+  const hookRequestByConn = new Map<string, RequestRecord>();
   const used = new Set<RequestRecord>();
   let documents: string[] = [];
   let bypassed = false;
@@ -206,8 +221,18 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     for (let i = indexed; i < rs.length; i++) {
       const r = rs[i]!;
       if (r.src === WITNESS_SRC) continue;
-      if (r.kind === 'request' && r.transport !== 'network') hookRequests.add(r);
-      else if (r.kind === 'response') hookResponses.set(`${r.src}\u0000${r.conn}`, r.headers);
+      if (r.kind === 'request' && r.transport !== 'network') {
+        hookRequests.add(r);
+        hookRequestByConn.set(`${r.src}\u0000${r.conn}`, r);
+      } else if (r.kind === 'response') {
+        const key = `${r.src}\u0000${r.conn}`;
+        hookResponses.set(key, r.headers);
+        const q = hookRequestByConn.get(key);
+        if (q && r.url && r.url !== q.url) {
+          hookRedirects.add({ method: q.method, url: r.url, t: q.t });
+          if (q.method !== 'GET') hookRedirects.add({ method: 'GET', url: r.url, t: q.t });
+        }
+      }
       else if (r.kind === 'navigation') documents = [...documents.slice(-200), r.url];
       else if (r.kind === 'notice' && r.code === 'hook-bypassed') bypassed = true;
       else if (r.kind === 'capture-gap' && r.reason === 'buffer-cap') bufferCapAt = Math.max(bufferCapAt ?? -Infinity, r.t);
@@ -219,6 +244,12 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
       hookRequests.delete(r);
       used.delete(r);
       hookResponses.delete(`${r.src}\u0000${r.conn}`);
+      hookRequestByConn.delete(`${r.src}\u0000${r.conn}`);
+    }
+    for (const r of hookRedirects) {
+      if (hookRedirects.size <= MAX_INDEX) break;
+      hookRedirects.delete(r);
+      usedRedirects.delete(r);
     }
     // A new page (top navigation) without Preserve log: the witness starts over with it, as the
     // store and the Network panel do. Clear empties it too.
@@ -306,8 +337,8 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
       const base = { src: WITNESS_SRC, conn: 'n' + (++conn).toString(36) };
       const how = endOf(e);
       const recs: CaptureRecord[] = [
-        { ...base, seq: ++seq, t: start, kind: 'request', transport: 'network', method: e.request.method, url: e.request.url, headers: netHeaders(e.request.headers), body: e.request.postData?.text ?? null },
-        { ...base, seq: ++seq, t: start, kind: 'response', status: e.response.status, statusText: e.response.statusText ?? '', headers: netHeaders(e.response.headers), url: e.request.url, redirected: false, type: 'network', capture },
+        { ...base, seq: ++seq, t: start, kind: 'request', transport: 'network', method: e.request.method, url: e.request.url, headers: recordHeaders(e.request.headers), body: e.request.postData?.text ?? null },
+        { ...base, seq: ++seq, t: start, kind: 'response', status: e.response.status, statusText: e.response.statusText ?? '', headers: recordHeaders(e.response.headers), url: e.request.url, redirected: false, type: 'network', capture },
       ];
       if (events.length) for (const ev of events) recs.push({ ...base, seq: ++seq, t: ev.t, kind: 'es-event', type: ev.type, data: ev.data, lastEventId: ev.lastEventId });
       else recs.push({ ...base, seq: ++seq, t: end, kind: 'chunk', text, bytes: utf8Length(text) });
@@ -329,6 +360,11 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     }
     const status = env.tabStatus();
     const hit = matchCaptured(x.e, hookRequests, used, now());
+    if (!hit && matchCaptured(x.e, hookRedirects, usedRedirects, now())) {
+      x.state = 'captured';
+      changed();
+      return;
+    }
     if (hit) {
       x.state = 'captured';
       const p = exposeProblem(x.e, hookResponses.get(`${hit.src}\u0000${hit.conn}`));
