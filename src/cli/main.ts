@@ -9,6 +9,7 @@ import { SEVERITY_RANK } from '../core/findings';
 import { IMPORT_LIMIT_BYTES, importText, isImportError, type Imported } from '../core/import/index';
 import type { AnalysisSnapshot, Severity } from '../core/model';
 import { renderHuman, terminalSafe, toAuditJson, worstSeverity } from './report';
+import { serveCommand } from './serve/command';
 
 export interface Io {
   stdout: (s: string) => void;
@@ -43,6 +44,8 @@ client accepted over lossy or unverifiable replays.
 
 Exit status: 0 no finding at or above --fail-on, 1 there is one, 2 unreadable input or bad usage.
 Finding codes are explained in docs/findings.md.
+
+A capture served back as an MCP server: ${NAME} serve <file> (see ${NAME} serve --help).
 `;
 
 function fsError(e: unknown): string {
@@ -61,6 +64,7 @@ function fsError(e: unknown): string {
 }
 
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  if (argv[0] === 'serve') return serveCommand(argv.slice(1), io);
   let parsed;
   try {
     parsed = parseArgs({
@@ -89,7 +93,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     return 2;
   }
   if (command !== 'audit') {
-    io.stderr(`${NAME}: unknown command "${command}"; the command is "audit" (see --help)\n`);
+    io.stderr(`${NAME}: unknown command "${command}"; the commands are "audit" and "serve" (see --help)\n`);
     return 2;
   }
   if (files.length === 0) {
