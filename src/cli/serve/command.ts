@@ -71,6 +71,8 @@ export interface ServeHandle {
   records: CaptureRecord[];
   /** What the client did for each preset, from what was served so far. */
   presetResults(): { preset: FaultPreset; result: PresetResult }[];
+  /** How many times each armed fault may still apply. */
+  remainingFaults(): number[];
   close(): Promise<void>;
 }
 
@@ -118,10 +120,11 @@ export async function startServe(o: ServeOptions): Promise<ServeHandle> {
     endpoints: [...recording.paths].map(([path, recorded]) => ({ url: s.origin + path, recorded })),
     records: s.records,
     presetResults: results,
+    remainingFaults: () => replay.arming.remaining(),
     close: async () => {
       clearTimeout(timer);
       await s.close();
-      printChanged();
+      if (s.records.length > 0) printChanged();
     },
   };
 }

@@ -41,6 +41,11 @@ export interface Pass {
   cursors: Map<string, { ex: Exchange; unit: number; at: number }>;
   /** Units (`<exchange index>:<unit index>`) a fault made the server lose: no replay brings them back. */
   lost: Set<string>;
+  /**
+   * Exchanges whose answer a fault broke: the same request sent again (a re-issue, the 2026-07-28
+   * way to recover) is answered from them again, as the server would answer it.
+   */
+  faulted: Set<number>;
 }
 
 export type Answer =
@@ -151,7 +156,7 @@ export function createReplay(rec: Recording, options: ReplayOptions = {}): Repla
   const sessions = new Map<string, Pass>();
   const newPass = (group: string): Pass => {
     const prev = current.get(group);
-    const p: Pass = { group, number: (prev?.number ?? 0) + 1, used: new Set(), maps: newIdMaps(), expired: false, cursors: new Map(), lost: new Set() };
+    const p: Pass = { group, number: (prev?.number ?? 0) + 1, used: new Set(), maps: newIdMaps(), expired: false, cursors: new Map(), lost: new Set(), faulted: new Set() };
     current.set(group, p);
     all.push(p);
     return p;
@@ -305,7 +310,8 @@ export function createReplay(rec: Recording, options: ReplayOptions = {}): Repla
     return `the recorded ${m} has other params: ${text.length > 160 ? text.slice(0, 157) + '…' : text}; --match method ignores params`;
   }
 
-  function replayAnswer(live: LiveRequest, ex: Exchange, pass: Pass, active: ActiveFault[]): Answer {
+  function replayAnswer(live: LiveRequest, ex: Exchange, pass: Pass, active: ActiveFault[], again = false): Answer {
+    if (again) pass.faulted.delete(ex.index);
     pass.used.add(ex.index);
     const requestIds = mapIds(live, ex, pass);
     if (ex.responseSessionId !== undefined && ex.sessionId === undefined) {
@@ -314,7 +320,8 @@ export function createReplay(rec: Recording, options: ReplayOptions = {}): Repla
       sessions.set(pass.servedSessionId, pass);
     }
     const ids = requestIds.length > 0 ? requestIds : live.httpMethod === 'GET' ? liveIdsOf(rootOf(ex, pass), pass) : [];
-    return { kind: 'replay', ex, pass, from: 0, faults: active, requestIds: ids, log: `${describeLive(live)} → ${describeEx(ex)}` };
+    const note = again ? ' (again: a re-issue of a request a fault broke)' : '';
+    return { kind: 'replay', ex, pass, from: 0, faults: active, requestIds: ids, log: `${describeLive(live)} → ${describeEx(ex)}${note}` };
   }
 
   return {
@@ -358,6 +365,8 @@ export function createReplay(rec: Recording, options: ReplayOptions = {}): Repla
       const cands = (groups.get(pass.group) ?? []).filter((ex) => !pass.used.has(ex.index) && ex.sessionId !== undefined);
       const ex = pick(live, cands, () => pass);
       if (ex) return replayAnswer(live, ex, pass, active);
+      const redo = live.httpMethod === 'POST' ? pick(live, (groups.get(pass.group) ?? []).filter((e) => pass.faulted.has(e.index)), () => pass) : undefined;
+      if (redo) return replayAnswer(live, redo, pass, active, true);
       const leid = live.headers['last-event-id'];
       if (live.httpMethod === 'GET' && leid !== undefined) {
         const synth = synthesize(live, pass, leid, active);
@@ -369,6 +378,9 @@ export function createReplay(rec: Recording, options: ReplayOptions = {}): Repla
     const cands = rec.exchanges.filter((ex) => ex.sessionId === undefined && !current.get(ex.group)!.used.has(ex.index));
     const ex = pick(live, cands, (e) => current.get(e.group)!);
     if (ex) return replayAnswer(live, ex, current.get(ex.group)!, active);
+    const faulted = rec.exchanges.filter((e) => e.sessionId === undefined && current.get(e.group)!.faulted.has(e.index));
+    const redo = live.httpMethod === 'POST' ? pick(live, faulted, (e) => current.get(e.group)!) : undefined;
+    if (redo) return replayAnswer(live, redo, current.get(redo.group)!, active, true);
     const used = rec.exchanges.filter((e) => e.sessionId === undefined && current.get(e.group)!.used.has(e.index));
     const again = pick(live, used, (e) => current.get(e.group)!);
     if (again && (options.loop || current.get(again.group)!.expired)) {

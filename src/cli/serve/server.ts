@@ -187,7 +187,7 @@ export async function startServeServer(o: ServeServerOptions): Promise<ServeServ
       push({ kind: 'request', t: reqT, conn, transport: 'fetch', method: live.httpMethod, url: url.pathname, headers: reqHeaders, body, ...(body === null ? { bodyNote: 'none' as const } : {}) });
 
     if (!o.replay.recording.paths.has(url.pathname)) {
-      const served = [...o.replay.recording.paths].join(', ');
+      const served = [...o.replay.recording.paths.keys()].join(', ');
       cors(req, res, []);
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: `nothing recorded at ${url.pathname}; served: ${served}` }));
@@ -293,6 +293,7 @@ export async function startServeServer(o: ServeServerOptions): Promise<ServeServ
       if (reported) return;
       reported = true;
       const effects = faults.effects();
+      if (effects.length > 0) pass.faulted.add(ex.index);
       for (const f of a.faults) {
         const e = effects.find((x) => x.index === f.index);
         if (e) log(`  fault ${describeFault(f.spec)}: ${effectText(e)}`);

@@ -102,7 +102,7 @@ function callOutcome(req: RequestInfo): string {
 function evaluateResume(snap: AnalysisSnapshot): PresetResult {
   const all = requestsOf(snap);
   const cut = all.find((x) => x.req.method === 'tools/call' && !isModernVersion(x.session.protocolVersion) && brokenBeforeResult(x, snap));
-  if (!cut) return { outcome: 'not-seen', observed: 'No tools/call stream of the legacy era was cut before its result in this capture.' };
+  if (!cut) return { outcome: 'not-seen', observed: 'No tools/call stream of the legacy era was cut before its result in the traffic.' };
   const base = { sessionKey: cut.session.key, requestIds: [cut.req.id] };
   const s = cut.stream;
   const resumes = s.resumedBy.map((id) => snap.streams[id]).filter((r): r is Stream => r !== undefined);
@@ -131,7 +131,7 @@ function evaluateLossy(snap: AnalysisSnapshot): PresetResult {
   const gaps = snap.findings.filter((f) => (f.code === 'replay-gap' || f.code === 'live-gap') && f.requestId !== undefined);
   const accepted = snap.findings.find((f) => f.code === 'lossy-result-accepted' || f.code === 'unverified-result-accepted');
   const hit = all.find((x) => gaps.some((g) => g.requestId === x.req.id && g.sessionKey === x.session.key)) ?? (accepted ? all.find((x) => x.req.id === accepted.requestId && x.session.key === accepted.sessionKey) : undefined);
-  if (!hit) return { outcome: 'not-seen', observed: 'No request in this capture lost events after a resume (the fault did not fire, or the client never resumed).' };
+  if (!hit) return { outcome: 'not-seen', observed: 'No request in the traffic lost events (the fault did not fire, or the client never resumed).' };
   const gap = gaps.find((g) => g.requestId === hit.req.id && g.sessionKey === hit.session.key);
   const missing = gap?.missing ? ` (ids ${gap.missing} missing)` : '';
   const base = { sessionKey: hit.session.key, requestIds: [hit.req.id] };
@@ -146,7 +146,7 @@ function evaluateLossy(snap: AnalysisSnapshot): PresetResult {
 function evaluateReissue(snap: AnalysisSnapshot): PresetResult {
   const all = requestsOf(snap);
   const broken = all.find((x) => (x.req.method === 'tools/call' || x.req.method === 'subscriptions/listen') && isModernVersion(x.session.protocolVersion) === true && (brokenBeforeResult(x, snap) || (x.req.method === 'subscriptions/listen' && x.stream.state === 'error')));
-  if (!broken) return { outcome: 'not-seen', observed: 'No tools/call or subscriptions/listen stream of the 2026-07-28 era broke in this capture.' };
+  if (!broken) return { outcome: 'not-seen', observed: 'No tools/call or subscriptions/listen stream of the 2026-07-28 era broke in the traffic.' };
   const base = { sessionKey: broken.session.key, requestIds: [broken.req.id] };
   const s = broken.stream;
   const again = reissueOf(broken, all, true);
@@ -158,7 +158,7 @@ function evaluateReissue(snap: AnalysisSnapshot): PresetResult {
 
 function evaluateSession404(snap: AnalysisSnapshot): PresetResult {
   const expired = snap.findings.find((f) => f.code === 'session-expired');
-  if (!expired) return { outcome: 'not-seen', observed: 'No request in this capture was answered 404 for its session.' };
+  if (!expired) return { outcome: 'not-seen', observed: 'No request in the traffic was answered 404 for its session.' };
   const at = (expired.streamId ? snap.streams[expired.streamId]?.start : undefined) ?? 0;
   const dead = snap.sessions.find((s) => s.key === expired.sessionKey);
   const all = requestsOf(snap);

@@ -141,7 +141,7 @@ function describeIssue(err: z.ZodError, where: string): string {
   if (!issue) return `${where}: invalid fault`;
   const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
   let msg = issue.message;
-  if (issue.code === 'invalid_union' && path === 'action') msg = `action.kind must be one of ${FAULT_KINDS.join(', ')}`;
+  if (path === 'action.kind' || (issue.code === 'invalid_union' && path === 'action')) return `${where}: action.kind: must be one of ${FAULT_KINDS.join(', ')}`;
   if (issue.code === 'unrecognized_keys') msg = `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
   return `${where}: ${path ? `${path}: ` : ''}${msg}`;
 }
