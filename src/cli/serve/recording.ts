@@ -215,7 +215,8 @@ export function buildRecording(records: readonly CaptureRecord[]): Recording {
       continue;
     }
     const req = c.request;
-    const res = c.records.find((r) => r.kind === 'response');
+    // A status no HTTP/1.1 server can send as the final answer (0, 1xx, >999 in a broken file): none.
+    const res = c.records.find((r) => r.kind === 'response' && Number.isInteger(r.status) && r.status >= 200 && r.status <= 999);
     const endRec = c.records.find((r) => r.kind === 'end');
     const t0 = res?.kind === 'response' ? res.t : req.t;
     const notes: string[] = [];

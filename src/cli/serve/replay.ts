@@ -306,7 +306,12 @@ export function createReplay(rec: Recording, options: ReplayOptions = {}): Repla
     const same = cands.filter((ex) => ex.messages[0]?.summary.method === m);
     if (same.length === 0) return `no unused recorded ${m}`;
     const p = same[0]!.messages[0]!.msg?.params;
-    const text = JSON.stringify(p ?? null) ?? '';
+    let text: string;
+    try {
+      text = JSON.stringify(p ?? null) ?? '';
+    } catch {
+      text = '(params too deep to show)';
+    }
     return `the recorded ${m} has other params: ${text.length > 160 ? text.slice(0, 157) + '…' : text}; --match method ignores params`;
   }
 

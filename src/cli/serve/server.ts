@@ -55,9 +55,6 @@ function now(): number {
   return performance.timeOrigin + performance.now();
 }
 
-function sleep(ms: number): Promise<void> {
-  return ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve();
-}
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -87,12 +84,17 @@ function eventInfo(b: Block, maps: IdMaps): StreamEventInfo {
   };
 }
 
-function unitText(u: Unit, maps: IdMaps): string {
-  if (u.block && u.block.messages.length > 0) {
-    const json = rewriteMessages(u.block.messages, u.block.batch, maps);
-    return json === undefined ? u.text : replaceData(u.text, json);
+function unitText(u: Unit, maps: IdMaps, log: (line: string) => void): string {
+  try {
+    if (u.block && u.block.messages.length > 0) {
+      const json = rewriteMessages(u.block.messages, u.block.batch, maps);
+      return json === undefined ? u.text : replaceData(u.text, json);
+    }
+    if (u.json) return rewriteMessages(u.json.messages, u.json.batch, maps) ?? u.text;
+  } catch (e) {
+    // JSON.stringify of a value nested thousands deep overflows the stack: sent as recorded.
+    log(`  this event is sent with its recorded ids: it cannot be rewritten (${e instanceof Error ? e.message : String(e)})`);
   }
-  if (u.json) return rewriteMessages(u.json.messages, u.json.batch, maps) ?? u.text;
   return u.text;
 }
 
@@ -120,7 +122,20 @@ export async function startServeServer(o: ServeServerOptions): Promise<ServeServ
   let seq = 0;
   let connCounter = 0;
   const sockets = new Set<Socket>();
+  let shuttingDown = false;
   const push = (r: HookRecord) => void records.push({ ...r, seq: ++seq, src: 'serve' } as CaptureRecord);
+  // Pending waits, so close() ends them: a recorded stream can wait minutes for its next event.
+  const waits = new Map<ReturnType<typeof setTimeout>, () => void>();
+  const sleep = (ms: number): Promise<void> =>
+    ms > 0
+      ? new Promise((resolve) => {
+          const t = setTimeout(() => {
+            waits.delete(t);
+            resolve();
+          }, ms);
+          waits.set(t, resolve);
+        })
+      : Promise.resolve();
 
   function cors(req: IncomingMessage, res: ServerResponse, expose: string[]): void {
     const origin = req.headers.origin;
@@ -209,16 +224,16 @@ export async function startServeServer(o: ServeServerOptions): Promise<ServeServ
       }
     });
     const write = (text: string) => {
-      if (!text || ended) return;
+      if (!text || ended || shuttingDown) return;
       res.write(text);
       lastWrite = performance.now();
       push({ kind: 'chunk', t: now(), conn, text, bytes: Buffer.byteLength(text) });
     };
     const finish = async (how: 'complete' | 'reset') => {
-      if (ended) return;
+      if (ended || shuttingDown) return;
       if (how === 'reset') {
         await sleep(lastWrite + RESET_AFTER_WRITE_MS - performance.now());
-        if (ended) return;
+        if (ended || shuttingDown) return;
         ended = true;
         push({ kind: 'end', t: now(), conn, how: 'network-error', reason: 'reset by serve' });
         res.destroy();
@@ -265,7 +280,7 @@ export async function startServeServer(o: ServeServerOptions): Promise<ServeServ
       await finish('complete');
       return;
     }
-    await play(answer, { head, write, finish, closed: () => ended || closedByClient });
+    await play(answer, { head, write, finish, closed: () => ended || closedByClient || shuttingDown });
   }
 
   interface Out {
@@ -279,7 +294,7 @@ export async function startServeServer(o: ServeServerOptions): Promise<ServeServ
     const { ex, pass } = a;
     const r = ex.response;
     if (!r) {
-      // The recorded request never got a response (connection refused or dropped).
+      // The recorded request never got a response (connection refused or dropped), or none HTTP can carry.
       await sleep((ex.end?.t ?? 0) / speed);
       await out.finish('reset');
       return;
@@ -310,13 +325,15 @@ export async function startServeServer(o: ServeServerOptions): Promise<ServeServ
         await out.finish(start.end === 'reset' ? 'reset' : 'complete');
         return;
       }
+      // These statuses carry no body in HTTP (Node refuses to write one).
+      const bodyless = r.status === 204 || r.status === 304;
       const t0 = performance.now();
       const base = a.resumeOf ? a.resumeOf.unitT + (t0 - a.resumeOf.at) * speed : 0;
       let shift = 0;
       const at = (t: number) => sleep(t0 + Math.max(0, t - base) / speed + shift - performance.now());
       for (let i = a.from; i < ex.units.length; i++) {
         const u = ex.units[i]!;
-        if (pass.lost.has(`${ex.index}:${i}`)) continue;
+        if (bodyless || pass.lost.has(`${ex.index}:${i}`)) continue;
         await at(u.t);
         if (out.closed()) return;
         const b = u.block ?? (u.json ? { dispatched: true, messages: u.json.messages, batch: u.json.batch } : undefined);
@@ -332,7 +349,7 @@ export async function startServeServer(o: ServeServerOptions): Promise<ServeServ
         }
         if (d.lost) pass.lost.add(`${ex.index}:${i}`);
         if (d.deliver) {
-          out.write(unitText(u, pass.maps));
+          out.write(unitText(u, pass.maps, log));
           if (u.block?.id !== undefined) o.replay.delivered(pass, ex, i, u.block.id);
         }
         if (d.end) {
@@ -393,7 +410,13 @@ export async function startServeServer(o: ServeServerOptions): Promise<ServeServ
     records,
     close: () =>
       new Promise<void>((resolve) => {
+        shuttingDown = true;
         for (const s of sockets) s.destroy();
+        for (const [t, wake] of waits) {
+          clearTimeout(t);
+          wake();
+        }
+        waits.clear();
         server.close(() => resolve());
       }),
   };

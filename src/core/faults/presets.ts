@@ -145,15 +145,32 @@ function evaluateLossy(snap: AnalysisSnapshot): PresetResult {
 
 function evaluateReissue(snap: AnalysisSnapshot): PresetResult {
   const all = requestsOf(snap);
-  const broken = all.find((x) => (x.req.method === 'tools/call' || x.req.method === 'subscriptions/listen') && isModernVersion(x.session.protocolVersion) === true && (brokenBeforeResult(x, snap) || (x.req.method === 'subscriptions/listen' && x.stream.state === 'error')));
-  if (!broken) return { outcome: 'not-seen', observed: 'No tools/call or subscriptions/listen stream of the 2026-07-28 era broke in the traffic.' };
-  const base = { sessionKey: broken.session.key, requestIds: [broken.req.id] };
-  const s = broken.stream;
-  const again = reissueOf(broken, all, true);
-  const verb = broken.req.method === 'subscriptions/listen' ? 're-listened' : 're-issued the request';
-  if (again) return { ...base, requestIds: [broken.req.id, again.req.id], outcome: 'pass', observed: `It ${verb} as ${again.req.id} ${ms(s.end ?? s.start, again.req.start)} after the break.` };
-  if (s.resumedBy.length > 0) return { ...base, outcome: 'fail', observed: 'It tried to resume with GET + Last-Event-ID, which the 2026-07-28 revision removed; it did not re-issue.' };
-  return { ...base, outcome: 'fail', observed: `It did not re-issue ${broken.req.method} ${broken.req.id} after the break; ${callOutcome(broken.req)}.` };
+  const broken = all.filter((x) => (x.req.method === 'tools/call' || x.req.method === 'subscriptions/listen') && isModernVersion(x.session.protocolVersion) === true && brokenBeforeResult(x, snap));
+  // A re-issue is itself a request that may have broken again: judge the first of each chain.
+  const reissues = new Set<Located>();
+  const verdicts: { ok: boolean; text: string; ids: string[] }[] = [];
+  for (const x of broken) {
+    if (reissues.has(x)) continue;
+    const again = reissueOf(x, all, true);
+    const listen = x.req.method === 'subscriptions/listen';
+    const what = `${x.req.method} ${x.req.id}`;
+    const gap = again ? ms(x.stream.end ?? x.stream.start, again.req.start) : '';
+    if (again) {
+      reissues.add(again);
+      verdicts.push({ ok: true, text: listen ? `It re-listened (${what} → ${again.req.id}) ${gap} after the break.` : `It re-issued the request (${what} → ${again.req.id}) ${gap} after the break.`, ids: [x.req.id, again.req.id] });
+    } else if (x.stream.resumedBy.length > 0) {
+      verdicts.push({ ok: false, text: `After ${what} broke it tried GET + Last-Event-ID, which the 2026-07-28 revision removed, and did not ${listen ? 'listen again' : 're-issue'}.`, ids: [x.req.id] });
+    } else {
+      verdicts.push({ ok: false, text: listen ? `It did not listen again after ${what} broke: notifications sent since are lost.` : `It did not re-issue ${what} after the break; ${callOutcome(x.req)}.`, ids: [x.req.id] });
+    }
+  }
+  if (verdicts.length === 0) return { outcome: 'not-seen', observed: 'No tools/call or subscriptions/listen stream of the 2026-07-28 era broke in the traffic.' };
+  return {
+    sessionKey: broken[0]!.session.key,
+    requestIds: verdicts.flatMap((v) => v.ids),
+    outcome: verdicts.every((v) => v.ok) ? 'pass' : 'fail',
+    observed: verdicts.map((v) => v.text).join(' '),
+  };
 }
 
 function evaluateSession404(snap: AnalysisSnapshot): PresetResult {

@@ -52,6 +52,7 @@ function raw(port: number, o: { method?: string; path?: string; headers?: Record
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      res.on('error', reject);
     });
     req.on('error', reject);
     req.end(o.body);
@@ -284,6 +285,62 @@ describe('serve: what it prints and answers', () => {
     try {
       const res = await raw(s.port, { path: '/sse', headers: { accept: 'text/event-stream' } });
       expect(res.body).toBe('id: 1\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{}}\n\nevent: tick\ndata: a\ndata: b\n\n');
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('serve: a hostile or broken file does not break it', () => {
+  it('bad statuses, header names and values, status texts, deep and __proto__ params: answered or left out, never a crash', async () => {
+    const url = 'http://127.0.0.1:4300/mcp';
+    const t = 1_800_000_000_000;
+    let seq = 0;
+    const records: CaptureRecord[] = [];
+    const push = (r: Record<string, unknown>) => records.push({ seq: ++seq, src: 'h', t: t + seq, ...r } as CaptureRecord);
+    const deep = '['.repeat(5000) + ']'.repeat(5000);
+    const bodies = [
+      '{"jsonrpc":"2.0","id":1,"method":"a","params":{"__proto__":{"x":1}}}',
+      `{"jsonrpc":"2.0","id":2,"method":"b","params":{"d":${deep}}}`,
+      '{"jsonrpc":"2.0","id":3,"method":"c"}',
+      '{"jsonrpc":"2.0","id":4,"method":"d"}',
+    ];
+    const responses: [number, string, [string, string][]][] = [
+      [1000, 'OK', [['content-type', 'application/json']]],
+      [200, 'Fine\u202e\n', [['bad name', 'x'], ['x-ok', 'line\nbreak'], ['x-uni', 'caf\u00e9\u2603'], ['content-type', 'application/json'], [':status', '200']]],
+      [204, 'No Content', [['content-type', 'application/json']]],
+      [200, 'OK', [['content-type', 'text/event-stream']]],
+    ];
+    bodies.forEach((body, i) => {
+      const conn = `c${i}`;
+      push({ kind: 'request', conn, transport: 'fetch', method: 'POST', url, headers: [['content-type', 'application/json']], body });
+      const [status, statusText, headers] = responses[i]!;
+      push({ kind: 'response', conn, status, statusText, headers, url, redirected: false, type: 'basic', capture: i === 3 ? 'sse' : 'json' });
+      push({ kind: 'chunk', conn, text: i === 3 ? `data: {"jsonrpc":"2.0","id":4,"result":{"d":${deep}}}\n\n` : `{"jsonrpc":"2.0","id":${i + 1},"result":{}}`, bytes: 10 });
+      push({ kind: 'end', conn, how: 'complete' });
+    });
+    const s = await serve(records);
+    try {
+      const post = (body: string) =>
+        raw(s.port, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body }).then(
+          (r) => r,
+          (e: Error) => ({ status: -1, headers: {} as Record<string, string | string[] | undefined>, body: e.message }),
+        );
+      // 1000 is no status a server can send: answered as the recording's failed request, a reset.
+      expect((await post(bodies[0]!)).status).toBe(-1);
+      const second = await post(bodies[1]!.replace('"id":2', '"id":20'));
+      expect(second.status).toBe(200);
+      expect(second.headers['x-uni']).toBeUndefined();
+      expect(second.headers['bad name']).toBeUndefined();
+      expect(JSON.parse(second.body)).toEqual({ jsonrpc: '2.0', id: 20, result: {} });
+      expect((await post(bodies[2]!)).status).toBe(204);
+      const deepAnswer = await post(bodies[3]!.replace('"id":4', '"id":40'));
+      // Rewriting id 4 → 40 needs the JSON text of a 5000-deep value: too deep, so sent as recorded, with a line.
+      expect(deepAnswer.status).toBe(200);
+      expect(deepAnswer.body.startsWith('data: {"jsonrpc":"2.0","id":4,"result":{"d":[[[[')).toBe(true);
+      expect(s.lines.some((l) => l.startsWith('  this event is sent with its recorded ids: it cannot be rewritten'))).toBe(true);
+      const after = await post('{"jsonrpc":"2.0","id":9,"method":"nothing"}');
+      expect(JSON.parse(after.body).error.code).toBe(-32050);
     } finally {
       await s.close();
     }

@@ -192,6 +192,7 @@ describe('single faults through serve', () => {
 describe('reissue-after-break (2026-07-28) through serve', () => {
   const URL_ = 'http://127.0.0.1:4100/mcp';
   const V = '2026-07-28';
+  const listen = (id: number) => ({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/protocolVersion': V } } });
   const modern = (): CaptureRecord[] => {
     const out: CaptureRecord[] = [];
     let seq = 0;
@@ -204,6 +205,13 @@ describe('reissue-after-break (2026-07-28) through serve', () => {
     for (let i = 1; i <= 3; i++) push({ kind: 'chunk', t: t + 10 * i, conn: 'c1', text: ev({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: { index: i } } }), bytes: 100 });
     push({ kind: 'chunk', t: t + 40, conn: 'c1', text: ev({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'done' }] } }), bytes: 80 });
     push({ kind: 'end', t: t + 41, conn: 'c1', how: 'complete' });
+    // A subscriptions/listen stream: acknowledged, one notification, open until the client closed it.
+    const sub = { 'io.modelcontextprotocol/subscriptionId': 2 };
+    push({ kind: 'request', t: t + 50, conn: 'c2', transport: 'fetch', method: 'POST', url: URL_, headers: [['content-type', 'application/json'], ['mcp-protocol-version', V]], body: JSON.stringify(listen(2)) });
+    push({ kind: 'response', t: t + 51, conn: 'c2', status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']], url: URL_, redirected: false, type: 'basic', capture: 'sse' });
+    push({ kind: 'chunk', t: t + 52, conn: 'c2', text: ev({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: sub } }), bytes: 90 });
+    push({ kind: 'chunk', t: t + 60, conn: 'c2', text: ev({ jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: sub } }), bytes: 90 });
+    push({ kind: 'end', t: t + 90, conn: 'c2', how: 'page-aborted' });
     return out;
   };
 
@@ -227,19 +235,56 @@ describe('reissue-after-break (2026-07-28) through serve', () => {
     };
     let outcome = await once();
     if (outcome === 'broken' && reissue) outcome = await once();
-    return { outcome, snap: analyzeRecords(recorder.records) };
+    // Then listen: read until the acknowledgement (with this listen's id as its subscription id), keep it open.
+    const acks: unknown[] = [];
+    const ctl: AbortController[] = [];
+    const listenOnce = async (): Promise<'open' | 'broken'> => {
+      const c = new AbortController();
+      ctl.push(c);
+      const res = await recorder.fetch(served.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': V },
+        body: JSON.stringify(listen(++id)),
+        signal: c.signal,
+      });
+      const reader = res.body!.getReader();
+      let text = '';
+      try {
+        for (;;) {
+          const r = await reader.read();
+          if (r.done) return 'broken';
+          text += new TextDecoder().decode(r.value);
+          const m = /"io\.modelcontextprotocol\/subscriptionId":(\d+)/.exec(text);
+          if (m && text.includes('list_changed')) {
+            acks.push(Number(m[1]));
+            return 'open';
+          }
+        }
+      } catch {
+        return 'broken';
+      }
+    };
+    let listening = await listenOnce();
+    if (listening === 'broken' && reissue) listening = await listenOnce();
+    for (const c of ctl) c.abort();
+    await new Promise((r) => setTimeout(r, 50));
+    return { outcome, listening, acks, snap: analyzeRecords(recorder.records) };
   }
 
   it('a client that re-issues gets the recorded answer for the new id; the preset says pass', async () => {
     const served = await serve(modern(), { faults: parseFaultText('reissue-after-break') });
     try {
-      const { outcome, snap } = await callTool(served, true);
+      const { outcome, listening, acks, snap } = await callTool(served, true);
       expect(outcome).toBe('done');
+      expect(listening).toBe('open');
+      // The re-listen (id 4) got the recorded notifications tagged with its own id.
+      expect(acks).toEqual([4]);
       expect(snap.sessions[0]).toMatchObject({ sessionId: null, protocolVersion: V });
       expect(served.lines.some((l) => l.includes('→ recorded c1: 200 SSE, 4 events (again: a re-issue of a request a fault broke)'))).toBe(true);
+      expect(served.lines.some((l) => l.includes('→ recorded c2: 200 SSE, 2 events, then stays open (the client closed it) (again: a re-issue of a request a fault broke)'))).toBe(true);
       const r = evaluatePreset('reissue-after-break', snap);
       expect(r.outcome).toBe('pass');
-      expect(r.observed).toMatch(/^It re-issued the request as 2 \d+ ms after the break\.$/);
+      expect(r.observed).toMatch(/^It re-issued the request \(tools\/call 1 → 2\) \d+ ms after the break\. It re-listened \(subscriptions\/listen 3 → 4\) \d+ ms after the break\.$/);
       expect(evaluatePreset('reissue-after-break', analyzeRecords(served.records)).outcome).toBe('pass');
     } finally {
       await served.close();
@@ -249,11 +294,13 @@ describe('reissue-after-break (2026-07-28) through serve', () => {
   it('a client that waits: the preset says fail', async () => {
     const served = await serve(modern(), { faults: parseFaultText('reissue-after-break') });
     try {
-      const { outcome, snap } = await callTool(served, false);
+      const { outcome, listening, snap } = await callTool(served, false);
       expect(outcome).toBe('broken');
+      expect(listening).toBe('broken');
       const r = evaluatePreset('reissue-after-break', snap);
       expect(r.outcome).toBe('fail');
-      expect(r.observed).toContain('did not re-issue tools/call 1');
+      expect(r.observed).toContain('It did not re-issue tools/call 1 after the break; the call never got its result');
+      expect(r.observed).toContain('It did not listen again after subscriptions/listen 2 broke: notifications sent since are lost.');
     } finally {
       await served.close();
     }
@@ -262,8 +309,9 @@ describe('reissue-after-break (2026-07-28) through serve', () => {
   it('the legacy presets do not fire on a 2026-07-28 request (era match)', async () => {
     const served = await serve(modern(), { faults: parseFaultText('resume-after-cut') });
     try {
-      const { outcome } = await callTool(served, false);
+      const { outcome, listening } = await callTool(served, false);
       expect(outcome).toBe('done');
+      expect(listening).toBe('open');
       expect(served.lines.some((l) => l.includes('fault'))).toBe(false);
     } finally {
       await served.close();
