@@ -198,8 +198,12 @@ export async function startServeServer(o: ServeServerOptions): Promise<ServeServ
     const reqHeaders: Header[] = [];
     for (let i = 0; i < req.rawHeaders.length; i += 2) reqHeaders.push([req.rawHeaders[i]!.toLowerCase(), req.rawHeaders[i + 1]!]);
     const reqT = now();
-    const recordRequest = () =>
+    let recorded = false;
+    const recordRequest = () => {
+      if (recorded) return;
+      recorded = true;
       push({ kind: 'request', t: reqT, conn, transport: 'fetch', method: live.httpMethod, url: url.pathname, headers: reqHeaders, body, ...(body === null ? { bodyNote: 'none' as const } : {}) });
+    };
 
     if (!o.replay.recording.paths.has(url.pathname)) {
       const served = [...o.replay.recording.paths.keys()].join(', ');
@@ -235,6 +239,7 @@ export async function startServeServer(o: ServeServerOptions): Promise<ServeServ
         await sleep(lastWrite + RESET_AFTER_WRITE_MS - performance.now());
         if (ended || shuttingDown) return;
         ended = true;
+        recordRequest();
         push({ kind: 'end', t: now(), conn, how: 'network-error', reason: 'reset by serve' });
         res.destroy();
       } else {
