@@ -10,7 +10,8 @@ import type { AnalysisSnapshot } from '../../../src/core/model.js';
 import type { CaptureRecord } from '../../../src/core/record.js';
 import { createRecordingFetch } from '../../fixtures/client/recording-fetch.js';
 import { runScenario, type ScenarioOptions } from '../../fixtures/client/run-scenario.js';
-import { asFixtureServer, CAPTURES, loadRecords, serve, type Served } from './serve-helpers.js';
+import { runV2Scenario } from '../../fixtures/v2/client/run-scenario.js';
+import { asFixtureServer, asV2FixtureServer, CAPTURES, loadRecords, serve, type Served } from './serve-helpers.js';
 
 const baseline = loadRecords(`${CAPTURES}baseline.capture.json`);
 const lossy = loadRecords(`${CAPTURES}lossy.capture.json`);
@@ -315,6 +316,45 @@ describe('reissue-after-break (2026-07-28) through serve', () => {
       expect(served.lines.some((l) => l.includes('fault'))).toBe(false);
     } finally {
       await served.close();
+    }
+  });
+});
+
+describe('presets through serve, with the SDK v2 client (@modelcontextprotocol/client 2.4)', () => {
+  it('reissue-after-break on its clean 2026-07-28 capture: the SDK itself waits for its timeout (fail); an application that re-issues passes', async () => {
+    const records = loadRecords(`${CAPTURES}v2/modern-baseline.capture.json`);
+    for (const plan of ['task', 'task-reissue'] as const) {
+      const served = await serve(records, { faults: parseFaultText('reissue-after-break') });
+      let run;
+      try {
+        run = await runV2Scenario('modern-baseline', { server: asV2FixtureServer(served), client: { plan, timeoutMs: 1500 } });
+      } finally {
+        await served.close();
+      }
+      const r = evaluatePreset('reissue-after-break', analyzeRecords(run.records));
+      expect(served.lines.some((l) => l.includes('reissue-after-break · cut the stream after 1 event · tools/call, 2026-07-28 era · next 1: cut after 1 event'))).toBe(true);
+      if (plan === 'task') {
+        expect(r.outcome).toBe('fail');
+        expect(r.observed).toContain('It did not re-issue tools/call');
+      } else {
+        expect(r.outcome).toBe('pass');
+        expect(served.lines.some((l) => l.includes('(again: a re-issue of a request a fault broke)'))).toBe(true);
+      }
+    }
+  });
+
+  it('resume-after-cut and lossy-replay on its legacy-era capture: it resumes, and accepts the lossy result, as v1 does', async () => {
+    const records = loadRecords(`${CAPTURES}v2/legacy-baseline.capture.json`);
+    for (const preset of ['resume-after-cut', 'lossy-replay'] as const) {
+      const served = await serve(records, { faults: parseFaultText(preset) });
+      let run;
+      try {
+        run = await runV2Scenario('legacy-baseline', { server: asV2FixtureServer(served) });
+      } finally {
+        await served.close();
+      }
+      expect(run.outcome.resumes).toHaveLength(1);
+      expect(evaluatePreset(preset, analyzeRecords(run.records)).outcome).toBe(preset === 'resume-after-cut' ? 'pass' : 'fail');
     }
   });
 });

@@ -7,6 +7,7 @@ import { importText } from '../../../src/core/import/index.js';
 import type { AnalysisSnapshot } from '../../../src/core/model.js';
 import type { CaptureRecord } from '../../../src/core/record.js';
 import type { FixtureServer } from '../../fixtures/mcp-server/server.js';
+import type { V2FixtureServer } from '../../fixtures/v2/server/server.js';
 
 export const CAPTURES = 'test/fixtures/captures/';
 
@@ -28,6 +29,12 @@ export async function serve(records: readonly CaptureRecord[], o: Omit<ServeOpti
 /** The served capture in the shape runScenario takes for an already running server. */
 export function asFixtureServer(s: Served): FixtureServer {
   return { url: s.url, origin: s.origin, modeUrl: () => s.url, log: [], sessions: new Map(), close: async () => {} };
+}
+
+/** The same for the v2 runner, which asks for `/mcp/<scenario>`: the capture's own path. */
+export function asV2FixtureServer(s: Served): V2FixtureServer {
+  const at = (name: string) => s.endpoints.find((e) => e.url.endsWith(`/${name}`))?.url ?? s.url;
+  return { url: s.url, origin: s.origin, modeUrl: at, log: [], close: async () => {} };
 }
 
 /** What must be equal between a capture and a replay of it: finding codes, severities, requests, ids. */

@@ -331,6 +331,24 @@ describe('presets', () => {
   });
 
   it('reissue-after-break is about the 2026-07-28 revision only: legacy captures are not seen', () => {
-    for (const name of ['lossless', 'lossy', 'session-404']) expect(evaluatePreset('reissue-after-break', snap(name)).outcome).toBe('not-seen');
+    for (const name of ['lossless', 'lossy', 'session-404', 'v2/legacy-lossless']) expect(evaluatePreset('reissue-after-break', snap(name)).outcome).toBe('not-seen');
+  });
+
+  it('reissue-after-break on the SDK v2 client\'s 2026-07-28 captures: the SDK waits; an application that re-issues or re-listens passes', () => {
+    expect(evaluatePreset('reissue-after-break', snap('v2/modern-abandoned'))).toMatchObject({
+      outcome: 'fail',
+      observed: 'It did not re-issue tools/call 1 after the break; the call never got its result (verdict incomplete).',
+    });
+    const reissue = evaluatePreset('reissue-after-break', snap('v2/modern-reissue'));
+    expect(reissue).toMatchObject({ outcome: 'pass', requestIds: ['1', '2'] });
+    expect(reissue.observed).toMatch(/^It re-issued the request \(tools\/call 1 → 2\) \d+ ms after the break\.$/);
+    expect(evaluatePreset('reissue-after-break', snap('v2/modern-listen-drop')).observed).toMatch(/^It re-listened \(subscriptions\/listen "listen:0" → "listen:1"\) \d+ ms after the break\.$/);
+    expect(evaluatePreset('reissue-after-break', snap('v2/modern-baseline')).outcome).toBe('not-seen');
+  });
+
+  it('the legacy presets read the SDK v2 client\'s legacy-era captures as the v1 ones', () => {
+    expect(evaluatePreset('resume-after-cut', snap('v2/legacy-lossless')).outcome).toBe('pass');
+    expect(evaluatePreset('lossy-replay', snap('v2/legacy-lossy')).outcome).toBe('fail');
+    expect(evaluatePreset('session-404', snap('v2/legacy-session-404')).outcome).toBe('fail');
   });
 });
