@@ -213,14 +213,17 @@ export interface Cover {
  * Splits the missing ids of candidate `c` into those that records the capture does not hold may
  * have carried and the rest (certainly never delivered, if the bounds above hold).
  */
-export function coverMissing(missing: [number, number][], c: Candidate, parts: readonly LostPart[], perStream: boolean): Cover {
+export function coverMissing(missing: [number, number][], c: Candidate, parts: readonly LostPart[], perStream: boolean, reread?: (p: ParsedId) => ParsedId | null): Cover {
   const spans: [number, number][] = [];
   const by: LostPart[] = [];
   for (const part of parts) {
     if (!mayHold(part, c, perStream)) continue;
+    // The ids kept around the stretch, in the reading of the candidate (`reread`: base 16).
+    const plo = part.lo && reread ? reread(part.lo) : part.lo;
+    const phi = part.hi && reread ? reread(part.hi) : part.hi;
     // Ids of another counter say nothing about this one.
-    const lo = part.lo && part.lo.prefix === c.prefix ? part.lo.counter + 1 : -Infinity;
-    const hi = part.hi && part.hi.prefix === c.prefix ? part.hi.counter - 1 : Infinity;
+    const lo = plo && plo.prefix === c.prefix ? plo.counter + 1 : -Infinity;
+    const hi = phi && phi.prefix === c.prefix ? phi.counter - 1 : Infinity;
     let used = false;
     for (const [a, b] of missing) {
       const from = Math.max(a, lo);

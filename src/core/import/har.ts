@@ -78,6 +78,33 @@ function endHowFor(error: string | undefined): { how: EndHow; reason?: string } 
   return { how: 'network-error', reason: error };
 }
 
+/** A JSON-RPC request (a method and an id) in a request body: its answer may carry the result. */
+function carriesRequest(body: string | null): boolean {
+  if (!body) return false;
+  let v: unknown;
+  try {
+    v = JSON.parse(body);
+  } catch {
+    return false;
+  }
+  const one = (m: unknown) => isObj(m) && typeof m.method === 'string' && m.id !== undefined && m.id !== null;
+  return Array.isArray(v) ? v.some(one) : one(v);
+}
+
+/**
+ * Whether an answer the file holds no body for could have had one that matters: a body for which
+ * the status leaves room (2xx, not 202 / 204 / 205), the method too (not DELETE, HEAD or OPTIONS),
+ * whose length is not declared 0, and that is an event stream, or JSON answering a JSON-RPC request
+ * (it may hold the result). Anything else without body text is an empty answer.
+ */
+function mayHaveHeldBody(method: string, status: number, hs: Header[], capture: 'sse' | 'json', body: string | null): boolean {
+  if (status < 200 || status >= 300 || status === 202 || status === 204 || status === 205) return false;
+  if (method === 'DELETE' || method === 'HEAD' || method === 'OPTIONS') return false;
+  const len = headerOf(hs, 'content-length');
+  if (len !== undefined && /^\s*0+\s*$/.test(len)) return false;
+  return capture === 'sse' || carriesRequest(body);
+}
+
 export interface HarImportOptions {
   /** Capture source id of the records. Default 'har'. */
   src?: string;
@@ -308,11 +335,14 @@ export function importHar(v: unknown, srcOrOptions: string | HarImportOptions = 
         if (rest) push(bodyT, 3, 3, { kind: 'chunk', src, t: bodyT, conn, text: rest, bytes: Math.max(0, bytes - fb) });
       } else if (text !== undefined && text.length > 0 && capture !== 'none') {
         push(bodyT, 3, 2, { kind: 'chunk', src, t: bodyT, conn, text, bytes });
-      } else if (text === undefined && capture !== 'none' && content.size !== 0 && status !== 204 && status !== 202 && status < 300) {
+      } else if (text === undefined && capture !== 'none' && content.size !== 0 && mayHaveHeldBody(method, status, resHeaders, capture, body)) {
         // The body is absent, which is not an empty body (size 0 or text ""): the file did not keep
         // it. Playwright's recordHar and Chrome's "Save all as HAR" save no body for streams that
         // were cut or aborted (`size: -1`, no text); "HAR without content" and content: 'omit' /
         // 'attach' without the file drop them too. The analyzer marks the stream's events unknown.
+        // Only for an answer that could have carried something (see mayHaveHeldBody): the Python
+        // SDK answers DELETE and notifications with 200 / 202, `application/json`,
+        // `content-length: 0`, and a HAR saves those without body too.
         push(responseT + 0.001, 3, 2, {
           kind: 'capture-gap',
           src,
