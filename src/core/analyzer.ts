@@ -347,6 +347,8 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     if (!target) return;
     const root = target.root;
     st.resumes = target;
+    // What the capture does not hold of the resumed connection ended at the cursor the client sent.
+    if (cursor !== undefined && target.lost) lost.resumedFrom(target, cursor);
     target.resumedBy.push(st.id);
     target.dirty = true;
     st.root = root;

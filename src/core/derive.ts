@@ -388,7 +388,7 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
       // Ids that records the capture does not hold may have carried are no proof of a drop: the
       // finding stays (no stream in the capture delivered them) but as a warning, unless some of
       // the ids cannot be in any of those records.
-      const cover = coverMissing(missing, c, (parts ??= sessionParts(s, lost)), perStream, reread);
+      const cover = coverMissing(missing, c, (parts ??= sessionParts(s, lost)), perStream, v.parse, reread);
       const unverifiable = cover.rest.length === 0;
       const shown = unverifiable ? missing : cover.rest;
       const n = countRanges(shown);
