@@ -10,6 +10,7 @@
 // kept. Entries are ordered by time (stable), whatever their order in the file.
 import { CAPTURE_GAP_REASONS, type CaptureGapReason, type CaptureRecord, type EndHow, type Header } from '../record';
 import { ImportError } from './errors';
+import { eventSourceMessagesNotice, readEventSourceMessages, type EventSourceMessages } from './har-event-source';
 
 type NoSeq = CaptureRecord extends infer R ? (R extends CaptureRecord ? Omit<R, 'seq'> : never) : never;
 
@@ -191,6 +192,7 @@ export function importHar(v: unknown, srcOrOptions: string | HarImportOptions = 
   type Timed = { t: number; rank: number; entry: number; step: number; rec: NoSeq };
   const timed: Timed[] = [];
   let fallbackT = 0;
+  const esmEntries: Parameters<typeof eventSourceMessagesNotice>[0][number][] = [];
   entries.forEach((raw, i) => {
     if (!isObj(raw)) throw new ImportError(`HAR entry ${i} is not an object`);
     const req = raw.request;
@@ -273,6 +275,7 @@ export function importHar(v: unknown, srcOrOptions: string | HarImportOptions = 
       });
       let text: string | undefined;
       let bytes = 0;
+      let esm: EventSourceMessages | undefined;
       if (capture === 'none') {
         // not an event-stream or JSON body: not needed (images, scripts, ...)
       } else if (typeof content.text === 'string') {
@@ -335,6 +338,10 @@ export function importHar(v: unknown, srcOrOptions: string | HarImportOptions = 
         if (rest) push(bodyT, 3, 3, { kind: 'chunk', src, t: bodyT, conn, text: rest, bytes: Math.max(0, bytes - fb) });
       } else if (text !== undefined && text.length > 0 && capture !== 'none') {
         push(bodyT, 3, 2, { kind: 'chunk', src, t: bodyT, conn, text, bytes });
+      } else if (text === undefined && (esm = readEventSourceMessages(raw._eventSourceMessages, { start, responseT, endT }))) {
+        // Events only in `_eventSourceMessages` (other HAR writers; har-event-source.ts).
+        esm.events.forEach((e, k) => push(e.t, 3, 2 + k, { kind: 'es-event', src, conn, ...e }));
+        esmEntries.push({ t: start, method, url: req.url, imported: esm });
       } else if (text === undefined && capture !== 'none' && content.size !== 0 && mayHaveHeldBody(method, status, resHeaders, capture, body)) {
         // The body is absent, which is not an empty body (size 0 or text ""): the file did not keep
         // it. Playwright's recordHar and Chrome's "Save all as HAR" save no body for streams that
@@ -364,6 +371,8 @@ export function importHar(v: unknown, srcOrOptions: string | HarImportOptions = 
       push(endT, 0, 1e9, { kind: 'end', src, t: endT, conn, how: end.how, ...(end.reason ? { reason: end.reason } : {}) });
     }
   });
+  const esmNote = eventSourceMessagesNotice(esmEntries);
+  if (esmNote) timed.push({ t: esmNote.t, rank: 1, entry: -1, step: 0, rec: { ...esmNote, src } });
   // Our own export: records that belong to no connection (navigations, the inspector's capture
   // gaps, notices).
   if (Array.isArray(log._msiRecords)) {

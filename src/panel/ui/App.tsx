@@ -27,6 +27,7 @@ import { Toolbar } from './Toolbar';
 import { usePrefersDark, useStatus, worstSessionKey } from './app-hooks';
 import { visible } from './text';
 import './styles.css';
+import { TEST_HOOKS } from '../../extension/shared/test-hooks';
 
 export type ThemeName = 'light' | 'dark' | 'default' | 'auto';
 
@@ -243,7 +244,7 @@ export function InspectorApp(props: InspectorAppProps) {
 
   // Test hook (read-only).
   useEffect(() => {
-    if (props.testHook === false) return;
+    if (!TEST_HOOKS || props.testHook === false) return;
     const hook: UiTestHook = Object.freeze({
       snapshot: () => model.flush(),
       exportAs: (kind: ExportKind, sk?: string) => doExport(kind, sk).text,
