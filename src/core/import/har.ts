@@ -9,7 +9,7 @@
 // gap (`reason: "import"`): unknown, not empty. Requests without a body and failed requests are
 // kept. Entries are ordered by time (stable), whatever their order in the file.
 import { CAPTURE_GAP_REASONS, type CaptureGapReason, type CaptureRecord, type EndHow, type Header } from '../record';
-import { ImportError } from './errors';
+import { ImportError, clip } from './errors';
 import { eventSourceMessagesNotice, readEventSourceMessages, type EventSourceMessages } from './har-event-source';
 
 type NoSeq = CaptureRecord extends infer R ? (R extends CaptureRecord ? Omit<R, 'seq'> : never) : never;
@@ -285,7 +285,7 @@ export function importHar(v: unknown, srcOrOptions: string | HarImportOptions = 
             text = d.text;
             bytes = d.bytes;
           } catch {
-            throw new ImportError(`HAR entry ${i} (${method} ${req.url}): response.content.text is marked base64 but is not valid base64`);
+            throw new ImportError(`HAR entry ${i} (${clip(method, 20)} ${clip(req.url)}): response.content.text is marked base64 but is not valid base64`);
           }
         } else {
           text = content.text;
