@@ -1062,6 +1062,12 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     let rebuild = outOrd.length === 0 && (globalFindings.length > 0 || sessions.size > 0);
     const fresh: OrdFinding[] = globalFindings.slice(outGlobal);
     outGlobal = globalFindings.length;
+    // A session whose analysis reads the other sessions of its endpoint (a counter they may share,
+    // ids they delivered) is derived again when one of them changed.
+    for (const ep of endpoints.values()) {
+      if (ep.sessions.length < 2 || ep.reuse > 0 || !ep.sessions.some((x) => x.dirty)) continue;
+      for (const x of ep.sessions) if (x.sharedCheck) x.dirty = true;
+    }
     for (const s of sessions.values()) {
       if (s.dirty || !s.cached) {
         const d = deriveSession(s, finished, opts, lost);

@@ -33,16 +33,12 @@ function minusSet(ranges: [number, number][], set: IntervalSet): [number, number
 /**
  * A counter shared by several sessions of the endpoint: an id inside this session's range of a
  * counter that this session never received, delivered in another session. Decided on the sets of
- * delivered ids only (no threshold), so every run of the same situation gives the same answer.
- * The witness found last is kept while this session still lacks it.
+ * delivered ids only (no threshold), so every run of the same situation gives the same answer; the
+ * witness named is the smallest such id (first group, first session on a tie), so the evidence does
+ * not depend on the order the records came in.
  */
 function sharedWitness(s: SessionState, v: IdView, peers: SessionState[]): SessionState['sharedWitness'] {
-  const memo = s.sharedWitness;
-  if (memo && peers.includes(memo.other)) {
-    const g = v.stats.groups.get(memo.prefix);
-    if (g && !g.set.has(memo.x)) return memo;
-  }
-  s.sharedWitness = undefined;
+  let best: SessionState['sharedWitness'];
   for (const g of v.stats.groups.values()) {
     const lo = g.set.min;
     const hi = g.set.max;
@@ -50,13 +46,17 @@ function sharedWitness(s: SessionState, v: IdView, peers: SessionState[]): Sessi
     for (const t of peers) {
       const tg = idView(t).stats.groups.get(g.prefix);
       if (!tg || !tg.hex !== !g.hex) continue;
-      for (const [a, b] of tg.set.intervalsIn(lo + 1, hi - 1)) {
+      for (const [a, b] of tg.set.intervalsIn(lo + 1, Math.min(hi - 1, best && best.prefix === g.prefix ? best.x - 1 : Infinity))) {
         const x = g.set.firstMissing(a, b);
-        if (x !== undefined) return (s.sharedWitness = { other: t, prefix: g.prefix, x });
+        if (x === undefined) continue;
+        best = { other: t, prefix: g.prefix, x };
+        break;
       }
     }
+    if (best) break;
   }
-  return undefined;
+  s.sharedWitness = best;
+  return best;
 }
 
 /** How the session's fixed-width fields were read, added to the scheme's evidence. */
@@ -264,7 +264,9 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
   const peers = s.ep && s.ep.reuse === 0 && s.ep.sessions.length > 1 ? s.ep.sessions.filter((x) => x !== s) : undefined;
   const eligible = peers !== undefined && counted(scheme.kind) && scheme.scope === 'session' && !scheme.override;
   const witness = eligible ? sharedWitness(s, v, peers) : undefined;
-  s.sharedCheck = eligible && !witness;
+  // Re-derived when another session of the endpoint changes (see the snapshot): its shared-counter
+  // test, and the ids they delivered that are no gap here.
+  s.sharedCheck = eligible || (peers !== undefined && scheme.kind === 'contiguous');
   if (witness) {
     const g = v.stats.groups.get(witness.prefix)!;
     const eg = v.stats.examples.map((e) => `"${e}"`).join(', ');

@@ -298,7 +298,7 @@ export interface SessionState {
   crossIn?: CrossSessionHit[];
   /** An id of another session of the endpoint inside this session's range that it lacks (see derive). */
   sharedWitness?: { other: SessionState; prefix: string; x: number };
-  /** Its scheme is a counter that another session's ids could show shared: re-derive when they change. */
+  /** Its analysis reads other sessions' ids (a possibly shared counter, ids they delivered): re-derive when they change. */
   sharedCheck?: boolean;
   /** Legacy HTTA+SSE transport: the GET stream that announced this session's POST endpoint. */
   legacyStream?: StreamS;
