@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { readFileSync } from 'node:fs';
+import Ajv2020 from 'ajv/dist/2020.js';
 import { analyzeRecords } from '../../core/analyzer';
+import { importText } from '../../core/import';
+import { exportJson } from '../../export';
 import type { CaptureRecord } from '../../core/record';
 import { createCaptureHealth } from './health';
 import { createLiveStore } from './store';
@@ -86,6 +90,22 @@ describe('network witness', () => {
     expect(recs.find((r) => r.kind === 'end')).toMatchObject({ how: 'network-error' });
     expect(recs.filter((r) => r.kind === 'capture-gap')).toEqual([expect.objectContaining({ url: 'http://x/aborted', reason: 'not-seen-by-hook', lost: 1, why: 'worker' })]);
     expect(recs.filter((r) => r.kind === 'request').map((r) => (r as { url: string }).url)).toEqual(['http://x/cut']);
+  });
+
+  it("the witness's records go into the product's JSON export, which validates against its schema and imports back with the same findings", async () => {
+    const { store, finish } = setup();
+    finish(entry('http://x/mcp', { pageref: null, req: { 'mcp-session-id': 'W' } }));
+    finish(entry('http://x/aborted', { pageref: null, content: '' }));
+    await vi.advanceTimersByTimeAsync(2000);
+    const records = store.getSnapshot().records;
+    expect(records.some((r) => r.kind === 'capture-gap' && r.reason === 'not-seen-by-hook')).toBe(true);
+    const text = exportJson(records, { createdAt: '2026-12-01T00:00:00.000Z', source: 'test' });
+    const validate = new Ajv2020({ strict: false }).compile(JSON.parse(readFileSync('schema/capture-file.schema.json', 'utf8')) as object);
+    expect(validate(JSON.parse(text)), JSON.stringify(validate.errors)).toBe(true);
+    const back = importText(text);
+    const codes = (rs: readonly CaptureRecord[]) => analyzeRecords(rs).findings.map((f) => `${f.code}:${f.severity}`).sort();
+    expect(codes(back.records)).toEqual(codes(records));
+    expect(codes(records)).toEqual(['capture-gap:error', 'capture-gap:warning']);
   });
 
   it('a request the hook recorded is captured (also after Clear); a non-MCP request is not looked at', async () => {
