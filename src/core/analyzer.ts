@@ -1012,6 +1012,10 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
 
   // ---------------------------------------------------------------- push
 
+  /** The session of the request a network-witness notice names (none when it names no URL). */
+  const witnessSession = (r: Extract<CaptureRecord, { kind: 'notice' }>) =>
+    typeof r.url === 'string' && r.url ? getSession(typeof r.sessionId === 'string' ? r.sessionId : null, r.url) : undefined;
+
   function push(r: CaptureRecord) {
     recordCount++;
     revision++;
@@ -1044,9 +1048,9 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
         // connection was open as recording began, this notice is all the capture says).
         if (r.code === 'not-recording') lost.add(undefined, 'connections that ended before recording began (not kept)', r.t);
         // The network witness's CORS findings (witness.ts), filed under the session of the request.
-        else if (isWitnessFindingCode(r.code)) addFinding(getSession(typeof r.sessionId === 'string' ? r.sessionId : null, String(r.url ?? '')), ++ord, r.code, { eventIds: [], message: String(r.message) });
+        else if (isWitnessFindingCode(r.code)) addFinding(witnessSession(r), ++ord, r.code, { eventIds: [], message: String(r.message) });
         // A request only the network view saw, whose events it supplied: how the page read them is unknown.
-        else if (r.code === UNSEEN_NOTICE_CODE) addFinding(getSession(typeof r.sessionId === 'string' ? r.sessionId : null, String(r.url ?? '')), ++ord, 'capture-gap', { severity: 'warning', eventIds: [], message: String(r.message) });
+        else if (r.code === UNSEEN_NOTICE_CODE) addFinding(witnessSession(r), ++ord, 'capture-gap', { severity: 'warning', eventIds: [], message: String(r.message) });
         break;
       default:
         break;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { analyzeRecords } from '../../core/analyzer';
 import { importText } from '../../core/import';
-import { exportJson } from '../../export';
+import { exportHar, exportJson } from '../../export';
 import type { CaptureRecord } from '../../core/record';
 import { createCaptureHealth } from './health';
 import { createLiveStore } from './store';
@@ -106,6 +106,11 @@ describe('network witness', () => {
     const codes = (rs: readonly CaptureRecord[]) => analyzeRecords(rs).findings.map((f) => `${f.code}:${f.severity}`).sort();
     expect(codes(back.records)).toEqual(codes(records));
     expect(codes(records)).toEqual(['capture-gap:error', 'capture-gap:warning']);
+    // and through the HAR export (records that belong to no connection travel in its _msi part)
+    const har = importText(exportHar(records));
+    expect(codes(har.records)).toEqual(codes(records));
+    const f = analyzeRecords(har.records).findings.find((x) => x.severity === 'warning')!;
+    expect(f.sessionId).toBe('W');
   });
 
   it('a request the hook recorded is captured (also after Clear); a non-MCP request is not looked at', async () => {
