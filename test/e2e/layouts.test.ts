@@ -57,10 +57,12 @@ async function launch(opts: Parameters<typeof openInspected>[1] = {}): Promise<H
 }
 
 const dock = (h: Harness, side: DockSide) => setDockSide(h.browser, side);
+/** The first DevTools front-end's dock side (polled: a front-end just opened may not have started). */
 const dockSideOf = (h: Harness) =>
-  devtoolsFrontends(h.browser).then((fs) =>
-    h.browser.cdp.evaluate<string>(fs[0]!.session, `(async () => (await import('./ui/legacy/legacy.js')).DockController.DockController.instance().dockSide())()`),
-  );
+  waitFor(async () => {
+    const [fe] = await devtoolsFrontends(h.browser);
+    return fe && h.browser.cdp.evaluate<string>(fe.session, `(async () => (await import('./ui/legacy/legacy.js')).DockController.DockController.instance().dockSide())()`);
+  }, { timeoutMs: 20_000, message: 'DevTools dock side' });
 
 /** The panel holds, per connection, exactly what the client read; no duplicate; seq dense. */
 async function expectPanelHolds(panel: PanelHandle, reads: ReadConn[], what: string): Promise<CaptureRecord[]> {
@@ -160,7 +162,9 @@ describe('capture in every DevTools layout', () => {
     await waitFor(async () => (await panel.eval<number>('__MSI_PANEL__.connects()')) > connects && (await panel.eval<boolean>('__MSI_PANEL__.connected()')), {
       message: 'panel reconnected after the worker stopped',
     });
-    expect(await inspectedTabs(h.browser)).toHaveLength(1); // the DevTools page reconnected too
+    // The restarted worker knows the tab as inspected again (panel and DevTools page reconnected;
+    // polled: a port exists before the worker has read its hello).
+    await waitForInspected(h.browser, 1);
     const reloaded = await reloadPanel(h, panel);
     await expectPanelHolds(reloaded, reads, 'reloaded panel (backfill from the relay)');
     expect(await reloaded.eval<number>('__MSI_PANEL__.connects()')).toBe(1);

@@ -74,7 +74,7 @@ describe('the network witness', () => {
     // The empty panel before any traffic: waiting, and recording.
     await waitFor(async () => (await firstScreen(h.panel)).health === 'recording', { message: 'health: recording' });
     expect((await firstScreen(h.panel)).empty).toContain(WAITING);
-    await h.evalPage(`window.startWorker(${JSON.stringify(url)}, { chunks: 6, delayMs: 300 })`);
+    await h.evalPage(`window.startWorker(${JSON.stringify(url)}, { chunks: 6, delayMs: 600 })`);
     // While the worker's session runs, the panel stops saying "waiting" within a few seconds of
     // the first request the network saw (getHAR is read every 2 s while the capture is empty).
     await waitFor(() => serverRequests(mcp, '/mcp/lossy', since) > 0, { message: 'server saw the worker' });
