@@ -4,11 +4,11 @@
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createAnalyzer, optionsFromSettings } from '../core';
-import { InspectorApp } from './ui/App';
-import { importWithCore, ImportError, openStream } from './ui/importer';
-import { createLocalStorageAdapter } from './ui/settings';
-import { createStaticSource } from './ui/static-source';
-import type { InspectorSource } from './ui/store-types';
+import { InspectorApp } from './ui/app/InspectorApp';
+import { importWithCore, ImportError, openStream } from './ui/sources/importer';
+import { createLocalStorageAdapter } from './ui/settings/settings';
+import { createStaticSource } from './ui/sources/static-source';
+import type { InspectorSource } from './ui/store/types';
 
 const storage = createLocalStorageAdapter();
 const importFile = importWithCore;

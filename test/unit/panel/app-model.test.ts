@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { createAppModel, EMPTY_SNAPSHOT } from '../../../src/panel/ui/app-model';
-import { createMutableSource, createStaticSource } from '../../../src/panel/ui/static-source';
-import { createLiveSource } from '../../../src/panel/ui/live-source';
-import { normalizeSettings, checkIdPattern, createLocalStorageAdapter } from '../../../src/panel/ui/settings';
-import type { Analyzer } from '../../../src/panel/ui/store-types';
+import { createAppModel, EMPTY_SNAPSHOT } from '../../../src/panel/ui/store/inspector-store';
+import { createMutableSource, createStaticSource } from '../../../src/panel/ui/sources/static-source';
+import { createLiveSource } from '../../../src/panel/ui/sources/live-source';
+import { normalizeSettings, checkIdPattern, createLocalStorageAdapter } from '../../../src/panel/ui/settings/settings';
+import type { Analyzer } from '../../../src/panel/ui/store/types';
 import type { CaptureRecord } from '../../../src/core/record';
 import { lossyRecords } from '../../../src/panel/ui/__fixtures__/lossy';
-import { visible, visibleLine } from '../../../src/panel/ui/text';
-import { parseFilter } from '../../../src/panel/ui/filter';
-import { missingBetween } from '../../../src/panel/ui/RequestsView';
+import { visible, visibleLine } from '../../../src/panel/ui/common/text';
+import { parseFilter } from '../../../src/panel/ui/events/filter';
+import { missingBetween } from '../../../src/panel/ui/requests/RequestsView';
 
 function countingFactory() {
   const log = { created: 0, pushed: 0, finished: 0, snapshots: 0 };

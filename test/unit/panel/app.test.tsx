@@ -2,10 +2,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAnalyzer, optionsFromSettings } from '../../../src/core';
 import type { CaptureRecord } from '../../../src/core/record';
-import { InspectorApp } from '../../../src/panel/ui/App';
-import { createMemoryStorageAdapter, SETTINGS_KEY } from '../../../src/panel/ui/settings';
-import { createMutableSource, createStaticSource } from '../../../src/panel/ui/static-source';
-import type { InspectorSettings, UiTestHook } from '../../../src/panel/ui/store-types';
+import { InspectorApp } from '../../../src/panel/ui/app/InspectorApp';
+import { createMemoryStorageAdapter, SETTINGS_KEY } from '../../../src/panel/ui/settings/settings';
+import { createMutableSource, createStaticSource } from '../../../src/panel/ui/sources/static-source';
+import type { InspectorSettings, UiTestHook } from '../../../src/panel/ui/store/types';
 import { lossyRecords } from '../../../src/panel/ui/__fixtures__/lossy';
 import { $, $$, click, key, loadCapture, mount, tick, type, type Mounted } from './helpers';
 

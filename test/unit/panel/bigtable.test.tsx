@@ -2,9 +2,9 @@
 // 100k events: the table renders only a window of rows, and filtering stays fast.
 import { describe, expect, it } from 'vitest';
 import type { AnalysisSnapshot, SseEvent, Stream } from '../../../src/core/model';
-import { EMPTY_SNAPSHOT } from '../../../src/panel/ui/app-model';
-import { InspectorApp } from '../../../src/panel/ui/App';
-import { createStaticSource } from '../../../src/panel/ui/static-source';
+import { EMPTY_SNAPSHOT } from '../../../src/panel/ui/store/inspector-store';
+import { InspectorApp } from '../../../src/panel/ui/app/InspectorApp';
+import { createStaticSource } from '../../../src/panel/ui/sources/static-source';
 import { $, $$, click, key, mount, type } from './helpers';
 
 function bigSnapshot(n: number): AnalysisSnapshot {

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { createAnalyzer } from '../../../src/core';
 import type { CaptureRecord } from '../../../src/core/record';
-import { InspectorApp } from '../../../src/panel/ui/App';
-import { createStaticSource } from '../../../src/panel/ui/static-source';
+import { InspectorApp } from '../../../src/panel/ui/app/InspectorApp';
+import { createStaticSource } from '../../../src/panel/ui/sources/static-source';
 import { lossyRecords } from '../../../src/panel/ui/__fixtures__/lossy';
 import { $, click, mount } from './helpers';
 

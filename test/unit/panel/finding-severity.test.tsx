@@ -4,9 +4,9 @@
 // timeline and the event detail must not paint it as a server's error (⛔).
 import { describe, expect, it } from 'vitest';
 import { createAnalyzer, analyzeRecords } from '../../../src/core';
-import { InspectorApp } from '../../../src/panel/ui/App';
-import { createStaticSource } from '../../../src/panel/ui/static-source';
-import { eventSeverity } from '../../../src/panel/ui/labels';
+import { InspectorApp } from '../../../src/panel/ui/app/InspectorApp';
+import { createStaticSource } from '../../../src/panel/ui/sources/static-source';
+import { eventSeverity } from '../../../src/panel/ui/common/labels';
 import { Capture, call, ev, initSession, message, result } from '../core/helpers';
 import { $, click, mount } from './helpers';
 

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createAnalyzer, optionsFromSettings } from '../../../src/core';
 import type { CaptureRecord } from '../../../src/core/record';
-import { InspectorApp } from '../../../src/panel/ui/App';
-import { createStaticSource } from '../../../src/panel/ui/static-source';
-import type { InspectorSettings } from '../../../src/panel/ui/store-types';
+import { InspectorApp } from '../../../src/panel/ui/app/InspectorApp';
+import { createStaticSource } from '../../../src/panel/ui/sources/static-source';
+import type { InspectorSettings } from '../../../src/panel/ui/store/types';
 import { lossyRecords } from '../../../src/panel/ui/__fixtures__/lossy';
 import { $, $$, click, mount } from './helpers';
 

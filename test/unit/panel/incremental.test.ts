@@ -5,14 +5,14 @@ import { createAnalyzer } from '../../../src/core';
 import type { AnalysisSnapshot, Finding, SseEvent, Stream } from '../../../src/core/model';
 import type { CaptureRecord } from '../../../src/core/record';
 import { sortFindings } from '../../../src/export/advice';
-import { createAppModel, EMPTY_SNAPSHOT } from '../../../src/panel/ui/app-model';
-import { createCaptureIssueScanner, scanStats } from '../../../src/panel/ui/capture-notices';
-import { createEventRowsMerger, mergeStats, sessionEventRows } from '../../../src/panel/ui/filter';
-import { createFindingsIndex } from '../../../src/panel/ui/findings-index';
+import { createAppModel, EMPTY_SNAPSHOT } from '../../../src/panel/ui/store/inspector-store';
+import { createCaptureIssueScanner, scanStats } from '../../../src/panel/ui/capture/capture-notices';
+import { createEventRowsMerger, mergeStats, sessionEventRows } from '../../../src/panel/ui/events/filter';
+import { createFindingsIndex } from '../../../src/panel/ui/findings/findings-index';
 import { lossyRecords } from '../../../src/panel/ui/__fixtures__/lossy';
-import { normalizeSettings } from '../../../src/panel/ui/settings';
-import { createMutableSource, createStaticSource } from '../../../src/panel/ui/static-source';
-import type { Analyzer } from '../../../src/panel/ui/store-types';
+import { normalizeSettings } from '../../../src/panel/ui/settings/settings';
+import { createMutableSource, createStaticSource } from '../../../src/panel/ui/sources/static-source';
+import type { Analyzer } from '../../../src/panel/ui/store/types';
 
 function busy(ms: number) {
   const end = performance.now() + ms;
@@ -265,7 +265,7 @@ describe('capture issue scanner', () => {
 // ----------------------------------------------------------------- progressive import
 
 import { importText, ImportError } from '../../../src/core/import';
-import { startImport, startStreamingImport } from '../../../src/panel/ui/progressive-import';
+import { startImport, startStreamingImport } from '../../../src/panel/ui/sources/progressive-import';
 import { exportJson } from '../../../src/export/json';
 
 function bigCaptureText(n: number, extra: Record<string, unknown> = {}) {

@@ -6,7 +6,7 @@ import { importText, ImportError } from '../../../src/core/import';
 import type { CaptureRecord } from '../../../src/core/record';
 import { exportJson } from '../../../src/export/json';
 import { lossyRecords } from '../../../src/panel/ui/__fixtures__/lossy';
-import { importWithCore, openStream } from '../../../src/panel/ui/importer';
+import { importWithCore, openStream } from '../../../src/panel/ui/sources/importer';
 
 function captureText(n: number): string {
   const recs = lossyRecords();

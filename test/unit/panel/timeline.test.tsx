@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAnalyzer, optionsFromSettings } from '../../../src/core';
-import { InspectorApp } from '../../../src/panel/ui/App';
-import { createStaticSource } from '../../../src/panel/ui/static-source';
-import { lowerBound, niceStep, panView, zoomView } from '../../../src/panel/ui/timeline-geom';
-import type { InspectorSettings } from '../../../src/panel/ui/store-types';
+import { InspectorApp } from '../../../src/panel/ui/app/InspectorApp';
+import { createStaticSource } from '../../../src/panel/ui/sources/static-source';
+import { lowerBound, niceStep, panView, zoomView } from '../../../src/panel/ui/timeline/timeline-geom';
+import type { InspectorSettings } from '../../../src/panel/ui/store/types';
 import { lossyRecords } from '../../../src/panel/ui/__fixtures__/lossy';
 import { $, $$, click, key, loadCapture, mount, type Mounted } from './helpers';
 
