@@ -71,7 +71,7 @@ export function lookupCapability(capabilities: unknown, path: string[] | string)
   return walk(capabilities, path);
 }
 
-/** The panel's settings shape (src/panel/ui/store/types.ts InspectorSettings) to options. */
+/** The panel's settings shape (src/panel/ui/store-types.ts InspectorSettings) to options. */
 export function optionsFromSettings(s: {
   idSchemeOverrides?: { origin: string; pattern: string }[];
   cumulativeMethods?: string[];
