@@ -6,7 +6,7 @@ import { importText } from '../../../src/core/import';
 import type { AnalysisSnapshot } from '../../../src/core/model';
 import type { CaptureRecord } from '../../../src/core/record';
 import { exportHar, exportJson, exportMarkdown, exportTrace } from '../../../src/export';
-import { lossyRecords } from '../../../src/panel/ui/__fixtures__/lossy';
+import { lossyRecords } from '../../support/hand-made-lossy';
 
 const dir = 'test/fixtures/captures';
 const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.capture.json')) : [];

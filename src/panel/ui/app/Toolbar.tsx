@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useNav, useNavDispatch } from '../navigation/NavigationProvider';
 import type { ExportKind, SourceControls, SourceStatus } from '../store/types';
 
 const KINDS: [ExportKind, string][] = [
@@ -12,16 +13,16 @@ export function Toolbar(props: {
   mode: 'devtools' | 'viewer';
   controls: SourceControls | undefined;
   status: SourceStatus | undefined;
-  filter: string;
-  onFilter(v: string): void;
   filterRef: RefObject<HTMLInputElement | null>;
   onImport(): void;
   onExport(kind: ExportKind, scope: 'all' | 'session'): void;
   hasSession: boolean;
-  onSettings(): void;
   info: string;
 }) {
   const { controls, status } = props;
+  const filter = useNav().filter;
+  const dispatch = useNavDispatch();
+  const onFilter = (text: string) => dispatch({ type: 'set-filter', text });
   const [menu, setMenu] = useState(false);
   const menuRef = useRef<HTMLDivElement>(null);
   const btnRef = useRef<HTMLButtonElement>(null);
@@ -84,17 +85,23 @@ export function Toolbar(props: {
         type="search"
         placeholder='Filter: text, "phrase", method:, request:, code:, -exclude'
         aria-label="Filter events and findings"
-        value={props.filter}
+        value={filter}
         data-testid="tb-filter"
-        onChange={(e) => props.onFilter(e.target.value)}
+        onChange={(e) => onFilter(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === 'Escape') {
-            if (props.filter) props.onFilter('');
+            if (filter) onFilter('');
             else (e.target as HTMLInputElement).blur();
             e.stopPropagation();
           }
         }}
       />
+      <button type="button" className="tb-btn" title="Search every session (Ctrl+Shift+F)" aria-label="Search every session" data-testid="tb-search" onClick={() => dispatch({ type: 'search-open' })}>
+        <svg width="12" height="12" viewBox="0 0 12 12" aria-hidden="true" style={{ verticalAlign: -1 }}>
+          <circle cx="5" cy="5" r="3.6" fill="none" stroke="currentColor" strokeWidth="1.5" />
+          <line x1="7.7" y1="7.7" x2="11" y2="11" stroke="currentColor" strokeWidth="1.6" />
+        </svg>
+      </button>
       <span className="tb-sep" />
       <button type="button" className="tb-btn" data-testid="tb-import" onClick={props.onImport} title="Import a capture (.json) or HAR file">
         {props.mode === 'viewer' ? 'Open file…' : 'Import…'}
@@ -123,7 +130,7 @@ export function Toolbar(props: {
       <span className="tb-spacer" />
       {/* not a live region: it changes with every snapshot of a live capture */}
       <span className="tb-status">{props.info}</span>
-      <button type="button" className="tb-btn" title="Settings" aria-label="Settings" data-testid="tb-settings" onClick={props.onSettings}>
+      <button type="button" className="tb-btn" title="Settings" aria-label="Settings" data-testid="tb-settings" onClick={() => dispatch({ type: 'open-settings' })}>
         <span aria-hidden="true">⚙</span>
       </button>
     </div>

@@ -1,13 +1,16 @@
 // One call that mounts the inspector in the DevTools panel page over the live store:
 //   mountDevtoolsInspector(document.getElementById('root')!, { store, onSettingsChange })
-// Theme follows chrome.devtools.panels.themeName (and its change handler); settings persist in
-// chrome.storage.local. chrome.* is touched only here, not in the views.
+// Theme follows chrome.devtools.panels.themeName (and its change handler); settings and column
+// widths persist in chrome.storage.local, the view (selection, tab, filter, zoom) in the panel's
+// sessionStorage (it survives a reload of the panel and of the inspected page, as DevTools' own
+// session settings do). chrome.* is touched only here, not in the views.
 
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createAnalyzer, optionsFromSettings } from '../../../core';
 import { InspectorApp, type ThemeName } from './InspectorApp';
 import { createLiveSource, type LiveStoreLike } from '../sources/live-source';
+import { sessionViewStorage, type ViewStorage } from '../navigation/persist';
 import { createChromeStorageAdapter } from '../settings/settings';
 import type { InspectorSettings, StorageAdapter } from '../store/types';
 
@@ -18,6 +21,8 @@ export interface MountOptions {
   /** Label for exports (e.g. the inspected page URL). */
   label?: () => string | undefined;
   storage?: StorageAdapter;
+  /** Default: the panel's sessionStorage. */
+  viewStorage?: ViewStorage;
 }
 
 function devtoolsTheme(): ThemeName {
@@ -28,7 +33,7 @@ function devtoolsTheme(): ThemeName {
   }
 }
 
-function DevtoolsRoot({ opts, source, storage }: { opts: MountOptions; source: ReturnType<typeof createLiveSource>; storage: StorageAdapter | undefined }) {
+function DevtoolsRoot({ opts, source, storage, viewStorage }: { opts: MountOptions; source: ReturnType<typeof createLiveSource>; storage: StorageAdapter | undefined; viewStorage: ViewStorage | undefined }) {
   const [theme, setTheme] = useState<ThemeName>(devtoolsTheme);
   useEffect(() => {
     try {
@@ -42,6 +47,7 @@ function DevtoolsRoot({ opts, source, storage }: { opts: MountOptions; source: R
       source={source}
       analyzerFactory={(s) => createAnalyzer(optionsFromSettings(s))}
       {...(storage ? { storage } : {})}
+      {...(viewStorage ? { viewStorage } : {})}
       theme={theme}
       mode="devtools"
       {...(opts.onSettingsChange ? { onSettingsChange: opts.onSettingsChange } : {})}
@@ -64,7 +70,7 @@ export function mountDevtoolsInspector(el: HTMLElement, opts: MountOptions): () 
   const root = createRoot(el);
   root.render(
     <StrictMode>
-      <DevtoolsRoot opts={opts} source={source} storage={storage} />
+      <DevtoolsRoot opts={opts} source={source} storage={storage} viewStorage={opts.viewStorage ?? sessionViewStorage()} />
     </StrictMode>,
   );
   return () => root.unmount();

@@ -6,8 +6,14 @@
 // measured, rows switch to flex with those exact widths (`--c1`…, on the canvas, updated by a
 // ResizeObserver before the next paint): a grid with fr tracks per row cost twice the layout time
 // of fixed-width flex cells when a jump through 100k events re-fills every visible row.
+//
+// Widths are the navigation state's (`columns[gridId]`), so they are kept with the settings and
+// survive a reload, like the Network panel's. A separator resizes with the mouse (drag; a double
+// click gives every column its default back) and with the keyboard (the WAI-ARIA window splitter:
+// a focusable separator, ←/→ by 8 px, Shift by 32, Home resets).
 
-import { useCallback, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type PointerEvent as ReactPointerEvent, type ReactElement } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent as ReactPointerEvent, type ReactElement } from 'react';
+import { useNav, useNavDispatch } from '../navigation/NavigationProvider';
 
 export interface Column {
   label: string;
@@ -21,6 +27,7 @@ export interface Column {
 /** Header row height (border included); rows start below it in the scroller. */
 export const HEAD_H = 22;
 const MIN_COL = 32;
+const NONE: readonly (number | undefined)[] = [];
 
 export interface GridColumns {
   /** CSS variables for the grid element. */
@@ -28,46 +35,65 @@ export interface GridColumns {
   header: ReactElement;
 }
 
-/**
- * Column template for a grid, with widths the user can drag (header separators; a double click
- * gives the column back its default). The last column always takes the room left over.
- */
-export function useGridColumns(columns: readonly Column[]): GridColumns {
-  const [widths, setWidths] = useState<readonly (number | undefined)[]>(() => columns.map(() => undefined));
+function template(columns: readonly Column[], widths: readonly (number | undefined)[]): CSSProperties {
+  const last = columns.length - 1;
+  let min = 0;
+  const parts = columns.map((c, i) => {
+    const w = widths[i];
+    min += w ?? c.width;
+    if (w !== undefined) return i === last ? `minmax(${w}px,1fr)` : `${w}px`;
+    return c.flex ? `minmax(${c.width}px,${c.flex}fr)` : `${c.width}px`;
+  });
+  return { '--cols': parts.join(' '), '--grid-min': `${min}px` } as CSSProperties;
+}
+
+/** Column template for grid `gridId`, with widths the user can change. The last column takes the room left over. */
+export function useGridColumns(gridId: string, columns: readonly Column[]): GridColumns {
+  const stored = useNav().columns[gridId] ?? NONE;
+  const dispatch = useNavDispatch();
+  // While dragging, widths change on every pointer move: kept here, committed on release.
+  const [dragging, setDragging] = useState<readonly (number | undefined)[] | undefined>(undefined);
+  const widths = dragging ?? stored;
   const headRef = useRef<HTMLDivElement>(null);
   const last = columns.length - 1;
-  const style = useMemo(() => {
-    let min = 0;
-    const parts = columns.map((c, i) => {
-      const w = widths[i];
-      min += w ?? c.width;
-      if (w !== undefined) return i === last ? `minmax(${w}px,1fr)` : `${w}px`;
-      return c.flex ? `minmax(${c.width}px,${c.flex}fr)` : `${c.width}px`;
-    });
-    return { '--cols': parts.join(' '), '--grid-min': `${min}px` } as CSSProperties;
-  }, [columns, widths, last]);
+  const style = useMemo(() => template(columns, widths), [columns, widths]);
+  const commit = useCallback((ws: readonly (number | undefined)[]) => dispatch({ type: 'set-columns', grid: gridId, widths: ws }), [dispatch, gridId]);
 
-  const drag = useRef<{ i: number; x: number; start: number[] } | null>(null);
-  const onDown = useCallback((e: ReactPointerEvent<HTMLSpanElement>, i: number) => {
+  /** Every column at its current width, so that changing one does not redistribute the others. */
+  const measured = () => (headRef.current ? [...headRef.current.children] : []).map((c, i) => Math.round((c as HTMLElement).getBoundingClientRect().width) || widths[i] || columns[i]!.width);
+  const drag = useRef<{ i: number; x: number; start: number[]; latest?: number[] } | null>(null);
+  const onDown = (e: ReactPointerEvent<HTMLSpanElement>, i: number) => {
     if (e.button !== 0) return;
     e.preventDefault();
     e.stopPropagation();
-    // Freeze every column at its current width, so dragging one does not redistribute the others.
-    const cells = headRef.current ? [...headRef.current.children] : [];
-    const start = cells.map((c) => Math.round((c as HTMLElement).getBoundingClientRect().width));
-    drag.current = { i, x: e.clientX, start };
+    drag.current = { i, x: e.clientX, start: measured() };
     e.currentTarget.setPointerCapture?.(e.pointerId);
-  }, []);
-  const onMove = useCallback((e: ReactPointerEvent<HTMLSpanElement>) => {
+  };
+  const onMove = (e: ReactPointerEvent<HTMLSpanElement>) => {
     const d = drag.current;
     if (!d) return;
     const w = Math.max(MIN_COL, (d.start[d.i] ?? MIN_COL) + e.clientX - d.x);
-    setWidths(d.start.map((s, j) => (j === d.i ? w : s)));
-  }, []);
-  const onUp = useCallback(() => {
+    d.latest = d.start.map((s, j) => (j === d.i ? w : s));
+    setDragging(d.latest);
+  };
+  const onUp = () => {
+    const d = drag.current;
     drag.current = null;
-  }, []);
-  const reset = useCallback(() => setWidths(columns.map(() => undefined)), [columns]);
+    if (d?.latest) commit(d.latest);
+    setDragging(undefined);
+  };
+  const reset = () => commit(columns.map(() => undefined));
+  const onKey = (e: KeyboardEvent<HTMLSpanElement>, i: number) => {
+    const step = e.shiftKey ? 32 : 8;
+    if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+      const ws = measured();
+      ws[i] = Math.max(MIN_COL, ws[i]! + (e.key === 'ArrowRight' ? step : -step));
+      commit(ws);
+    } else if (e.key === 'Home') reset();
+    else return;
+    e.preventDefault();
+    e.stopPropagation();
+  };
 
   useLayoutEffect(() => {
     const head = headRef.current;
@@ -96,13 +122,20 @@ export function useGridColumns(columns: readonly Column[]): GridColumns {
           {i < last && (
             <span
               className="col-resizer"
-              aria-hidden="true"
-              title="Drag to resize; double-click to reset"
+              role="separator"
+              aria-orientation="vertical"
+              aria-label={`Resize the ${c.label} column`}
+              aria-valuenow={widths[i] ?? c.width}
+              aria-valuemin={MIN_COL}
+              tabIndex={0}
+              title="Drag or ←/→ to resize; double-click or Home resets"
+              data-testid="col-resizer"
               onPointerDown={(e) => onDown(e, i)}
               onPointerMove={onMove}
               onPointerUp={onUp}
               onPointerCancel={onUp}
               onDoubleClick={reset}
+              onKeyDown={(e) => onKey(e, i)}
             />
           )}
         </div>

@@ -1,66 +1,10 @@
-import type { AnalysisSnapshot, Finding, FindingCode, RequestInfo, Severity, SseEvent, Stream } from '../../../core/model';
+// Names of things as the panel shows them: streams (lane labels), events' JSON-RPC methods and
+// ids, endpoints, tool names.
 
-export const SEV_ICON: Record<Severity, string> = { error: '⛔', warning: '⚠', info: 'ℹ' };
+import type { RequestInfo, SseEvent, Stream } from '../../../core/model';
 
-const ERROR_CODES = new Set<FindingCode>(['replay-gap', 'live-gap', 'replay-cross-stream', 'lossy-result-accepted', 'result-missing', 'capture-gap']);
-export function codeSeverity(code: FindingCode): Severity {
-  if (ERROR_CODES.has(code)) return 'error';
-  if (code === 'needless-resume') return 'info';
-  return 'warning';
-}
-
-const RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
-const bySnapshotFindings = new WeakMap<readonly Finding[], Map<string, Severity>>();
-
-/**
- * An event's severity per code, from the findings themselves: the core can set a finding below
- * its code's usual severity (a live-gap/replay-gap whose ids may be in records the inspector lost
- * is a warning), so a mark must follow the finding, not the code. Keyed by stream + event index
- * (+ stream alone for findings without an event); the worst finding wins. Built once per findings
- * array (the snapshot's).
- */
-function severities(findings: readonly Finding[]): Map<string, Severity> {
-  let m = bySnapshotFindings.get(findings);
-  if (!m) {
-    m = new Map();
-    const put = (k: string, sev: Severity) => {
-      const prev = m!.get(k);
-      if (!prev || RANK[sev] > RANK[prev]) m!.set(k, sev);
-    };
-    for (const f of findings) {
-      if (!f.streamId) continue;
-      put(`${f.streamId}\u0000${f.eventIndex ?? ''}\u0000${f.code}`, f.severity);
-      put(`${f.streamId}\u0000\u0000${f.code}`, f.severity);
-    }
-    bySnapshotFindings.set(findings, m);
-  }
-  return m;
-}
-
-/** Severity of `code` on event `index` of stream `streamId`, given the snapshot's findings. */
-export function eventCodeSeverity(findings: readonly Finding[], streamId: string, index: number, code: FindingCode): Severity {
-  const m = severities(findings);
-  return m.get(`${streamId}\u0000${index}\u0000${code}`) ?? m.get(`${streamId}\u0000\u0000${code}`) ?? codeSeverity(code);
-}
-
-/** Worst severity among an event's codes (see eventCodeSeverity). */
-export function eventSeverity(findings: readonly Finding[], streamId: string, index: number, e: SseEvent): Severity | undefined {
-  let w: Severity | undefined;
-  for (const c of e.findings) {
-    const s = eventCodeSeverity(findings, streamId, index, c);
-    if (!w || RANK[s] > RANK[w]) w = s;
-  }
-  return w;
-}
-
-export function requestsById(snap: AnalysisSnapshot, sessionKey: string): Map<string, RequestInfo> {
-  const m = new Map<string, RequestInfo>();
-  for (const r of snap.requests[sessionKey] ?? []) m.set(r.id, r);
-  return m;
-}
-
-/** "POST #2 tools/call", "GET (resumed) ← 11", "GET stream". */
-export function streamLabel(s: Stream, reqs?: Map<string, RequestInfo>): string {
+/** "POST #2 tools/call", "GET resumed (Last-Event-ID 11)", "GET stream". Not unique: see timeline/lanes.ts. */
+export function streamLabel(s: Stream, reqs?: ReadonlyMap<string, RequestInfo>): string {
   if (s.kind === 'resume') return `GET resumed${s.lastEventIdSent !== undefined ? ` (Last-Event-ID ${s.lastEventIdSent})` : ''}`;
   if (s.kind === 'get') return 'GET stream';
   if (s.kind === 'eventsource') return 'EventSource';
@@ -84,3 +28,30 @@ export function eventRpcIds(e: SseEvent): string {
     .join(', ');
 }
 
+/** The event carries the terminal response (result or error) of a request. */
+export function isTerminal(e: SseEvent, requestId?: string): boolean {
+  return e.messages.some((m) => (m.kind === 'result' || m.kind === 'error') && (requestId === undefined || m.id === requestId));
+}
+
+/** ` long_task` for a tools/call (leading space), '' otherwise. */
+export function toolName(params: unknown): string {
+  const n = (params as { name?: unknown } | undefined)?.name;
+  return typeof n === 'string' ? ` ${n}` : '';
+}
+
+export function endpointLabel(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.host}${u.pathname}`;
+  } catch {
+    return url;
+  }
+}
+
+export function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}

@@ -1,8 +1,13 @@
 import { memo } from 'react';
-import type { AnalysisSnapshot } from '../../../core/model';
+import { useCopy } from '../common/copy';
+import { eventMethods, eventRpcIds } from '../common/labels';
+import { codeSeverity } from '../common/severity';
+import { formatClock, visible, visibleLine } from '../common/text';
+import { useNavActions } from '../navigation/NavigationProvider';
+import type { EventRef } from '../navigation/state';
+import { useViewModel } from '../store/StoreContext';
+import { jsonText, rawText } from './event-copy';
 import { JsonTree } from './JsonTree';
-import { codeSeverity, eventMethods, eventRpcIds, requestsById, streamLabel } from '../common/labels';
-import { formatClock, visible } from '../common/text';
 
 const CAP = 256 * 1024;
 /** Very large events: show the start (the export has everything). */
@@ -11,7 +16,12 @@ function capped(s: string): string {
 }
 
 // Memoized: the events table re-renders on every scroll frame, the selected event's detail does not change.
-export const EventDetail = memo(function EventDetail({ snap, streamId, index }: { snap: AnalysisSnapshot; streamId: string; index: number }) {
+export const EventDetail = memo(function EventDetail({ ev }: { ev: EventRef }) {
+  const vm = useViewModel();
+  const act = useNavActions();
+  const copy = useCopy();
+  const snap = vm.snap;
+  const { streamId, index } = ev;
   const s = snap.streams[streamId];
   const e = s?.events[index];
   if (!s || !e) return <div className="empty">Select an event to see its raw SSE text and decoded JSON.</div>;
@@ -25,7 +35,7 @@ export const EventDetail = memo(function EventDetail({ snap, streamId, index }: 
       /* not JSON */
     }
   }
-  const reqs = requestsById(snap, s.sessionKey);
+  const lane = vm.session(s.sessionKey)?.lanes.labels.get(s.id) ?? s.method;
   return (
     <div className="hsplit" data-testid="event-detail">
       <div>
@@ -36,7 +46,11 @@ export const EventDetail = memo(function EventDetail({ snap, streamId, index }: 
           <dt>event</dt>
           <dd>{visible(e.event)}</dd>
           <dt>stream</dt>
-          <dd>{visible(`${streamLabel(s, reqs)} · ${s.id}`)}</dd>
+          <dd>
+            <button type="button" className="linkbtn inline" onClick={() => act.showEventInTimeline(ev)} title="Show in timeline">
+              {visibleLine(lane, 120)}
+            </button>
+          </dd>
           <dt>JSON-RPC</dt>
           <dd>{visible([eventMethods(e), eventRpcIds(e) && `id ${eventRpcIds(e)}`].filter(Boolean).join(' · ') || '—')}</dd>
           <dt>time</dt>
@@ -70,11 +84,21 @@ export const EventDetail = memo(function EventDetail({ snap, streamId, index }: 
             </>
           )}
         </dl>
-        <div className="section-h">Raw SSE</div>
+        <div className="section-h">
+          Raw SSE
+          <button type="button" className="linkbtn small" onClick={() => copy(rawText(e), 'the raw SSE text')} data-testid="copy-raw">
+            Copy
+          </button>
+        </div>
         <pre className="raw" data-testid="event-raw">{visible(capped(e.raw))}</pre>
       </div>
       <div>
-        <div className="section-h">Decoded data</div>
+        <div className="section-h">
+          Decoded data
+          <button type="button" className="linkbtn small" onClick={() => copy(jsonText(e), 'the data as JSON')} data-testid="copy-json">
+            Copy
+          </button>
+        </div>
         {jsonOk ? <JsonTree value={json} /> : <pre className="raw">{visible(capped(e.data))}</pre>}
       </div>
     </div>

@@ -2,6 +2,7 @@
 //   method:tools/call  request:2  code:replay-gap  stream:<id>  event:<type>  -text (exclude)
 
 import type { AnalysisSnapshot, SseEvent, Stream } from '../../../core/model';
+import type { EventRows } from './event-rows';
 
 export interface ParsedFilter {
   text: string[];
@@ -43,134 +44,6 @@ export function parseFilter(q: string): ParsedFilter {
   return f;
 }
 
-export interface EventRow {
-  streamId: string;
-  index: number;
-}
-
-/** A stream's events in a snapshot: an older snapshot's shared array may have grown since. */
-export const eventCountOf = (s: Stream): number => Math.min(s.eventCount ?? s.events.length, s.events.length);
-
-/** Events of a session's streams in time order (stable: stream order, then index). */
-export function sessionEventRows(snap: AnalysisSnapshot, sessionKey: string | undefined): EventRow[] {
-  const session = snap.sessions.find((s) => s.key === sessionKey);
-  if (!session) return [];
-  const streams = session.streamIds.map((id) => snap.streams[id]).filter((s): s is Stream => !!s);
-  const rows: EventRow[] = [];
-  mergeInto(rows, streams.map((s) => ({ s, i: 0, n: eventCountOf(s) })));
-  return rows;
-}
-
-/** Work counters of the merges (tests count work with them, not time). */
-export const mergeStats = { rowsEmitted: 0, fullMerges: 0, deltaMerges: 0 };
-
-/** k-way merge by time of the events [i, n) of each stream; streams are individually time-ordered. */
-function mergeInto(rows: EventRow[], heads: { s: Stream; i: number; n: number }[]): void {
-  const lists = heads.filter((h) => h.i < h.n);
-  while (lists.length) {
-    let best = 0;
-    if (lists.length > 1) {
-      let bt = lists[0]!.s.events[lists[0]!.i]!.t;
-      for (let k = 1; k < lists.length; k++) {
-        const t = lists[k]!.s.events[lists[k]!.i]!.t;
-        if (t < bt) {
-          best = k;
-          bt = t;
-        }
-      }
-    }
-    const cur = lists[best]!;
-    rows.push({ streamId: cur.s.id, index: cur.i });
-    mergeStats.rowsEmitted++;
-    cur.i++;
-    if (cur.i >= cur.n) lists.splice(best, 1);
-  }
-}
-
-/**
- * `sessionEventRows` kept incrementally across snapshots. The analyzer only appends to a stream's
- * events (Stream.eventCount says how many belong to a snapshot), so a new snapshot usually adds a
- * tail: when every new event sorts after the last merged row, only the new events are merged and
- * appended to the same rows array (work in the new events, not the session's). Otherwise (another
- * session, a stream's array replaced or shrunk, streams reordered, an event that sorts earlier) the
- * merge is redone from scratch. The returned array is shared and grows: use its length too.
- */
-export function createEventRowsMerger(): (snap: AnalysisSnapshot, sessionKey: string | undefined) => EventRow[] {
-  let key: string | undefined;
-  let streamIds: readonly string[] = [];
-  let arrays: SseEvent[][] = [];
-  let counts: number[] = [];
-  let rows: EventRow[] = [];
-  let lastT = -Infinity;
-  let lastPos = -1;
-  const pos = new Map<string, number>();
-
-  function full(snap: AnalysisSnapshot, sessionKey: string | undefined, ids: readonly string[]): EventRow[] {
-    mergeStats.fullMerges++;
-    key = sessionKey;
-    streamIds = ids.slice();
-    pos.clear();
-    streamIds.forEach((id, k) => pos.set(id, k));
-    const streams = streamIds.map((id) => snap.streams[id]);
-    arrays = streams.map((s) => s?.events ?? []);
-    counts = streams.map((s) => (s ? eventCountOf(s) : 0));
-    rows = [];
-    mergeInto(
-      rows,
-      streams.flatMap((s, k) => (s ? [{ s, i: 0, n: counts[k]! }] : [])),
-    );
-    setLast(snap);
-    return rows;
-  }
-  function setLast(snap: AnalysisSnapshot) {
-    const r = rows[rows.length - 1];
-    lastT = r ? snap.streams[r.streamId]!.events[r.index]!.t : -Infinity;
-    lastPos = r ? pos.get(r.streamId)! : -1;
-  }
-
-  return (snap, sessionKey) => {
-    const session = snap.sessions.find((s) => s.key === sessionKey);
-    if (!session) {
-      key = undefined;
-      rows = [];
-      streamIds = [];
-      return rows;
-    }
-    const ids = session.streamIds;
-    if (sessionKey !== key || ids.length < streamIds.length) return full(snap, sessionKey, ids);
-    for (let k = 0; k < streamIds.length; k++) if (ids[k] !== streamIds[k]) return full(snap, sessionKey, ids);
-    // New streams join at the end of the order.
-    for (let k = streamIds.length; k < ids.length; k++) {
-      pos.set(ids[k]!, k);
-      arrays.push([]);
-      counts.push(0);
-    }
-    if (ids.length !== streamIds.length) streamIds = ids.slice();
-    const heads: { s: Stream; i: number; n: number }[] = [];
-    for (let k = 0; k < ids.length; k++) {
-      const s = snap.streams[ids[k]!];
-      if (!s) {
-        if (counts[k]! > 0) return full(snap, sessionKey, ids);
-        continue;
-      }
-      const n = eventCountOf(s);
-      if ((counts[k]! > 0 && s.events !== arrays[k]) || n < counts[k]!) return full(snap, sessionKey, ids);
-      arrays[k] = s.events;
-      if (n === counts[k]) continue;
-      const first = s.events[counts[k]!]!;
-      // The new events must sort after the last row (time, then stream order) to be appended.
-      if (first.t < lastT || (first.t === lastT && k < lastPos)) return full(snap, sessionKey, ids);
-      heads.push({ s, i: counts[k]!, n });
-    }
-    if (heads.length === 0) return rows;
-    mergeStats.deltaMerges++;
-    mergeInto(rows, heads);
-    for (const h of heads) counts[pos.get(h.s.id)!] = h.n;
-    setLast(snap);
-    return rows;
-  };
-}
-
 function has(hay: string | undefined, needles: string[]): boolean {
   if (!hay) return false;
   const h = hay.toLowerCase();
@@ -207,4 +80,16 @@ export function eventMatches(f: ParsedFilter, s: Stream, e: SseEvent, linked?: S
     if (f.exclude.some((t) => hay.includes(t))) return false;
   }
   return true;
+}
+
+/** Positions (into `rows`) of the rows that match `f`: a new array, nothing cached or changed. */
+export function filterRows(snap: AnalysisSnapshot, sessionKey: string | undefined, rows: EventRows, f: ParsedFilter): Int32Array {
+  const linked = requestLinkedEvents(snap, sessionKey, f);
+  const out = new Int32Array(rows.count);
+  let n = 0;
+  for (let i = 0; i < rows.count; i++) {
+    const s = snap.streams[rows.streamAt(i)]!;
+    if (eventMatches(f, s, s.events[rows.indexAt(i)]!, linked)) out[n++] = i;
+  }
+  return out.slice(0, n);
 }

@@ -1,26 +1,33 @@
 import { useState } from 'react';
-import type { AnalysisSnapshot, Finding } from '../../../core/model';
+import type { Finding } from '../../../core/model';
 import { ADVICE_LOSSY, lossDetail } from '../../../export/advice';
+import { toolName as toolOf } from '../common/labels';
 import { SevIcon } from '../common/SevIcon';
 import { visible } from '../common/text';
+import { useNavActions } from '../navigation/NavigationProvider';
+import { useViewModel } from '../store/StoreContext';
+import { useFindingActions } from './use-finding-menu';
 
-/** The worst finding of the selected session, shown above the tabs on the first screen. */
 /**
+ * The worst finding of the selected session, shown above the tabs on the first screen.
  * `compact`: collapsed to its header line (code, request, missing ids) unless the user opened it —
  * the first screen (timeline) shows it whole, the other tabs keep their room for the grids.
  */
-export function Callout(props: { snap: AnalysisSnapshot; finding: Finding; onShowTimeline(): void; onShowEvents(): void; onShowFindings(): void; more: number; compact?: boolean }) {
-  const { snap, finding: f, more } = props;
+export function Callout(props: { finding: Finding; more: number; compact?: boolean }) {
+  const { finding: f, more } = props;
+  const snap = useViewModel().snap;
+  const act = useNavActions();
+  const { copyMarkdown } = useFindingActions();
   const req = f.requestId !== undefined ? (snap.requests[f.sessionKey] ?? []).find((r) => r.id === f.requestId) : undefined;
   const lossy = f.code === 'lossy-result-accepted' && req;
   const d = lossy ? lossDetail(snap, f.sessionKey, req) : undefined;
   const [userOpen, setOpen] = useState<boolean | undefined>(undefined);
   const open = userOpen ?? !props.compact;
-  const toolName = req && typeof (req.params as { name?: unknown } | undefined)?.name === 'string' ? ` ${(req.params as { name: string }).name}` : '';
+  const toolName = req ? toolOf(req.params) : '';
   // In the header while collapsed; next to the other buttons when open (a long header line would
   // otherwise push it onto a line of its own).
   const moreBtn = (
-    <button type="button" className="linkbtn" onClick={props.onShowFindings} style={{ marginLeft: open ? undefined : 'auto' }}>
+    <button type="button" className="linkbtn" onClick={() => act.openFinding(f)} style={{ marginLeft: open ? undefined : 'auto' }}>
       {`+${more} more finding${more > 1 ? 's' : ''}`}
     </button>
   );
@@ -61,11 +68,14 @@ export function Callout(props: { snap: AnalysisSnapshot; finding: Finding; onSho
       )}
       {open && f.code === 'lossy-result-accepted' && <p className="callout-advice">{`What to do: ${ADVICE_LOSSY}`}</p>}
       <div hidden={!open}>
-        <button type="button" className="linkbtn" onClick={props.onShowTimeline} data-testid="show-in-timeline">
+        <button type="button" className="linkbtn" onClick={() => act.showFindingInTimeline(f)} data-testid="show-in-timeline">
           Show in timeline
         </button>
-        <button type="button" className="linkbtn" onClick={props.onShowEvents} data-testid="show-events">
+        <button type="button" className="linkbtn" onClick={() => act.showFindingInEvents(f)} data-testid="show-events">
           Show events
+        </button>
+        <button type="button" className="linkbtn" onClick={() => copyMarkdown(f)} data-testid="callout-copy-markdown">
+          Copy as Markdown
         </button>
         {more > 0 && open && moreBtn}
       </div>

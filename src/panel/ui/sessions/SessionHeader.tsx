@@ -1,7 +1,11 @@
-import type { AnalysisSnapshot, Session } from '../../../core/model';
 import { visible, visibleLine } from '../common/text';
+import { useSelection } from '../navigation/NavigationProvider';
+import { useViewModel } from '../store/StoreContext';
 
-export function SessionHeader({ snap, session: s }: { snap: AnalysisSnapshot; session: Session }) {
+export function SessionHeader() {
+  const snap = useViewModel().snap;
+  const s = useSelection().view?.session;
+  if (!s) return null;
   const streams = s.streamIds.map((id) => snap.streams[id]).filter(Boolean);
   const resumes = streams.filter((x) => x!.kind === 'resume').length;
   return (

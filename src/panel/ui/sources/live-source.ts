@@ -7,6 +7,7 @@
 // catches up with everything captured meanwhile.
 
 import type { CaptureRecord } from '../../../core/record';
+import { createEmitter } from '../common/emitter';
 import type { InspectorSource, SourceStatus } from '../store/types';
 
 export interface LiveStoreLike {
@@ -19,24 +20,17 @@ export interface LiveStoreLike {
 export function createLiveSource(store: LiveStoreLike, opts: { label?: () => string | undefined } = {}): InspectorSource {
   let recording = true;
   let frozen: readonly CaptureRecord[] | undefined;
-  const listeners = new Set<() => void>();
-  const emit = () => {
-    for (const l of [...listeners]) l();
-  };
   let unsub: (() => void) | undefined;
+  const changed = createEmitter({
+    first: () => (unsub = store.subscribe(() => changed.emit())),
+    last: () => {
+      unsub?.();
+      unsub = undefined;
+    },
+  });
   const status = (): SourceStatus => ({ recording, preserveLog: store.getSnapshot().preserveLog });
   return {
-    subscribe(cb) {
-      listeners.add(cb);
-      if (!unsub) unsub = store.subscribe(emit);
-      return () => {
-        listeners.delete(cb);
-        if (!listeners.size && unsub) {
-          unsub();
-          unsub = undefined;
-        }
-      };
-    },
+    subscribe: changed.subscribe,
     getRecords: () => frozen ?? store.getSnapshot().records,
     label: () => opts.label?.(),
     controls: {
@@ -44,7 +38,7 @@ export function createLiveSource(store: LiveStoreLike, opts: { label?: () => str
       setRecording(on) {
         recording = on;
         frozen = on ? undefined : store.getSnapshot().records.slice(); // the live array grows in place
-        emit();
+        changed.emit();
       },
       setPreserveLog(on) {
         store.setPreserveLog(on);
@@ -52,7 +46,7 @@ export function createLiveSource(store: LiveStoreLike, opts: { label?: () => str
       clear() {
         store.clear();
         if (frozen) frozen = store.getSnapshot().records.slice();
-        emit();
+        changed.emit();
       },
     },
   };

@@ -19,8 +19,10 @@
 
 import { importCaptureFile, importRecordArray, importText, isImportError } from '../../../core/import';
 import type { CaptureRecord } from '../../../core/record';
-import { defaultYield } from '../store/inspector-store';
-import type { InspectorSource } from '../store/types';
+import { createEmitter } from '../common/emitter';
+import { defaultYield } from '../store/analysis';
+import { Fallback, NeedMore, scanner } from './json-scanner';
+import type { InspectorSource, ReadProgress } from '../store/types';
 
 export interface GrowingSource extends InspectorSource {
   readonly complete: boolean;
@@ -31,7 +33,7 @@ export interface ProgressiveImport {
   source: GrowingSource;
   /** Resolves when every record is in; rejects with the import error. */
   done: Promise<void>;
-  /** Stop (another file replaced this one). */
+  /** Stop (another file replaced this one, the user cancelled). */
   cancel(): void;
 }
 
@@ -42,6 +44,8 @@ export interface StreamingImport extends ProgressiveImport {
   end(): void;
   /** Reading the file failed: `done` rejects with this error. */
   fail(error: unknown): void;
+  /** How much of the file is read (bytes, of `total` when known): shown with a progress bar. */
+  progress(read: number, total?: number): void;
 }
 
 export interface ProgressiveOptions {
@@ -54,70 +58,12 @@ export interface ProgressiveOptions {
 
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
-/** The file is not one to split (or is malformed): the importer gets it whole. */
-class Fallback extends Error {}
-/** The buffer ends inside a value: wait for more text. */
-class NeedMore extends Error {}
-
-const isWs = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-
-/** String-aware JSON value splitter over `t` (no parsing). Running off the end throws NeedMore. */
-function scanner(t: string) {
-  const skipWs = (i: number) => {
-    while (i < t.length && isWs(t.charCodeAt(i))) i++;
-    return i;
-  };
-  const string = (i: number) => {
-    let j = i + 1;
-    for (;;) {
-      const k = t.indexOf('"', j);
-      if (k < 0) throw new NeedMore();
-      let b = 0;
-      while (t.charCodeAt(k - 1 - b) === 0x5c) b++;
-      if (b % 2 === 0) return k + 1;
-      j = k + 1;
-    }
-  };
-  const value = (i: number) => {
-    const c = t.charCodeAt(i);
-    if (c === 0x22) return string(i);
-    if (c === 0x7b || c === 0x5b) {
-      let depth = 0;
-      let j = i;
-      while (j < t.length) {
-        const d = t.charCodeAt(j);
-        if (d === 0x22) {
-          j = string(j);
-          continue;
-        }
-        if (d === 0x7b || d === 0x5b) depth++;
-        else if (d === 0x7d || d === 0x5d) {
-          depth--;
-          if (depth === 0) return j + 1;
-        }
-        j++;
-      }
-      throw new NeedMore();
-    }
-    let j = i;
-    while (j < t.length) {
-      const d = t.charCodeAt(j);
-      if (d === 0x2c || d === 0x7d || d === 0x5d || isWs(d)) break;
-      j++;
-    }
-    if (j === t.length) throw new NeedMore();
-    if (j === i) throw new Fallback();
-    return j;
-  };
-  return { skipWs, string, value };
-}
-
 /** An import fed with text as it arrives (`write`, then `end`). */
 export function startStreamingImport(opts: ProgressiveOptions = {}): StreamingImport {
   const sliceMs = opts.sliceMs ?? 8;
   const yieldTo = opts.yieldTo ?? defaultYield;
   const records: CaptureRecord[] = [];
-  const listeners = new Set<() => void>();
+  const changed = createEmitter();
   let complete = false;
   let cancelled = false;
   /** All text (for the whole-file importer on a fallback); dropped when done. */
@@ -131,12 +77,10 @@ export function startStreamingImport(opts: ProgressiveOptions = {}): StreamingIm
   let firstRecord = true;
   let failure: unknown;
   let scheduled = false;
+  let reading: ReadProgress | undefined;
 
   const source: GrowingSource = {
-    subscribe(cb) {
-      listeners.add(cb);
-      return () => listeners.delete(cb);
-    },
+    subscribe: changed.subscribe,
     getRecords: () => records,
     label: () => opts.label,
     get complete() {
@@ -145,10 +89,9 @@ export function startStreamingImport(opts: ProgressiveOptions = {}): StreamingIm
     drain: () => {
       if (ended) step(Infinity);
     },
+    reading: () => (complete || cancelled ? undefined : reading),
   };
-  const emit = () => {
-    for (const l of [...listeners]) l();
-  };
+  const emit = changed.emit;
   let resolve!: () => void, reject!: (e: unknown) => void;
   const done = new Promise<void>((res, rej) => {
     resolve = res;
@@ -337,6 +280,10 @@ export function startStreamingImport(opts: ProgressiveOptions = {}): StreamingIm
       cancelled = true;
       all = [];
       buf = '';
+    },
+    progress(read: number, total?: number) {
+      reading = { read, ...(total !== undefined ? { total } : {}) };
+      emit();
     },
     fail(error: unknown) {
       if (complete || cancelled) return;

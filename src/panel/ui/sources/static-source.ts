@@ -1,4 +1,5 @@
 import type { CaptureRecord } from '../../../core/record';
+import { createEmitter } from '../common/emitter';
 import type { InspectorSource } from '../store/types';
 
 /** A fixed list of records (an imported file, the standalone viewer, tests). */
@@ -18,23 +19,17 @@ export function createMutableSource(initial: readonly CaptureRecord[] = []): Ins
   clear(): void;
 } {
   let records: CaptureRecord[] = initial.slice();
-  const listeners = new Set<() => void>();
-  const emit = () => {
-    for (const l of [...listeners]) l();
-  };
+  const changed = createEmitter();
   return {
-    subscribe(cb) {
-      listeners.add(cb);
-      return () => listeners.delete(cb);
-    },
+    subscribe: changed.subscribe,
     getRecords: () => records,
     push(...r) {
       records = records.concat(r);
-      emit();
+      changed.emit();
     },
     clear() {
       records = [];
-      emit();
+      changed.emit();
     },
   };
 }

@@ -1,306 +1,221 @@
-// AppModel: runs the analyzer over a source's records incrementally (only new records are fed) and
-// publishes snapshots, throttled so a fast live capture does not re-render on every record.
+// The one store between the records and the views. It owns what is shown (the host's source —
+// the live capture, or the viewer's file — or an imported file in front of it), the analysis of
+// it, the view model derived from each published snapshot, the live controls' status and the
+// progress of a file being read. Views read `getState()` through one subscription
+// (useInspector in StoreContext.tsx); nothing else between the records and the views subscribes.
 
-import type { CaptureRecord } from '../../../core/record';
 import type { AnalysisSnapshot } from '../../../core/model';
-import type { Analyzer, AnalyzerFactory, InspectorSettings, InspectorSource } from './types';
+import type { CaptureRecord } from '../../../core/record';
+import { createEmitter } from '../common/emitter';
+import { firstRecords } from '../sources/importer';
+import type { ProgressiveImport } from '../sources/progressive-import';
+import { createAnalysis, type AnalysisOptions, type AnalysisProgress } from './analysis';
+import type { InspectorSettings, InspectorSource, ReadProgress, SourceControls, SourceStatus } from './types';
+import { createViewModelBuilder, type ViewModel, type ViewModelStats } from './view-model';
 
-export const EMPTY_SNAPSHOT: AnalysisSnapshot = Object.freeze({
-  version: 1,
-  sessions: [],
-  streams: {},
-  requests: {},
-  findings: [],
-  markers: [],
-  recordCount: 0,
-}) as AnalysisSnapshot;
+export interface InspectorState {
+  vm: ViewModel;
+  /** An imported file shown in front of the host's source (the live capture goes on behind it). */
+  imported: { name: string } | undefined;
+  /** The live controls' status (recording, preserve log); undefined while an import is shown. */
+  status: SourceStatus | undefined;
+  /** Records analysed of those read, while the analysis has a backlog. */
+  progress: AnalysisProgress | undefined;
+  /** A file still being read: bytes so far (of `total`), with its name. */
+  reading: (ReadProgress & { name: string | undefined }) | undefined;
+  /** Analyzer errors (a record it threw on): shown; the analysis goes on. */
+  errors: readonly string[];
+}
 
-export interface AppModel {
+export interface InspectorStore {
   subscribe(cb: () => void): () => void;
-  /** The latest published snapshot (stable identity until the next publish). */
-  getSnapshot(): AnalysisSnapshot;
-  getRecords(): readonly CaptureRecord[];
-  /** Re-analyze everything with new settings. */
-  setSettings(settings: InspectorSettings): void;
-  /** Swap the source (e.g. an import replaces the capture shown). */
-  setSource(source: InspectorSource): void;
-  getSource(): InspectorSource;
-  /** Analyzer errors (a record the analyzer threw on): the UI shows them, analysis goes on. */
-  getErrors(): readonly string[];
-  /** Compute and publish now, feeding every remaining record (tests, exports). */
-  flush(): AnalysisSnapshot;
+  getState(): InspectorState;
+  /** The host's source changed (the viewer opened a file from `?src=`). */
+  setBaseSource(source: InspectorSource): void;
+  /** Show an imported file in front of the host's source. */
+  showImport(source: InspectorSource, name: string): void;
   /**
-   * While a backlog of records is being analysed in time slices: how many are fed of how many;
-   * undefined when the analysis has caught up with the source.
+   * Open a file being read: what is shown stays until its first records are in (the progress bar
+   * shows meanwhile), then the file is shown while the rest is read. `onFail` gets the import's
+   * error, before or after the file was shown (then what was shown before it is back).
    */
-  getProgress(): AnalysisProgress | undefined;
+  openImport(imp: ProgressiveImport, name: string, onFail: (e: unknown) => void): void;
+  /** Back to the host's source (the live capture). */
+  closeImport(): void;
+  /** Stop reading the file being read and show what was shown before it. */
+  cancelReading(): void;
+  setSettings(settings: InspectorSettings): void;
+  /** The live controls, while the live capture is shown. */
+  controls(): SourceControls | undefined;
+  records(): readonly CaptureRecord[];
+  /** Read and analyse everything now (exports, the test hook). */
+  flush(): AnalysisSnapshot;
+  label(): string | undefined;
+  readonly stats: ViewModelStats;
   dispose(): void;
 }
 
-export interface AnalysisProgress {
-  fed: number;
-  /** Records the source holds so far. */
-  total: number;
-  /** The source is still reading (a progressive import): `total` will grow. */
-  importing: boolean;
-}
+export type StoreOptions = Omit<AnalysisOptions, 'source'> & { source: InspectorSource };
 
-export interface AppModelOptions {
-  source: InspectorSource;
-  analyzerFactory: AnalyzerFactory;
-  settings: InspectorSettings;
-  /** Minimum ms between two published snapshots while records stream in. Default 120. */
-  throttleMs?: number;
-  /**
-   * Analysis time slice in ms: a backlog (an imported file, a long live capture) is fed in slices of
-   * about this length, a snapshot is published after each slice (at most every `throttleMs` after
-   * the first) and the main thread is yielded in between, so the first frame does not wait for
-   * the whole analysis. Default 12. `Infinity` feeds everything at once.
-   */
-  sliceMs?: number;
-  /**
-   * Schedules the next slice (default: a MessageChannel message, else setTimeout 0; after the next
-   * paint when a snapshot was just published, so the browser shows it before analysing on).
-   */
-  yieldTo?: (cb: () => void, afterPaint: boolean) => void;
-}
+const sameStatus = (a: SourceStatus | undefined, b: SourceStatus | undefined) => a === b || (!!a && !!b && a.recording === b.recording && a.preserveLog === b.preserveLog);
+const sameReading = (a: InspectorState['reading'], b: InspectorState['reading']) => a === b || (!!a && !!b && a.read === b.read && a.total === b.total && a.name === b.name);
+const sameProgress = (a: AnalysisProgress | undefined, b: AnalysisProgress | undefined) =>
+  a === b || (!!a && !!b && a.fed === b.fed && a.total === b.total && a.importing === b.importing);
 
-/**
- * A macrotask without setTimeout's clamping: lets the browser handle input. With `afterPaint`, after
- * the next frame (a stream of message tasks can delay rendering) — unless the page is hidden
- * (a DevTools panel not shown gets no animation frames).
- */
-export function defaultYield(cb: () => void, afterPaint = false): void {
-  if (afterPaint && typeof requestAnimationFrame === 'function' && typeof document !== 'undefined' && document.visibilityState === 'visible') {
-    let done = false;
-    const go = () => {
-      if (done) return;
-      done = true;
-      defaultYield(cb);
-    };
-    requestAnimationFrame(go);
-    setTimeout(go, 100); // no frame (background tab, throttled): go on anyway
-    return;
+export function createInspectorStore(opts: StoreOptions): InspectorStore {
+  let base = opts.source;
+  let imported: { source: InspectorSource; name: string } | undefined;
+  /** What was shown before the file being read replaced it (Cancel puts it back). */
+  let beforeReading: { base: InspectorSource; imported: typeof imported } | undefined;
+  /** A file opened, not shown until its first records are in. */
+  let pending: { imp: ProgressiveImport; name: string } | undefined;
+  const analysis = createAnalysis({ ...opts, source: base });
+  const vms = createViewModelBuilder();
+  const active = () => imported?.source ?? base;
+  let errorsSeen = 0;
+  let state: InspectorState = compute(undefined);
+
+  function compute(prev: InspectorState | undefined, snapshotChanged = true): InspectorState {
+    const src = active();
+    const vm = snapshotChanged || !prev ? vms.build(analysis.getSnapshot(), analysis.getRecords()) : prev.vm;
+    const status = imported ? undefined : base.controls?.getStatus();
+    const progress = analysis.getProgress();
+    const p = pending?.imp.source.reading?.();
+    const r = src.complete === false ? src.reading?.() : undefined;
+    const reading = pending ? { read: p?.read ?? 0, ...(p?.total !== undefined ? { total: p.total } : {}), name: pending.name } : r ? { ...r, name: src.label?.() } : undefined;
+    const errors = analysis.getErrors();
+    if (
+      prev &&
+      prev.vm === vm &&
+      sameStatus(prev.status, status) &&
+      sameProgress(prev.progress, progress) &&
+      sameReading(prev.reading, reading) &&
+      errors.length === errorsSeen &&
+      (prev.imported?.name ?? null) === (imported?.name ?? null)
+    ) {
+      return prev;
+    }
+    errorsSeen = errors.length;
+    return { vm, imported: imported ? { name: imported.name } : undefined, status: prev && sameStatus(prev.status, status) ? prev.status : status, progress, reading, errors: errors.slice() };
   }
-  if (typeof MessageChannel !== 'undefined') {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => {
-      ch.port1.close();
-      cb();
-    };
-    ch.port2.postMessage(0);
-  } else setTimeout(cb, 0);
-}
+  function update(snapshotChanged = true) {
+    const next = compute(state, snapshotChanged);
+    if (next === state) return;
+    state = next;
+    changed.emit();
+  }
 
-const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
-
-function sameRecord(a: CaptureRecord | undefined, b: CaptureRecord | undefined): boolean {
-  if (a === b) return true;
-  if (!a || !b) return false;
-  return a.src === b.src && a.seq === b.seq && a.kind === b.kind && a.t === b.t;
-}
-
-export function createAppModel(opts: AppModelOptions): AppModel {
-  let source = opts.source;
-  let settings = opts.settings;
-  const throttleMs = opts.throttleMs ?? 120;
-  const sliceMs = opts.sliceMs ?? 12;
-  const yieldTo = opts.yieldTo ?? defaultYield;
-  /** A slice is scheduled (the analysis has a backlog). */
-  let sliceScheduled = false;
-  /** Bumped by reset(): a scheduled slice of a previous analysis does nothing. */
-  let generation = 0;
-  const listeners = new Set<() => void>();
-  let analyzer: Analyzer = opts.analyzerFactory(settings);
-  let fed = 0;
-  let first: CaptureRecord | undefined;
-  let lastFed: CaptureRecord | undefined;
-  let snapshot: AnalysisSnapshot = EMPTY_SNAPSHOT;
-  let dirty = true;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let lastPublish = 0;
-  let errors: string[] = [];
-  let finished = false;
-  // Subscribed to the source only while someone listens (React StrictMode mounts twice).
-  let unsubscribe: (() => void) | undefined;
-  const attach = () => {
-    if (!unsubscribe) unsubscribe = source.subscribe(onSourceChange);
+  // The analysis publishes snapshots (throttled); the host's source also changes status (record,
+  // preserve log) without new records, which must show at once.
+  let offs: (() => void)[] = [];
+  let offBase: (() => void) | undefined;
+  const watchBase = () => {
+    offBase?.();
+    offBase = base.subscribe(() => update(false));
   };
-  const detach = () => {
-    unsubscribe?.();
-    unsubscribe = undefined;
+  const changed = createEmitter({
+    first() {
+      offs = [analysis.subscribe(() => update())];
+      watchBase();
+      update();
+    },
+    last() {
+      for (const off of offs) off();
+      offs = [];
+      offBase?.();
+      offBase = undefined;
+    },
+  });
+  const show = () => {
+    analysis.setSource(active());
+    update();
   };
 
-  function reset() {
-    analyzer = opts.analyzerFactory(settings);
-    fed = 0;
-    first = undefined;
-    lastFed = undefined;
-    errors = [];
-    finished = false;
-    generation++;
-    sliceScheduled = false;
-  }
-
-  /** Feeds new records (within `budgetMs` when given); true when all are fed. */
-  function feed(budgetMs = Infinity): boolean {
-    const records = source.getRecords();
-    // A shrink, or a different first/last-fed record, means the source was cleared or replaced.
-    if (records.length < fed || (fed > 0 && (!sameRecord(records[0], first) || !sameRecord(records[fed - 1], lastFed)))) {
-      reset();
-    }
-    const deadline = budgetMs === Infinity ? Infinity : now() + budgetMs;
-    let i = fed;
-    for (; i < records.length; i++) {
-      const r = records[i]!;
-      try {
-        analyzer.push(r);
-      } catch (e) {
-        if (errors.length < 50) errors.push(`record ${r.src}#${r.seq} (${r.kind}): ${(e as Error)?.message ?? String(e)}`);
-      }
-      // One record can hold many events (a 64 kB chunk): check the clock after each.
-      if (deadline !== Infinity && now() >= deadline) {
-        i++;
-        break;
-      }
-    }
-    if (i > 0) {
-      first = records[0];
-      lastFed = records[i - 1];
-    }
-    fed = i;
-    if (fed < records.length) return false;
-    if (source.complete && !finished) {
-      finished = true;
-      try {
-        analyzer.finish?.();
-      } catch (e) {
-        errors.push(`finish: ${(e as Error)?.message ?? String(e)}`);
-      }
-    }
-    return true;
-  }
-
-  function compute(budgetMs = Infinity): AnalysisSnapshot {
-    const done = feed(budgetMs);
-    if (!done) scheduleSlice();
-    takeSnapshot();
-    return snapshot;
-  }
-
-  function takeSnapshot() {
-    try {
-      snapshot = analyzer.snapshot();
-    } catch (e) {
-      if (errors.length < 50) errors.push(`snapshot: ${(e as Error)?.message ?? String(e)}`);
-    }
-    dirty = false;
-    lastPublish = Date.now();
-  }
-
-  function notify() {
-    for (const l of [...listeners]) l();
-  }
-
-  function publish() {
-    timer = undefined;
-    compute(sliceMs);
-    notify();
-  }
-
-  function scheduleSlice(afterPaint = true) {
-    if (sliceScheduled) return;
-    sliceScheduled = true;
-    const gen = generation;
-    yieldTo(() => {
-      if (gen !== generation || !sliceScheduled) return;
-      sliceScheduled = false;
-      const done = feed(sliceMs);
-      // Publish after the first slice, then at most every throttleMs, and when done.
-      const publishNow = done || Date.now() - lastPublish >= throttleMs;
-      if (!done) scheduleSlice(publishNow);
-      if (publishNow) {
-        if (timer !== undefined) clearTimeout(timer);
-        timer = undefined;
-        takeSnapshot();
-        notify();
-      }
-    }, afterPaint);
-  }
-
-  function onSourceChange() {
-    dirty = true;
-    if (timer !== undefined) return;
-    const wait = Math.max(0, throttleMs - (Date.now() - lastPublish));
-    timer = setTimeout(publish, wait);
-  }
-
-  compute(sliceMs);
-
-  return {
-    subscribe(cb) {
-      listeners.add(cb);
-      if (listeners.size === 1) {
-        attach();
-        // Records may have arrived while nobody listened.
-        if (dirty || fed !== source.getRecords().length) onSourceChange();
-      }
-      return () => {
-        listeners.delete(cb);
-        if (listeners.size === 0) {
-          detach();
-          if (timer !== undefined) clearTimeout(timer);
-          timer = undefined;
-        }
-      };
+  const api: InspectorStore = {
+    subscribe: changed.subscribe,
+    getState: () => state,
+    setBaseSource(source) {
+      if (source === base) return;
+      if (source.complete === false) beforeReading = { base, imported };
+      base = source;
+      if (changed.size) watchBase();
+      if (!imported) show();
     },
-    getSnapshot() {
-      return snapshot;
+    showImport(source, name) {
+      if (source.complete === false) beforeReading = { base, imported };
+      const prev = imported;
+      imported = { source, name };
+      if (prev && prev.source !== source) prev.source.cancel?.();
+      show();
     },
-    getRecords() {
-      return source.getRecords();
+    openImport(imp, name, onFail) {
+      pending?.imp.cancel();
+      pending = { imp, name };
+      const off = imp.source.subscribe(() => update(false));
+      update(false);
+      firstRecords(imp).then(
+        () => {
+          off();
+          if (pending?.imp !== imp) return;
+          pending = undefined;
+          const previous = imported;
+          api.showImport(imp.source, name);
+          imp.done.catch((e: unknown) => {
+            if (imported?.source !== imp.source) return;
+            imported = previous;
+            show();
+            onFail(e);
+          });
+        },
+        (e: unknown) => {
+          off();
+          if (pending?.imp !== imp) return;
+          pending = undefined;
+          update(false);
+          onFail(e);
+        },
+      );
+    },
+    closeImport() {
+      if (!imported) return;
+      imported.source.cancel?.();
+      imported = undefined;
+      show();
+    },
+    cancelReading() {
+      if (pending) {
+        pending.imp.cancel();
+        pending = undefined;
+        update(false);
+        return;
+      }
+      const src = active();
+      if (src.complete !== false) return;
+      src.cancel?.();
+      const back = beforeReading;
+      beforeReading = undefined;
+      if (imported?.source === src) imported = back?.imported && back.imported.source !== src ? back.imported : undefined;
+      else if (back) base = back.base;
+      if (changed.size) watchBase();
+      show();
     },
     setSettings(s) {
-      settings = s;
-      reset();
-      publish();
+      analysis.setSettings(s);
+      update();
     },
-    setSource(s) {
-      const wasAttached = !!unsubscribe;
-      detach();
-      source = s;
-      if (wasAttached) attach();
-      reset();
-      publish();
-    },
-    getSource() {
-      return source;
-    },
-    getErrors() {
-      return errors;
-    },
+    controls: () => (imported ? undefined : base.controls),
+    records: () => analysis.getRecords(),
     flush() {
-      source.drain?.();
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
-      if (dirty || fed !== source.getRecords().length || sliceScheduled) {
-        sliceScheduled = false;
-        compute();
-        notify();
-      }
-      return snapshot;
+      const snap = analysis.flush();
+      update();
+      return snap;
     },
-    getProgress() {
-      const total = source.getRecords().length;
-      const importing = !!source.drain && source.complete === false;
-      return fed < total || importing ? { fed, total, importing } : undefined;
-    },
+    label: () => active().label?.(),
+    stats: vms.stats,
     dispose() {
-      detach();
-      generation++;
-      sliceScheduled = false;
-      if (timer !== undefined) clearTimeout(timer);
-      listeners.clear();
+      analysis.dispose();
+      offBase?.();
     },
   };
+  return api;
 }

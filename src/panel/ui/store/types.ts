@@ -20,6 +20,16 @@ export interface InspectorSource {
   complete?: boolean;
   /** Read every record still pending now (a progressive import), for exports and the test hook. */
   drain?(): void;
+  /** A file being read: how much of it so far (`total` when its size is known). */
+  reading?(): ReadProgress | undefined;
+  /** Stop reading (the user cancelled an import). */
+  cancel?(): void;
+}
+
+export interface ReadProgress {
+  /** Bytes (or characters, for text already in memory) read so far. */
+  read: number;
+  total?: number;
 }
 
 export interface SourceStatus {
@@ -87,4 +97,6 @@ export interface UiTestHook {
   records(): readonly CaptureRecord[];
   /** While a backlog is analysed in slices (an import): records fed / total; else undefined. Does not flush. */
   progress?(): { fed: number; total: number; importing: boolean } | undefined;
+  /** The navigation state (selection, tab, filter, search): what the user is looking at. */
+  view?(): unknown;
 }

@@ -1,158 +1,117 @@
-import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type WheelEvent } from 'react';
-import type { AnalysisSnapshot, Stream } from '../../../core/model';
-import { eventMethods, requestsById, streamLabel } from '../common/labels';
+import { useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent, type WheelEvent } from 'react';
+import type { Stream } from '../../../core/model';
+import { isMenuKey, useContextMenu } from '../common/ContextMenu';
+import { isCopyKey } from '../common/copy';
+import { eventMethods } from '../common/labels';
+import { useMeasured } from '../common/use-measured';
 import { formatRel, visibleLine } from '../common/text';
+import { useEventActions } from '../events/use-event-actions';
+import { useNavActions, useSelection } from '../navigation/NavigationProvider';
+import type { EventRef } from '../navigation/state';
+import { useViewModel } from '../store/StoreContext';
+import { specialsOf, type Special } from './density';
+import { isGap } from './draw-overlays';
+import { findingSteps, nextStep } from './finding-steps';
+import { AXIS_H, LANES_COMPACT, LANES_FULL, makeFrame } from './geometry';
+import { drawTimeline } from './timeline-draw';
+import { TimelineBar } from './TimelineBar';
 import { lowerBound, panView, zoomView, type View } from './timeline-geom';
-import { AXIS_H, drawTimeline, LANES_COMPACT, LANES_FULL, streamEnd } from './timeline-draw';
-import type { EventRef } from '../events/EventsTable';
+import { TimelineSelected } from './TimelineSelected';
+import { useTimelineView } from './use-timeline-view';
 
-
-export interface TimelineFocus {
-  streamId?: string;
-  index?: number;
-  t?: number;
-  token: number;
-  /** Move keyboard focus to the timeline ("Show in timeline"); not for a selection made elsewhere. */
-  takeFocus?: boolean;
-}
-
-/**
- * The last focus request applied. The timeline is remounted on every switch to its tab: a request
- * is applied once, not again on each later visit (which re-zoomed the view and pulled keyboard
- * focus out of the tab list).
- */
-let appliedFocusToken: number | undefined;
-
-
-export function Timeline(props: {
-  snap: AnalysisSnapshot;
-  sessionKey: string | undefined;
-  selected: EventRef | undefined;
-  onSelect(ref: EventRef): void;
-  onOpenEvent(ref: EventRef): void;
-  focus: TimelineFocus | undefined;
-}) {
-  const { snap, sessionKey, selected } = props;
-  const session = snap.sessions.find((s) => s.key === sessionKey);
-  const reqs = useMemo(() => (sessionKey ? requestsById(snap, sessionKey) : new Map()), [snap, sessionKey]);
-  const lanes = useMemo(
-    () =>
-      (session?.streamIds ?? [])
-        .map((id) => snap.streams[id])
-        .filter((s): s is Stream => !!s)
-        .sort((a, b) => a.start - b.start),
-    [snap, session],
-  );
-  const laneOf = useMemo(() => new Map(lanes.map((s, i) => [s.id, i])), [lanes]);
-  const findings = useMemo(() => snap.findings.filter((f) => f.sessionKey === sessionKey), [snap, sessionKey]);
-  const range = useMemo((): View => {
-    let a = Infinity;
-    let b = -Infinity;
-    for (const s of lanes) {
-      a = Math.min(a, s.start);
-      b = Math.max(b, streamEnd(s));
-    }
-    if (!Number.isFinite(a)) return { start: 0, end: 1000 };
-    const pad = Math.max(20, (b - a) * 0.04);
-    return { start: a - pad, end: b + pad * 2.5 };
-  }, [lanes]);
-  const t0 = lanes.length ? lanes[0]!.start : 0;
-  const [view, setView] = useState<View>(range);
-  const [userView, setUserView] = useState(false);
-  useEffect(() => {
-    if (!userView) setView(range);
-  }, [range, userView]);
-  useEffect(() => {
-    setUserView(false);
-  }, [sessionKey]);
-
+export function Timeline() {
+  const vm = useViewModel();
+  const { view: sv, event: selected, finding } = useSelection();
+  const act = useNavActions();
+  const menu = useContextMenu();
+  const { items, copyRaw } = useEventActions();
+  const snap = vm.snap;
+  const lanes = sv?.lanes.streams ?? [];
+  const laneOf = sv?.lanes.laneOf ?? new Map<string, number>();
+  const findings = sv?.findings ?? [];
+  const t0 = sv?.lanes.t0 ?? 0;
+  const range = sv?.lanes.range ?? { start: 0, end: 1000 };
   const wrapRef = useRef<HTMLDivElement>(null);
+  const tv = useTimelineView(vm, sv, (take) => take && wrapRef.current?.focus({ preventScroll: true }));
+  const view = tv.view;
   const gapId = `msi-tl-gaps-${useId().replace(/:/g, '')}`;
+  // Per stream object: the events drawn as marks even in density (recomputed when the stream changes).
+  const [specials] = useState(() => new WeakMap<Stream, Special[]>());
+  const specialsFor = (s: Stream) => {
+    let x = specials.get(s);
+    if (!x) specials.set(s, (x = specialsOf(s)));
+    return x;
+  };
+  const steps = useMemo(() => findingSteps(snap, findings), [snap, findings]);
+
   // Vertical culling: only lanes near the visible part of the (scrolling) body are drawn.
   const bodyRef = useRef<HTMLDivElement>(null);
   const [vScroll, setVScroll] = useState({ top: 0, height: 800 });
-  // Re-run once the body exists (the first render may have had no session or no lanes yet).
-  const remeasure = [session === undefined, lanes.length === 0];
+  const remeasure = [sv === undefined, lanes.length === 0];
   useMeasured(() => bodyRef.current, (el) => setVScroll({ top: el.scrollTop, height: el.clientHeight || 800 }), remeasure);
-  // Room for the timeline in its tab (the panel's height less what sits above): when full-height
-  // lanes would not fit, they are drawn compact, so that more of them show without scrolling.
+  // Room for the timeline in its tab: when full-height lanes would not fit, they are drawn compact.
   const rootRef = useRef<HTMLDivElement>(null);
   const [room, setRoom] = useState(Infinity);
   useMeasured(() => rootRef.current?.parentElement, (el) => setRoom(el.clientHeight || Infinity), remeasure);
-  // bar, axis, selection line and the requests summary's three rows below
   const geom = room - 200 < lanes.length * LANES_FULL.h ? LANES_COMPACT : LANES_FULL;
-  const LANE_H = geom.h;
-  const laneY = (i: number) => i * geom.h;
   const [width, setWidth] = useState(900);
-  useLayoutEffect(() => {
-    const el = wrapRef.current;
-    if (!el) return;
-    const measure = () => setWidth(Math.max(300, el.clientWidth || 900));
-    measure();
-    if (typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(measure);
-    ro.observe(el);
-    return () => ro.disconnect();
-    // re-run once the body exists (the first render may have had no session or no lanes yet)
-  }, [session === undefined, lanes.length === 0]);
+  useMeasured(() => wrapRef.current, (el) => setWidth(Math.max(300, el.clientWidth || 900)), remeasure);
 
   // The lane the user opened the panel to see: the first gap, else the first stream with an error
-  // finding. When the lanes do not all fit, the body is scrolled once (per session and lane) so that
-  // this lane is in view on the first screen.
+  // finding. When the lanes do not all fit, the body is scrolled once (per session and lane shape)
+  // so that this lane is on the first screen.
   const targetLane = useMemo(() => {
-    const gap = findings.find((f) => (f.code === 'replay-gap' || f.code === 'live-gap') && f.streamId && laneOf.has(f.streamId));
-    const f = gap ?? findings.find((x) => x.severity === 'error' && x.streamId && laneOf.has(x.streamId));
+    const f = findings.find((x) => isGap(x) && x.streamId && laneOf.has(x.streamId)) ?? findings.find((x) => x.severity === 'error' && x.streamId && laneOf.has(x.streamId));
     return f?.streamId !== undefined ? laneOf.get(f.streamId) : undefined;
   }, [findings, laneOf]);
   const autoScrolled = useRef<string | undefined>(undefined);
   useLayoutEffect(() => {
     const body = bodyRef.current;
     if (!body || targetLane === undefined) return;
-    const key = `${sessionKey}\u0000${targetLane}\u0000${LANE_H}`;
+    const key = `${sv?.session.key}\u0000${targetLane}\u0000${geom.h}`;
     if (autoScrolled.current === key) return;
     autoScrolled.current = key;
-    const top = laneY(targetLane);
-    const bottom = AXIS_H + top + LANE_H + 4;
+    const top = targetLane * geom.h;
+    const bottom = AXIS_H + top + geom.h + 4;
     if (bottom <= body.scrollTop + body.clientHeight) return;
-    // The least scroll that shows the whole lane: the lanes above it (the cut stream it resumes,
-    // the reconnect link) stay in view as far as room allows.
+    // The least scroll that shows the whole lane: the lanes above it stay in view as far as room allows.
     body.scrollTop = Math.max(0, Math.min(bottom - body.clientHeight, top));
   });
 
-  const span = Math.max(1e-6, view.end - view.start);
-  const tAt = (px: number) => view.start + (px / width) * span;
-  // Lane tops are in the lanes SVG; the sticky axis SVG sits above it inside the scrolling body.
-  const laneVisible = (i: number) => AXIS_H + laneY(i) + LANE_H >= vScroll.top - 4 * LANE_H && AXIS_H + laneY(i) <= vScroll.top + vScroll.height + 4 * LANE_H;
+  const laneVisible = (i: number) => AXIS_H + i * geom.h + geom.h >= vScroll.top - 4 * geom.h && AXIS_H + i * geom.h <= vScroll.top + vScroll.height + 4 * geom.h;
+  const f = makeFrame(view, width, t0, geom, laneVisible);
+  const tOf = (r: EventRef | undefined) => (r ? snap.streams[r.streamId]?.events[r.index]?.t : undefined);
+  const mid = (view.start + view.end) / 2;
 
-  // Center on a requested focus ("Show in timeline").
-  useEffect(() => {
-    const f = props.focus;
-    if (!f || f.token === appliedFocusToken) return;
-    appliedFocusToken = f.token;
-    let t = f.t;
-    if (t === undefined && f.streamId) {
-      const s = snap.streams[f.streamId];
-      t = s ? (f.index !== undefined ? s.events[f.index]?.t : undefined) ?? s.start : undefined;
-    }
-    if (t === undefined) return;
-    const cur = view.end - view.start;
-    const sp = Math.min(cur, Math.max(200, (range.end - range.start) / 1.2));
-    setView({ start: t - sp / 2, end: t + sp / 2 });
-    setUserView(true);
-    if (f.takeFocus) wrapRef.current?.focus({ preventScroll: true });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [props.focus?.token]);
+  /** Select an event and bring it into view (lane scrolled to, time panned to). */
+  const select = (lane: number, idx: number) => {
+    const s = lanes[lane];
+    if (!s || !s.events.length) return;
+    const i = Math.max(0, Math.min(s.events.length - 1, idx));
+    act.selectEvent({ streamId: s.id, index: i });
+    reveal(lane, s.events[i]!.t);
+  };
+  const reveal = (lane: number, t: number) => {
+    const body = bodyRef.current;
+    const top = AXIS_H + lane * geom.h;
+    if (body && (top < body.scrollTop + AXIS_H || top + geom.h > body.scrollTop + body.clientHeight)) body.scrollTop = top - body.clientHeight / 2;
+    if (t < view.start || t > view.end) tv.set((v) => panView(v, t - (v.start + v.end) / 2));
+  };
+  const stepFinding = (dir: 1 | -1) => {
+    const st = nextStep(steps, tOf(selected) ?? mid, dir, finding);
+    if (!st) return;
+    act.selectFinding(st.finding);
+    const lane = laneOf.get(st.at.streamId);
+    if (lane !== undefined) reveal(lane, st.t);
+  };
+  const zoom = (factor: number) => tv.set((v) => zoomView(v, factor, tOf(selected) ?? (v.start + v.end) / 2));
+  const bar = { zoomIn: () => zoom(0.7), zoomOut: () => zoom(1 / 0.7), reset: tv.reset, prevFinding: () => stepFinding(-1), nextFinding: () => stepFinding(1) };
 
-  // Mouse: wheel zooms at the cursor (shift+wheel or horizontal wheel pans), drag pans.
+  // Mouse: wheel zooms at the cursor (shift+wheel or a horizontal wheel pans), drag pans.
   const onWheel = (e: WheelEvent) => {
-    const rect = (e.currentTarget as HTMLElement).getBoundingClientRect();
-    const px = e.clientX - rect.left;
-    if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
-      setView((v) => panView(v, ((e.deltaX || e.deltaY) / width) * (v.end - v.start)));
-    } else {
-      setView((v) => zoomView(v, Math.exp(e.deltaY * 0.0015), tAt(px)));
-    }
-    setUserView(true);
+    const px = e.clientX - (e.currentTarget as HTMLElement).getBoundingClientRect().left;
+    if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) tv.set((v) => panView(v, ((e.deltaX || e.deltaY) / width) * (v.end - v.start)));
+    else tv.set((v) => zoomView(v, Math.exp(e.deltaY * 0.0015), f.t(px)));
   };
   const drag = useRef<{ x: number; v: View; moved: boolean } | null>(null);
   const onPointerDown = (e: PointerEvent) => {
@@ -165,110 +124,102 @@ export function Timeline(props: {
     if (!d) return;
     const dx = e.clientX - d.x;
     if (Math.abs(dx) > 2) d.moved = true;
-    if (d.moved) {
-      setView(panView(d.v, (-dx / width) * (d.v.end - d.v.start)));
-      setUserView(true);
+    if (d.moved) tv.set(panView(d.v, (-dx / width) * (d.v.end - d.v.start)));
+  };
+  /** The event under the pointer: a mark, or the nearest event of a density column. */
+  const hit = (e: { target: EventTarget; clientX: number; currentTarget: EventTarget }): EventRef | undefined => {
+    const el = (e.target as Element).closest?.('[data-ev], [data-lane]');
+    const key = el?.getAttribute('data-ev');
+    if (key) {
+      const [lane, idx] = key.split(':').map(Number) as [number, number];
+      const s = lanes[lane];
+      return s ? { streamId: s.id, index: idx } : undefined;
     }
+    const lane = el?.getAttribute('data-lane');
+    const s = lane !== null && lane !== undefined ? lanes[Number(lane)] : undefined;
+    if (!s || !s.events.length) return undefined;
+    const px = e.clientX - (e.currentTarget as HTMLElement).getBoundingClientRect().left;
+    return { streamId: s.id, index: Math.min(s.events.length - 1, lowerBound(s.events, f.t(px - 2))) };
   };
   const onPointerUp = (e: PointerEvent) => {
     const d = drag.current;
     drag.current = null;
     if (d && !d.moved) {
-      const el = (e.target as Element).closest?.('[data-ev]');
-      const key = el?.getAttribute('data-ev');
-      if (key) {
-        const [lane, idx] = key.split(':').map(Number) as [number, number];
-        const s = lanes[lane];
-        if (s) props.onSelect({ streamId: s.id, index: idx });
-      }
+      const r = hit(e);
+      if (r) act.selectEvent(r);
     }
   };
+  const onContextMenu = (e: MouseEvent) => {
+    const r = hit(e);
+    if (!r) return;
+    act.selectEvent(r);
+    menu(e, items(r, 'timeline'));
+  };
 
-  // Keyboard: ←/→ previous/next event in the lane, ↑/↓ lane, +/- zoom, Shift+←/→ pan, 0 reset, Enter open.
+  // Keyboard: ←/→ event, ↑/↓ lane, Home/End first/last event, +/− zoom, Shift+←/→ pan, 0 whole
+  // session, [ ] previous/next finding, Enter opens the event in the table, Ctrl/Cmd+C copies it.
   const onKey = (e: KeyboardEvent) => {
-    const mid = (view.start + view.end) / 2;
     const selLane = selected ? (laneOf.get(selected.streamId) ?? 0) : 0;
-    const sel = (lane: number, idx: number) => {
-      const s = lanes[lane];
-      if (!s || !s.events.length) return;
-      const i = Math.max(0, Math.min(s.events.length - 1, idx));
-      props.onSelect({ streamId: s.id, index: i });
-      const body = bodyRef.current;
-      const top = AXIS_H + laneY(lane);
-      if (body && (top < body.scrollTop + AXIS_H || top + LANE_H > body.scrollTop + body.clientHeight)) body.scrollTop = top - body.clientHeight / 2;
-      const t = s.events[i]!.t;
-      if (t < view.start || t > view.end) setView((v) => panView(v, t - (v.start + v.end) / 2));
-    };
     let handled = true;
-    if (e.key === '+' || e.key === '=') setView((v) => zoomView(v, 0.7, selected ? (snap.streams[selected.streamId]?.events[selected.index]?.t ?? mid) : mid));
-    else if (e.key === '-' || e.key === '_') setView((v) => zoomView(v, 1 / 0.7, mid));
-    else if (e.key === '0') {
-      setView(range);
-      setUserView(false);
-    } else if (e.shiftKey && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) setView((v) => panView(v, (e.key === 'ArrowLeft' ? -0.2 : 0.2) * (v.end - v.start)));
+    if (e.key === '+' || e.key === '=') bar.zoomIn();
+    else if (e.key === '-' || e.key === '_') bar.zoomOut();
+    else if (e.key === '0') tv.reset();
+    else if (e.key === ']') stepFinding(1);
+    else if (e.key === '[') stepFinding(-1);
+    else if (e.shiftKey && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) tv.set((v) => panView(v, (e.key === 'ArrowLeft' ? -0.2 : 0.2) * (v.end - v.start)));
     else if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
       const dir = e.key === 'ArrowRight' ? 1 : -1;
-      if (!selected) {
-        const s = lanes[0];
-        if (s) sel(0, dir > 0 ? lowerBound(s.events, view.start) : lowerBound(s.events, view.end) - 1);
-      } else sel(selLane, selected.index + dir);
-    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      const s = lanes[0];
+      if (!selected) s && select(0, dir > 0 ? lowerBound(s.events, view.start) : lowerBound(s.events, view.end) - 1);
+      else select(selLane, selected.index + dir);
+    } else if (e.key === 'Home' || e.key === 'End') select(selLane, e.key === 'Home' ? 0 : Number.MAX_SAFE_INTEGER);
+    else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       const to = Math.max(0, Math.min(lanes.length - 1, selLane + (e.key === 'ArrowDown' ? 1 : -1)));
       const s = lanes[to];
-      const t = selected ? (snap.streams[selected.streamId]?.events[selected.index]?.t ?? mid) : mid;
-      if (s && s.events.length) sel(to, Math.min(s.events.length - 1, lowerBound(s.events, t)));
-    } else if (e.key === 'Enter' && selected) props.onOpenEvent(selected);
-    else handled = false;
-    if (handled) {
-      e.preventDefault();
-      setUserView(true);
-    }
+      if (s && s.events.length) select(to, Math.min(s.events.length - 1, lowerBound(s.events, tOf(selected) ?? mid)));
+    } else if (e.key === 'Enter' && selected) act.showEvent(selected);
+    else if (selected && isCopyKey(e)) copyRaw(selected);
+    else if (selected && isMenuKey(e)) {
+      const el = document.getElementById(`tl-ev-${laneOf.get(selected.streamId)}-${selected.index}`) ?? wrapRef.current;
+      if (el) menu(el, items(selected, 'timeline'));
+    } else handled = false;
+    if (handled) e.preventDefault();
   };
 
-  if (!session) return <div className="empty">Select a session.</div>;
+  if (!sv) return <div className="empty">Select a session.</div>;
   if (!lanes.length) return <div className="empty">No streams in this session yet.</div>;
 
   const selKey = selected ? `${laneOf.get(selected.streamId)}:${selected.index}` : undefined;
   // The gaps drawn in the lanes, in words, for screen readers (the SVG marks carry no text of it).
   const gapText = findings
-    .filter((f) => f.code === 'replay-gap' || f.code === 'live-gap')
-    .map((f) => visibleLine(`${f.code}: ids ${f.missing ?? f.eventIds.join(', ')} missing${f.streamId && snap.streams[f.streamId] ? ` on ${streamLabel(snap.streams[f.streamId]!, reqs)}` : ''}.`, 200))
+    .filter(isGap)
+    .map((x) => visibleLine(`${x.code}: ids ${x.missing ?? x.eventIds.join(', ')} missing${x.streamId && sv.lanes.labels.has(x.streamId) ? ` on ${sv.lanes.labels.get(x.streamId)}` : ''}.`, 200))
     .join(' ');
-  const { els, axisEls, labelEls, height } = drawTimeline({ snap, lanes, laneOf, findings, view, width, t0, selKey, laneVisible, geom });
+  const { els, axisEls, labelEls, height } = drawTimeline({ f, snap, lanes, laneOf, findings, selKey, severity: vm.severity, specials: specialsFor });
   const selEv = selected ? snap.streams[selected.streamId]?.events[selected.index] : undefined;
   return (
     <div className={`tl${geom.compact ? ' compact' : ''}`} data-testid="timeline" ref={rootRef}>
-      <div className="tl-bar">
-        <span>{`${lanes.length} stream${lanes.length > 1 ? 's' : ''} · ${formatRel(view.start - t0)} – ${formatRel(view.end - t0)}`}</span>
-        <span className="faint tl-hint">wheel zoom · drag pan · arrows move · +/− · 0 reset · Enter open</span>
-        <span className="tl-legend" aria-hidden="true">
-          <span><span style={{ color: 'var(--mark-fill)' }}>●</span> event</span>
-          <span><span className="ok">●</span> result</span>
-          <span><span className="sev-error">●</span> finding</span>
-          <span><span style={{ color: 'var(--named)' }}>◆</span> named event</span>
-          <span><span className="sev-error">▨</span> server gap</span>
-          <span style={{ color: 'var(--capture)' }}>┆ capture-gap (inspector)</span>
-          <span style={{ color: 'var(--accent)' }}>⤷ reconnect</span>
-        </span>
-      </div>
+      <TimelineBar lanes={lanes.length} view={view} t0={t0} findings={steps.length} act={bar} />
       <div className="tl-body" ref={bodyRef} onScroll={(e) => setVScroll({ top: e.currentTarget.scrollTop, height: e.currentTarget.clientHeight || 800 })}>
         <div className="tl-labels" aria-hidden="true">
           <div className="tl-axis-spacer" />
-          {lanes.map((s, li) => !laneVisible(li) ? <div className="tl-label" key={s.id} style={{ height: LANE_H }} /> : (
-            <div className="tl-label" key={s.id} style={{ height: LANE_H }}>
-              <div className="l1">{visibleLine(streamLabel(s, reqs), 60)}</div>
-              <div className="l2">
-                <span className={s.status !== undefined && s.status >= 400 ? 'sev-error' : undefined}>{s.status ?? '—'}</span>
-                {/* a 202/204 answer (to a notification or response) has no body: "open" would mislead */}
-                {visibleLine(
-                  (s.status === 202 || s.status === 204) && s.events.length === 0 && s.state === 'open'
-                    ? ' · accepted, no body'
-                    : ` · ${s.events.length} events · ${s.state}${s.endReason ? ` (${s.endReason})` : ''}`,
-                  80,
-                )}
+          {lanes.map((s, li) =>
+            !laneVisible(li) ? (
+              <div className="tl-label" key={s.id} style={{ height: geom.h }} />
+            ) : (
+              <div className="tl-label" key={s.id} style={{ height: geom.h }}>
+                <div className="l1">{visibleLine(sv.lanes.labels.get(s.id) ?? s.method, 60)}</div>
+                <div className="l2">
+                  <span className={s.status !== undefined && s.status >= 400 ? 'sev-error' : undefined}>{s.status ?? '—'}</span>
+                  {/* a 202/204 answer (to a notification or response) has no body: "open" would mislead */}
+                  {visibleLine(
+                    (s.status === 202 || s.status === 204) && s.events.length === 0 && s.state === 'open' ? ' · accepted, no body' : ` · ${s.events.length.toLocaleString('en-US')} events · ${s.state}${s.endReason ? ` (${s.endReason})` : ''}`,
+                    80,
+                  )}
+                </div>
               </div>
-            </div>
-          ))}
+            ),
+          )}
         </div>
         <div
           className="tl-canvas"
@@ -276,14 +227,15 @@ export function Timeline(props: {
           tabIndex={0}
           // listbox, not list: a list cannot carry aria-activedescendant (the focused event)
           role="listbox"
-          aria-label="Session timeline: streams as lanes, events as marks. Arrow keys move between events, plus and minus zoom."
+          aria-label="Session timeline: streams as lanes, events as marks. Arrow keys move between events, plus and minus zoom, brackets move between findings."
           aria-describedby={gapText ? gapId : undefined}
-          aria-activedescendant={selKey ? `tl-ev-${selKey.replace(":", "-")}` : undefined}
+          aria-activedescendant={selKey ? `tl-ev-${selKey.replace(':', '-')}` : undefined}
           onKeyDown={onKey}
           onWheel={onWheel}
           onPointerDown={onPointerDown}
           onPointerMove={onPointerMove}
           onPointerUp={onPointerUp}
+          onContextMenu={onContextMenu}
         >
           <svg className="tl-axis" width={width} height={AXIS_H} aria-hidden="true">
             {axisEls}
@@ -311,34 +263,7 @@ export function Timeline(props: {
           </div>
         </div>
       </div>
-      {selEv && selected && (
-        <div className="tl-selected" data-testid="timeline-selected">
-          <span className="dim">Selected:</span>
-          <span className="mono">{visibleLine(`id ${selEv.id ?? '(none)'}`, 60)}</span>
-          <span>{visibleLine(eventMethods(selEv) || selEv.event, 80)}</span>
-          <span className="dim">{visibleLine(`${streamLabel(snap.streams[selected.streamId]!, reqs)} · ${formatRel(selEv.t - t0)}`, 100)}</span>
-          {selEv.findings.length > 0 && <span className="sev-error">{selEv.findings.join(', ')}</span>}
-          {selEv.duplicate && <span className="sev-warning">duplicate id</span>}
-          <button type="button" className="linkbtn" onClick={() => props.onOpenEvent(selected)}>
-            Open in Events
-          </button>
-        </div>
-      )}
+      {selEv && selected && <TimelineSelected ev={selected} />}
     </div>
   );
-}
-
-/** Call `measure(el)` now and whenever the element resizes (ResizeObserver, where there is one). */
-function useMeasured(get: () => HTMLElement | null | undefined, measure: (el: HTMLElement) => void, deps: unknown[]) {
-  useLayoutEffect(() => {
-    const el = get();
-    if (!el) return;
-    const run = () => measure(el);
-    run();
-    if (typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(run);
-    ro.observe(el);
-    return () => ro.disconnect();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, deps);
 }

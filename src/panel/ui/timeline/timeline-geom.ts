@@ -9,10 +9,10 @@ export function niceStep(rangeMs: number, widthPx: number, minPx = 90): number {
   return 10 * p;
 }
 
-/** First index whose t >= x (events are time-ordered). */
-export function lowerBound(events: readonly SseEvent[], t: number): number {
+/** First index (below `end`) whose t >= x (events are time-ordered). */
+export function lowerBound(events: readonly Pick<SseEvent, 't'>[], t: number, end = events.length): number {
   let lo = 0;
-  let hi = events.length;
+  let hi = end;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (events[mid]!.t < t) lo = mid + 1;

@@ -1,0 +1,92 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from 'vitest';
+import { InspectorApp } from '../app/InspectorApp';
+import { createStaticSource } from '../sources/static-source';
+import { lowerBound, niceStep, panView, zoomView } from './timeline-geom';
+import { captureRecords, coreAnalyzer as factory } from '../test-support/fixtures';
+import { $, $$, click, key, mount, type Mounted } from '../test-support/render';
+
+const lossy = captureRecords('lossy');
+let m: Mounted | undefined;
+afterEach(() => {
+  m?.unmount();
+  m = undefined;
+});
+
+const range = () => $(m!.container, '.tl-bar .tl-range')!.textContent!;
+
+describe('timeline', () => {
+  it('draws lanes, events with ids as listbox options (the gaps described in words), the gap and the reconnect link', async () => {
+    m = await mount(<InspectorApp source={createStaticSource(lossy)} analyzerFactory={factory} mode="viewer" />);
+    const tl = $(m.container, '[data-testid=timeline]')!;
+    expect($$(tl, '.tl-label').length).toBeGreaterThanOrEqual(4);
+    const items = $$(tl, '[role=option]');
+    expect($(tl, '[role=listbox]')!.getAttribute('aria-describedby')).toBeTruthy();
+    expect(tl.querySelector(`#${$(tl, '[role=listbox]')!.getAttribute('aria-describedby')}`)!.textContent).toMatch(/replay-gap: ids 12–13 missing on GET/);
+    expect(items.length).toBeGreaterThan(10);
+    expect(items.some((i) => /^event 14 /.test(i.getAttribute('aria-label') ?? ''))).toBe(true);
+    expect(tl.textContent).toContain('ids 12–13 missing');
+    expect(tl.textContent).toMatch(/✂ cut/);
+    expect(tl.querySelector('path.tl-link')).toBeTruthy();
+  });
+
+  it('keyboard: arrows select events, +/- zoom, 0 resets, Enter opens the event', async () => {
+    m = await mount(<InspectorApp source={createStaticSource(lossy)} analyzerFactory={factory} mode="viewer" />);
+    const canvas = $(m.container, '.tl-canvas')!;
+    const initial = range();
+    await key(canvas, 'ArrowRight');
+    const first = canvas.getAttribute('aria-activedescendant');
+    expect(first).toMatch(/^tl-ev-/);
+    await key(canvas, 'ArrowRight');
+    expect(canvas.getAttribute('aria-activedescendant')).not.toBe(first);
+    await key(canvas, 'ArrowDown');
+    await key(canvas, '+');
+    await key(canvas, '+');
+    expect(range()).not.toBe(initial);
+    await key(canvas, 'ArrowRight', { shiftKey: true });
+    await key(canvas, '0');
+    expect(range()).toBe(initial);
+    await key(canvas, 'Enter');
+    expect($(m.container, '[data-testid=tab-events]')!.getAttribute('aria-selected')).toBe('true');
+    expect($(m.container, '[data-testid=event-row][aria-selected=true]')).toBeTruthy();
+  });
+
+  it('"Show in timeline" selects the finding’s event', async () => {
+    m = await mount(<InspectorApp source={createStaticSource(lossy)} analyzerFactory={factory} mode="viewer" />);
+    await click($(m.container, '[data-testid=tab-events]'));
+    await click($(m.container, '[data-testid=show-in-timeline]'));
+    const canvas = $(m.container, '.tl-canvas')!;
+    const id = canvas.getAttribute('aria-activedescendant');
+    expect(id).toMatch(/^tl-ev-/);
+    expect(m.container.querySelector(`#${id}`)?.getAttribute('aria-label')).toMatch(/result/);
+  });
+
+  it('a focus request is applied once: a finding selected elsewhere zooms without taking keyboard focus; revisits show the whole range', async () => {
+    m = await mount(<InspectorApp source={createStaticSource(lossy)} analyzerFactory={factory} mode="viewer" />);
+    const full = range();
+    await click($(m.container, '[data-testid=tab-findings]'));
+    await click($(m.container, '[data-testid=finding-row][data-code=replay-gap]'));
+    await click($(m.container, '[data-testid=tab-timeline]'));
+    expect(range()).not.toBe(full); // centred on the finding's event
+    expect(document.activeElement?.classList.contains('tl-canvas')).toBe(false);
+    await click($(m.container, '[data-testid=tab-events]'));
+    await click($(m.container, '[data-testid=tab-timeline]'));
+    expect(range()).toBe(full); // not re-applied on a later visit
+    await click($(m.container, '[data-testid=show-in-timeline]'));
+    expect(document.activeElement?.classList.contains('tl-canvas')).toBe(true);
+  });
+});
+
+describe('timeline geometry', () => {
+  it('niceStep, lowerBound, zoom and pan', () => {
+    expect(niceStep(1000, 900)).toBe(100);
+    expect(niceStep(60_000, 900)).toBe(10_000);
+    const evs = [1, 5, 9].map((t, index) => ({ t, index }) as never);
+    expect(lowerBound(evs, 0)).toBe(0);
+    expect(lowerBound(evs, 5)).toBe(1);
+    expect(lowerBound(evs, 10)).toBe(3);
+    expect(zoomView({ start: 0, end: 100 }, 0.5, 50)).toEqual({ start: 25, end: 75 });
+    expect(zoomView({ start: 0, end: 100 }, 0.5, 0)).toEqual({ start: 0, end: 50 });
+    expect(panView({ start: 0, end: 100 }, 10)).toEqual({ start: 10, end: 110 });
+  });
+});
