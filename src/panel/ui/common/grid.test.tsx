@@ -7,7 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { InspectorApp } from '../app/InspectorApp';
 import { createStaticSource } from '../sources/static-source';
 import { captureRecords, coreAnalyzer as factory } from '../test-support/fixtures';
-import { $, $$, click, mount, type Mounted } from '../test-support/render';
+import { COLUMNS_KEY } from '../navigation/persist';
+import { createMemoryStorageAdapter } from '../settings/settings';
+import { $, $$, click, key, mount, until, type Mounted } from '../test-support/render';
 
 let m: Mounted | undefined;
 afterEach(() => {
@@ -58,5 +60,37 @@ describe('grids', () => {
       handle.dispatchEvent(new MouseEvent('dblclick', { bubbles: true }));
     });
     expect(g.style.getPropertyValue('--cols')).toBe(before);
+  });
+});
+
+describe('column resize from the keyboard, kept with the settings', () => {
+  it('a separator is a focusable splitter: ←/→ resize, Shift by more, Home resets; widths survive a remount', async () => {
+    const storage = createMemoryStorageAdapter();
+    const app = () => <InspectorApp source={createStaticSource(captureRecords('lossy'))} analyzerFactory={factory} mode="viewer" storage={storage} />;
+    m = await mount(app());
+    await click($(m.container, '[data-testid=tab-events]'));
+    const g = () => $(m!.container, '[data-testid=events-grid]')!;
+    const sep = $$(g(), '[data-testid=col-resizer]')[2]!; // after "Stream"
+    expect(sep.getAttribute('role')).toBe('separator');
+    expect(sep.tabIndex).toBe(0);
+    const before = g().style.getPropertyValue('--cols');
+    const w0 = Number(sep.getAttribute('aria-valuenow'));
+    await key(sep, 'ArrowRight');
+    const w1 = Number(sep.getAttribute('aria-valuenow'));
+    expect(g().style.getPropertyValue('--cols')).not.toBe(before);
+    await key(sep, 'ArrowRight', { shiftKey: true });
+    expect(Number($$(g(), '[data-testid=col-resizer]')[2]!.getAttribute('aria-valuenow'))).toBe(w1 + 32);
+    await key($$(g(), '[data-testid=col-resizer]')[2]!, 'ArrowLeft');
+    const kept = g().style.getPropertyValue('--cols');
+    expect(w1).toBeGreaterThan(0);
+    expect(w0).toBeGreaterThan(0);
+    // stored with the settings, restored in a new app (a reload of the panel)
+    await until(() => expect((storage.data[COLUMNS_KEY] as Record<string, unknown>)?.events).toBeTruthy());
+    m.unmount();
+    m = await mount(app());
+    await click($(m.container, '[data-testid=tab-events]'));
+    await until(() => expect(g().style.getPropertyValue('--cols')).toBe(kept));
+    await key($$(g(), '[data-testid=col-resizer]')[0]!, 'Home');
+    expect(g().style.getPropertyValue('--cols')).toBe(before);
   });
 });

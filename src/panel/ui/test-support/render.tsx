@@ -64,3 +64,17 @@ export async function tick(ms = 0) {
 
 export const $ = (root: ParentNode, sel: string) => root.querySelector<HTMLElement>(sel);
 export const $$ = (root: ParentNode, sel: string) => [...root.querySelectorAll<HTMLElement>(sel)];
+
+/** Poll `check` (an assertion) until it passes, letting React and timers run between tries. */
+export async function until(check: () => void, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      check();
+      return;
+    } catch (e) {
+      if (Date.now() > end) throw e;
+    }
+    await tick(20);
+  }
+}

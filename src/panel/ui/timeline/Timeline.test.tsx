@@ -90,3 +90,41 @@ describe('timeline geometry', () => {
     expect(panView({ start: 0, end: 100 }, 10)).toEqual({ start: 10, end: 110 });
   });
 });
+
+describe('streams named by their lane labels', () => {
+  it('a finding, a request and an event name their streams as the timeline does, never by internal id', async () => {
+    m = await mount(<InspectorApp source={createStaticSource(lossy)} analyzerFactory={factory} mode="viewer" />);
+    const labels = $$(m.container, '.tl-label .l1').map((e) => e.textContent);
+    expect(labels).toContain('GET resumed (Last-Event-ID 11)');
+    await click($(m.container, '[data-testid=tab-findings]'));
+    await click($(m.container, '[data-testid=finding-row][data-code=replay-gap]'));
+    const streams = $(m.container, '[data-testid=finding-streams]')!.textContent!;
+    expect(streams).toContain('GET resumed (Last-Event-ID 11)');
+    expect(streams).toContain('POST #2 tools/call');
+    expect(m.container.textContent).not.toMatch(/node:lossy:c\d/);
+    await click($(m.container, '[data-testid=tab-requests]'));
+    await click($(m.container, '[data-testid=request-row][data-request-id="2"]'));
+    expect($(m.container, '[data-testid=request-detail]')!.textContent).toContain('result on GET resumed (Last-Event-ID 11)');
+    expect(m.container.textContent).not.toMatch(/node:lossy:c\d/);
+    // a lane label is a way to the lane
+    await click([...$(m.container, '[data-testid=request-detail]')!.querySelectorAll('button')].find((b) => b.textContent === 'POST #2 tools/call'));
+    expect($(m.container, '[data-testid=tab-timeline]')!.getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('timeline buttons: zoom, whole session, next/previous finding', async () => {
+    m = await mount(<InspectorApp source={createStaticSource(lossy)} analyzerFactory={factory} mode="viewer" />);
+    const full = range();
+    await click($(m.container, '[data-testid=tl-zoom-in]'));
+    expect(range()).not.toBe(full);
+    await click($(m.container, '[data-testid=tl-reset]'));
+    expect(range()).toBe(full);
+    await click($(m.container, '[data-testid=tl-next-finding]'));
+    const a = $(m.container, '.tl-canvas')!.getAttribute('aria-activedescendant');
+    expect(m.container.querySelector(`#${a}`)!.getAttribute('aria-label')).toMatch(/replay-gap/);
+    await click($(m.container, '[data-testid=tl-next-finding]'));
+    const b = $(m.container, '.tl-canvas')!.getAttribute('aria-activedescendant');
+    expect(m.container.querySelector(`#${b}`)!.getAttribute('aria-label')).toMatch(/lossy-result-accepted/);
+    await click($(m.container, '[data-testid=tl-prev-finding]'));
+    expect($(m.container, '.tl-canvas')!.getAttribute('aria-activedescendant')).toBe(a);
+  });
+});
