@@ -5,7 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { importText, ImportError } from '../../../core/import';
 import type { CaptureRecord } from '../../../core/record';
 import { exportJson } from '../../../export/json';
-import { captureRecords } from '../test-support/fixtures';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { exportHar } from '../../../export/har';
+import { CAPTURES_DIR, captureRecords } from '../test-support/fixtures';
+import { manyCalls } from '../test-support/generated';
 import { importWithCore, openStream } from './importer';
 
 function captureText(n: number): string {
@@ -67,5 +71,45 @@ describe('openStream', () => {
     expect(imp.source.getRecords().length).toBeGreaterThan(0);
     b.release();
     await expect(imp.done).rejects.toThrow();
+  });
+});
+
+describe('a HAR read as it arrives', () => {
+  const hars = readdirSync(CAPTURES_DIR).filter((f) => f.endsWith('.har'));
+  for (const f of hars) {
+    it(`${f}: entry by entry, the same records as the whole-file import`, async () => {
+      const text = readFileSync(join(CAPTURES_DIR, f), 'utf8');
+      const b = body(new TextEncoder().encode(text), 1021);
+      b.release();
+      const imp = await openStream(b.stream, f, importWithCore);
+      await imp.done;
+      expect(imp.source.getRecords()).toEqual(importText(text, { src: `import:${f}` }).records);
+    });
+  }
+
+  it('a large HAR: the first records are in before the body ends; Cancel stops the reading', async () => {
+    const text = exportHar(manyCalls(40, 500, { gap: 2 }));
+    const bytes = new TextEncoder().encode(text);
+    const b = body(bytes, 64 * 1024);
+    const imp = await openStream(b.stream, 'big.har', importWithCore, bytes.length);
+    const early = imp.source.getRecords().length;
+    expect(early).toBeGreaterThan(0);
+    expect(imp.source.complete).toBe(false);
+    const r = imp.source.reading!()!;
+    expect(r.total).toBe(bytes.length);
+    expect(r.read).toBeLessThan(bytes.length);
+    b.release();
+    await imp.done;
+    expect(imp.source.getRecords()).toEqual(importText(text, { src: 'import:big.har' }).records);
+
+    const c = body(bytes, 64 * 1024);
+    const imp2 = await openStream(c.stream, 'big.har', importWithCore, bytes.length);
+    imp2.cancel();
+    c.release();
+    const n = imp2.source.getRecords().length;
+    await new Promise((res) => setTimeout(res, 20));
+    expect(imp2.source.getRecords().length).toBe(n);
+    expect(imp2.source.complete).toBe(false);
+    expect(imp2.source.reading!()).toBeUndefined();
   });
 });

@@ -1,26 +1,19 @@
-// Opening a capture file without blocking the first frame on the whole file.
+// Opening a capture file without blocking the first frame on the whole file: its text is split
+// as it arrives — the product's own capture file record by record (capture-splitter.ts), a HAR entry
+// by entry (har-splitter.ts, the core's streaming HAR importer) — into a growing source, which the
+// analysis reads in its own slices. The first frame needs the first records only.
 //
-// The product's own CaptureFile (`{"format":"mcp-stream-inspector", ..., "records":[...]}`) is
-// split record by record with a small string-aware scanner while its text arrives (a fetch body
-// read as a stream, or the whole text at once): the header members before `records` are parsed
-// and validated first, then the records are JSON.parse()d and validated (the core's record schema,
-// `importRecordArray`) in time slices and appended to a growing source, which the AppModel
-// analyses in its own slices. The first frame needs the first records only, not the whole file.
-//
-// Why a small scanner and not a streaming JSON library: the records are few and large (64 KB chunk
-// texts), and the scanner skips strings with indexOf, then JSON.parse does the parsing natively.
-// @streamparser/json 0.0.26 (paths ['$.records.*']) took 0.8–1.7 s in Node for the 22.6 MB bench
-// capture, tokenizing every character; this scanner + JSON.parse + the record schema 0.13–0.32 s.
-//
-// Anything else (HAR, a bare record array, a file whose `records` come before `format`) is handed
-// whole to the core importer once all its text is in. Errors are always the core importer's own:
-// when the scanner or a slice finds something wrong, the whole text goes through `importText`,
+// Anything else (a bare record array, a capture file whose `records` come before `format`, broken
+// JSON) is handed whole to the core importer once all its text is in. Errors are always the core
+// importer's own: when a splitter finds something wrong, the whole text goes through `importText`,
 // whose error is reported (and the caller puts the previous capture back).
 
-import { importCaptureFile, importRecordArray, importText, isImportError } from '../../../core/import';
+import { importText, isImportError } from '../../../core/import';
 import type { CaptureRecord } from '../../../core/record';
 import { createEmitter } from '../common/emitter';
 import { defaultYield } from '../store/analysis';
+import { createCaptureSplitter } from './capture-splitter';
+import { createHarSplitter, type Splitter } from './har-splitter';
 import { Fallback, NeedMore, scanner } from './json-scanner';
 import type { InspectorSource, ReadProgress } from '../store/types';
 
@@ -72,9 +65,8 @@ export function startStreamingImport(opts: ProgressiveOptions = {}): StreamingIm
   let buf = '';
   let pos = 0;
   let ended = false;
-  let phase: 'header' | 'records' | 'tail' | 'whole' = 'header';
-  let header: Record<string, unknown> = {};
-  let firstRecord = true;
+  /** The splitter for the file's shape, once its first key is in; 'whole': import it whole at the end. */
+  let splitter: Splitter | 'whole' | undefined;
   let failure: unknown;
   let scheduled = false;
   let reading: ReadProgress | undefined;
@@ -87,7 +79,8 @@ export function startStreamingImport(opts: ProgressiveOptions = {}): StreamingIm
       return complete;
     },
     drain: () => {
-      if (ended) step(Infinity);
+      // Each step splits all it can or ends in finish(): a few steps read the rest of the text.
+      for (let n = 0; ended && !complete && !cancelled && n < 1000; n++) step(Infinity);
     },
     reading: () => (complete || cancelled ? undefined : reading),
   };
@@ -126,81 +119,20 @@ export function startStreamingImport(opts: ProgressiveOptions = {}): StreamingIm
     }
   };
 
-  /** Parses the header members before "records"; false when more text is needed. */
-  const parseHeader = (): boolean => {
+  /** A HAR (`{"log": …`) or the product's capture file (anything else that is an object). */
+  const detect = (): Splitter => {
     const sc = scanner(buf);
     let p = sc.skipWs(0);
-    if (p >= buf.length) throw new NeedMore();
-    if (buf.charCodeAt(p) === 0xfeff) p = sc.skipWs(p + 1);
+    if (p < buf.length && buf.charCodeAt(p) === 0xfeff) p = sc.skipWs(p + 1);
     if (p >= buf.length) throw new NeedMore();
     if (buf.charCodeAt(p) !== 0x7b) throw new Fallback();
-    p++;
-    const h: Record<string, unknown> = {};
-    for (;;) {
-      p = sc.skipWs(p);
-      if (p >= buf.length) throw new NeedMore();
-      if (buf.charCodeAt(p) !== 0x22) throw new Fallback();
-      const kEnd = sc.string(p);
-      const key = JSON.parse(buf.slice(p, kEnd)) as string;
-      p = sc.skipWs(kEnd);
-      if (p >= buf.length) throw new NeedMore();
-      if (buf.charCodeAt(p) !== 0x3a) throw new Fallback();
-      p = sc.skipWs(p + 1);
-      if (p >= buf.length) throw new NeedMore();
-      if (key === 'records') {
-        if (buf.charCodeAt(p) !== 0x5b || h.format !== 'mcp-stream-inspector' || 'records' in h) throw new Fallback();
-        header = h;
-        pos = p + 1;
-        return true;
-      }
-      const vEnd = sc.value(p);
-      h[key] = JSON.parse(buf.slice(p, vEnd));
-      p = sc.skipWs(vEnd);
-      if (p >= buf.length) throw new NeedMore();
-      if (buf.charCodeAt(p) !== 0x2c) throw new Fallback();
-      p++;
-    }
+    p = sc.skipWs(p + 1);
+    if (p >= buf.length) throw new NeedMore();
+    if (buf.charCodeAt(p) !== 0x22) throw new Fallback();
+    return JSON.parse(buf.slice(p, sc.string(p))) === 'log' ? createHarSplitter(opts.src) : createCaptureSplitter();
   };
-
-  /** Parses records for about `budget` ms. */
-  const parseRecords = (budget: number) => {
-    const deadline = now() + budget;
-    const batch: unknown[] = [];
-    const sc = scanner(buf);
-    try {
-      for (;;) {
-        let p = sc.skipWs(pos);
-        if (p >= buf.length) throw new NeedMore();
-        const c = buf.charCodeAt(p);
-        if (c === 0x5d) {
-          pos = p + 1;
-          phase = 'tail';
-          break;
-        }
-        if (!firstRecord) {
-          if (c !== 0x2c) throw new Fallback();
-          p = sc.skipWs(p + 1);
-          if (p >= buf.length) throw new NeedMore();
-        }
-        const end = sc.value(p);
-        batch.push(JSON.parse(buf.slice(p, end)));
-        firstRecord = false;
-        pos = end;
-        if ((batch.length & 7) === 0 && now() >= deadline) break;
-      }
-    } finally {
-      // Validate what was split (the importer's record schema), even when stopping for more text.
-      if (batch.length) for (const r of importRecordArray(batch)) records.push(r);
-    }
-  };
-
-  const checkTail = () => {
-    const rest = buf.slice(pos).trim();
-    if (rest === '}') return;
-    if (!rest.startsWith(',')) throw new Fallback();
-    const more = JSON.parse(`{${rest.slice(1)}`) as Record<string, unknown>;
-    if ('records' in more) throw new Fallback();
-    importCaptureFile({ ...header, ...more, records: [] });
+  const append = (recs: readonly CaptureRecord[]) => {
+    for (const r of recs) records.push(r);
   };
 
   function step(budget = sliceMs): void {
@@ -208,37 +140,33 @@ export function startStreamingImport(opts: ProgressiveOptions = {}): StreamingIm
     if (cancelled || complete) return;
     const before = records.length;
     try {
-      if (phase === 'header') {
-        parseHeader();
-        phase = 'records';
-        // The header's own errors (version, createdAt...) exactly as the importer reports them.
-        importCaptureFile({ ...header, records: [] });
+      if (splitter === undefined) splitter = detect();
+      if (splitter === 'whole') throw new NeedMore();
+      const deadline = budget === Infinity ? Infinity : now() + budget;
+      const sp = splitter;
+      try {
+        // Until the budget is spent or the splitter needs more text (NeedMore, or the end: finish()).
+        do pos = sp.step(buf, pos, deadline, now);
+        while (now() < deadline);
+      } finally {
+        append(sp.take());
       }
-      if (phase === 'records') parseRecords(budget);
-      if (phase === 'tail') {
-        if (!ended) throw new NeedMore();
-        checkTail();
-        finishOk();
-        return;
-      }
-      if (phase === 'whole') throw new NeedMore();
     } catch (e) {
       if (e instanceof NeedMore) {
         if (ended) {
-          // The text ended inside a value, or a shape to import whole.
-          finishWhole();
+          finish();
           return;
         }
-        // Keep only the unconsumed text (the header is re-read from the start until complete).
-        if (phase === 'records' || phase === 'tail') {
+        // Keep only the unconsumed text (a header is re-read from the start until complete).
+        if (pos > 0) {
           buf = buf.slice(pos);
           pos = 0;
-        } else if (phase === 'header' && buf.length > 1 << 20) phase = 'whole';
+        } else if (buf.length > 1 << 22) splitter = 'whole'; // no first item in 4 MB: not a shape to split
         if (records.length > before) emit();
         return;
       }
       if (e instanceof Fallback || e instanceof SyntaxError || isImportError(e)) {
-        phase = 'whole';
+        splitter = 'whole';
         if (ended) finishWhole();
         return;
       }
@@ -247,12 +175,27 @@ export function startStreamingImport(opts: ProgressiveOptions = {}): StreamingIm
       reject(e);
       return;
     }
-    if (phase === 'records') {
-      buf = buf.slice(pos); // O(1) for a flat string; later appends copy only the unconsumed tail
-      pos = 0;
-    }
+    buf = buf.slice(pos); // O(1) for a flat string; later appends copy only the unconsumed tail
+    pos = 0;
     if (records.length > before) emit();
     schedule(records.length > before);
+  }
+  /** All the text is in and split: the splitter's last records (or its whole list), or the whole-file import. */
+  function finish() {
+    if (!splitter || splitter === 'whole') return finishWhole();
+    try {
+      const f = splitter.finish(buf, pos);
+      if (f.restart) records.length = 0;
+      append(f.records);
+      finishOk();
+    } catch (e) {
+      if (e instanceof Fallback || e instanceof SyntaxError || isImportError(e)) finishWhole();
+      else {
+        failure = e;
+        complete = true;
+        reject(e);
+      }
+    }
   }
   function schedule(afterPaint = false) {
     if (scheduled || cancelled || complete) return;
@@ -268,7 +211,7 @@ export function startStreamingImport(opts: ProgressiveOptions = {}): StreamingIm
     write(text: string) {
       if (ended || cancelled || complete || !text) return;
       all.push(text);
-      if (phase !== 'whole') buf += text;
+      if (splitter !== 'whole') buf += text;
       schedule();
     },
     end() {

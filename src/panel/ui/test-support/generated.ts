@@ -77,3 +77,31 @@ export function deletedSession(): CaptureRecord[] {
   w.response(del, 200, [['content-type', 'application/json'], ['content-length', '0']], 'json');
   return w.records;
 }
+
+/**
+ * An agent's session of `calls` tools/call requests, each answered on its own SSE stream with
+ * `perCall` notifications then the result; ids count across the session, `gap` ids missing in the
+ * middle call when `gap` is set. A HAR of it has one entry per call (what "Save all as HAR" gives).
+ */
+export function manyCalls(calls: number, perCall: number, opts: { gap?: number; sid?: string } = {}): CaptureRecord[] {
+  const w = new RecordWriter();
+  const h = initSession(w, opts.sid ?? 'calls-session');
+  let id = 1;
+  for (let c = 0; c < calls; c++) {
+    const rpc = c + 1;
+    const post = w.request('POST', [['accept', 'application/json, text/event-stream'], ['content-type', 'application/json'], ...h], { jsonrpc: '2.0', id: rpc, method: 'tools/call', params: { name: 'long_task', arguments: { c } } });
+    w.response(post);
+    let text = '';
+    for (let i = 0; i < perCall; i++) {
+      if (opts.gap && c === Math.floor(calls / 2) && i === Math.floor(perCall / 2)) id += opts.gap;
+      text += sse(id++, note(c * perCall + i));
+      if ((i + 1) % 50 === 0) {
+        w.chunk(post, text, 5);
+        text = '';
+      }
+    }
+    w.chunk(post, text + sse(id++, { jsonrpc: '2.0', id: rpc, result: { content: [{ type: 'text', text: `call ${c} done` }] } }), 5);
+    w.end(post);
+  }
+  return w.records;
+}

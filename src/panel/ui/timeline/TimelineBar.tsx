@@ -25,10 +25,10 @@ export function TimelineBar({ lanes, view, t0, findings, act }: { lanes: number;
           ⤢
         </button>
         <button type="button" className="tb-btn" title="Previous finding ([)" aria-label="Previous finding" disabled={!findings} onClick={act.prevFinding} data-testid="tl-prev-finding">
-          ◂ finding
+          ◂<span className="word"> finding</span>
         </button>
         <button type="button" className="tb-btn" title="Next finding (])" aria-label="Next finding" disabled={!findings} onClick={act.nextFinding} data-testid="tl-next-finding">
-          finding ▸
+          <span className="word">finding </span>▸
         </button>
       </span>
       <span className="faint tl-hint">wheel zoom · drag pan · ←/→ event · ↑/↓ lane · [ ] finding · Enter open</span>
