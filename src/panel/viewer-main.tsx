@@ -6,14 +6,13 @@ import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createAnalyzer, optionsFromSettings } from '../core';
 import { InspectorApp } from './ui/app/InspectorApp';
-import { sessionViewStorage } from './ui/navigation/persist';
+import { sessionViewStorage, VIEW_KEY } from './ui/navigation/persist';
 import { importWithCore, ImportError, openStream } from './ui/sources/importer';
 import { createLocalStorageAdapter } from './ui/settings/settings';
 import { createStaticSource } from './ui/sources/static-source';
 import type { InspectorSource } from './ui/store/types';
 
 const storage = createLocalStorageAdapter();
-const viewStorage = sessionViewStorage();
 const importFile = importWithCore;
 const analyzerFactory = (s: Parameters<typeof optionsFromSettings>[0]) => createAnalyzer(optionsFromSettings(s));
 
@@ -27,6 +26,9 @@ function srcParam(): URL | undefined {
     return undefined;
   }
 }
+
+// The view is kept per file: a reload of the page restores it, another file opens fresh.
+const viewStorage = sessionViewStorage(`${VIEW_KEY}:${srcParam()?.href ?? ''}`);
 
 function Viewer() {
   const [source, setSource] = useState<InspectorSource>(() => createStaticSource([], undefined));

@@ -3,6 +3,9 @@
 
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { CaptureNotices } from '../capture/CaptureNotices';
+import type { ClipboardWriter } from '../common/clipboard';
+import { ContextMenuHost } from '../common/ContextMenu';
+import { CopyProvider } from '../common/copy';
 import { useNav, useNavDispatch, useSelection } from '../navigation/NavigationProvider';
 import { SearchBar } from '../search/SearchBar';
 import { SessionsList } from '../sessions/SessionsList';
@@ -23,6 +26,7 @@ export interface ShellProps {
   importFile: ImportFn | undefined;
   onSettingsChange: SettingsListener | undefined;
   error: string | undefined;
+  clipboard: ClipboardWriter | undefined;
 }
 
 export function AppShell(props: ShellProps) {
@@ -69,6 +73,9 @@ export function AppShell(props: ShellProps) {
   const info = `${vm.snap.sessions.length} session${vm.snap.sessions.length === 1 ? '' : 's'} · ${vm.totalEvents} events · ${vm.snap.recordCount} records${state.status && !state.status.recording && mode === 'devtools' ? ' · paused' : ''}`;
   return (
     <div className={`msi-root theme-${props.dark ? 'dark' : 'light'}${files.drag ? ' dropzone-over' : ''}`} data-testid="msi-app" data-mode={mode} onKeyDown={onKeyDown} {...files.dropProps}>
+      {/* inside the root: the menus and the copy feedback take the theme's variables */}
+      <CopyProvider writer={props.clipboard}>
+      <ContextMenuHost>
       <Toolbar
         mode={mode}
         controls={store.controls()}
@@ -101,6 +108,8 @@ export function AppShell(props: ShellProps) {
         </div>
       </div>
       {nav.settingsOpen && <SettingsDialog settings={settings} onClose={() => dispatch({ type: 'close-settings' })} onSave={save} />}
+      </ContextMenuHost>
+      </CopyProvider>
     </div>
   );
 }

@@ -4,8 +4,6 @@
 
 import { useEffect, useRef, useState } from 'react';
 import type { ClipboardWriter } from '../common/clipboard';
-import { ContextMenuHost } from '../common/ContextMenu';
-import { CopyProvider } from '../common/copy';
 import { NavigationProvider } from '../navigation/NavigationProvider';
 import type { ViewStorage } from '../navigation/persist';
 import { normalizeSettings } from '../settings/settings';
@@ -56,12 +54,8 @@ export function InspectorApp(props: InspectorAppProps) {
   return (
     <StoreProvider store={store}>
       <NavigationProvider viewStorage={props.viewStorage} prefs={props.storage}>
-        <CopyProvider writer={props.clipboard}>
-          <ContextMenuHost>
-            <AppShell mode={props.mode} dark={dark} storage={props.storage} importFile={props.importFile} onSettingsChange={props.onSettingsChange} error={props.error} />
-            {props.testHook !== false && <TestHook store={store} />}
-          </ContextMenuHost>
-        </CopyProvider>
+        <AppShell mode={props.mode} dark={dark} storage={props.storage} importFile={props.importFile} onSettingsChange={props.onSettingsChange} error={props.error} clipboard={props.clipboard} />
+        {props.testHook !== false && <TestHook store={store} />}
       </NavigationProvider>
     </StoreProvider>
   );

@@ -73,7 +73,8 @@ export function Timeline() {
     autoScrolled.current = key;
     const top = targetLane * geom.h;
     const bottom = AXIS_H + top + geom.h + 4;
-    if (bottom <= body.scrollTop + body.clientHeight) return;
+    // already in view (below the sticky axis): leave the scroll alone
+    if (top >= body.scrollTop && bottom <= body.scrollTop + body.clientHeight) return;
     // The least scroll that shows the whole lane: the lanes above it stay in view as far as room allows.
     body.scrollTop = Math.max(0, Math.min(bottom - body.clientHeight, top));
   });

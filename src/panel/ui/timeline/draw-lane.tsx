@@ -27,7 +27,7 @@ export interface LaneInput {
 }
 
 type Sev = 'err' | 'warn' | undefined;
-type Cluster = { x: number; right: number; first: string; last: string; n: number; sev: Sev; kind: string | undefined; key: string };
+type Cluster = { x: number; right: number; first: string; last: string; n: number; sev: Sev; kind: string | undefined; key: string; label?: ReactNode };
 const RANK_CLASS = ['', ' res', ' warn', ' err'];
 
 /** Events in view with room for a mark each (5 px apart on average): no density. */
@@ -75,13 +75,15 @@ export function drawLane(p: LaneInput, els: ReactNode[], labelEls: ReactNode[]):
       const lo = s.events[bins.first]!;
       const hi = s.events[bins.first + bins.total - 1]!;
       const ids = lo.id !== undefined && hi.id !== undefined ? ` · ids ${visibleLine(lo.id, 14)}…${visibleLine(hi.id, 14)}` : '';
-      labelEls.push(
-        <text key={`dl${li}`} className="tl-density-label" x={Math.max(2, f.x(lo.t))} y={y - 8} data-testid="timeline-density-label">
-          {`${bins.total.toLocaleString('en-US')} events${ids}`}
-        </text>,
+      const text = `${bins.total.toLocaleString('en-US')} events${ids}`;
+      // at the lane's first event in view, kept inside the canvas
+      const lx = Math.max(2, Math.min(f.x(lo.t), f.width - textW(text) - 4));
+      const label = (
+        <text key={`dl${li}`} className="tl-density-label" x={lx} y={y - 8} data-testid="timeline-density-label">
+          {text}
+        </text>
       );
-      // the summary takes the first label row at the lane's left
-      clusters.unshift({ x: Math.max(2, f.x(lo.t)), right: Math.max(2, f.x(lo.t)) + 220, first: '', last: '', n: 0, sev: undefined, kind: 'summary', key: `s${li}` });
+      clusters.unshift({ x: lx, right: lx + textW(text) + 4, first: '', last: '', n: 0, sev: undefined, kind: 'summary', key: `s${li}`, label });
     }
   }
   placeLabels(p, clusters, labelEls);
@@ -150,8 +152,6 @@ function placeLabels(p: LaneInput, clusters: Cluster[], labelEls: ReactNode[]): 
   const y = f.markY(p.li);
   const rows: [number, number][][] = [[], [...p.reserved], []];
   const free = (row: number, l: number, r: number) => rows[row]!.every(([a, b]) => r <= a || l >= b);
-  const summary = clusters.filter((c) => c.kind === 'summary');
-  for (const c of summary) rows[0]!.push([c.x, c.right]);
   const rest = clusters.filter((c) => c.kind !== 'summary');
   const ordered = [...rest.filter((c) => c.sev), ...rest.filter((c) => !c.sev && c.kind), ...rest.filter((c) => !c.kind)];
   for (const c of ordered) {
@@ -175,4 +175,6 @@ function placeLabels(p: LaneInput, clusters: Cluster[], labelEls: ReactNode[]): 
       </text>,
     );
   }
+  // The density's summary last, where nothing that matters took its place.
+  for (const c of clusters) if (c.kind === 'summary' && free(0, c.x, c.right)) labelEls.push(c.label!);
 }

@@ -12,7 +12,7 @@ import type { View } from './timeline-geom';
 
 export interface TimelineViewState {
   view: View;
-  /** Set a view chosen by the user (zoom, pan). */
+  /** Set a view chosen by the user (zoom, pan): kept across reloads. */
   set(v: View | ((v: View) => View)): void;
   /** Back to the whole session. */
   reset(): void;
@@ -41,20 +41,30 @@ export function useTimelineView(vm: ViewModel, sv: SessionView | undefined, onFo
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
 
-  // The user's view, kept in the navigation state a moment after the last wheel or drag.
+  // The user's view, kept in the navigation state a moment after the last wheel or drag (and at
+  // once when the timeline goes away). A view set by a focus request is not the user's: it is not
+  // kept, so the next visit shows the whole session again.
+  const pending = useRef<(() => void) | undefined>(undefined);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
+  const flush = () => {
+    clearTimeout(timer.current);
+    const p = pending.current;
+    pending.current = undefined;
+    p?.();
+  };
+  useEffect(() => flush, []);
   const commit = (v: View | undefined) => {
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
+    pending.current = () => {
       const session = key === undefined ? undefined : sessionRefOf(vm, key);
       dispatch({ type: 'set-timeline-view', view: v && session ? { session, from: v.start - t0, to: v.end - t0 } : undefined });
-    }, 250);
+    };
+    timer.current = setTimeout(flush, 250);
   };
-  const set = (next: View | ((v: View) => View)) => {
+  const set = (next: View | ((v: View) => View), keep = true) => {
     const v = typeof next === 'function' ? next(view) : next;
     setUser({ key, view: v });
-    commit(v);
+    if (keep) commit(v);
   };
 
   // A focus request: centred once, then done (the reducer drops it).
@@ -69,7 +79,7 @@ export function useTimelineView(vm: ViewModel, sv: SessionView | undefined, onFo
     if (t !== undefined) {
       const cur = view.end - view.start;
       const sp = Math.min(cur, Math.max(200, (range.end - range.start) / 1.2));
-      set({ start: t - sp / 2, end: t + sp / 2 });
+      set({ start: t - sp / 2, end: t + sp / 2 }, false);
     }
     onFocus(focus.takeFocus);
     dispatch({ type: 'focus-done', seq: focus.seq });
