@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 // Random hostile strings in every page-controlled field: the UI renders every view without
 // throwing, shows no raw bidi/control character, and creates no element from data.
+import { act } from 'react';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { InspectorApp } from './InspectorApp';
@@ -27,6 +28,12 @@ describe('hostile page data', () => {
             await click($(m.container, `[data-testid=tab-${tab}]`));
             const rows = $$(m.container, '[data-testid=event-row], [data-testid=request-row], [data-testid=finding-row]');
             for (const r of rows.slice(0, 6)) await click(r);
+            // each row's context menu too (its labels name ids from the page)
+            for (const r of rows.slice(0, 4)) {
+              await act(async () => void r.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true })));
+              expect(m.container.textContent ?? '').not.toMatch(BAD);
+              await act(async () => void document.dispatchEvent(new MouseEvent('mousedown', { bubbles: true })));
+            }
             expect(m.container.textContent ?? '').not.toMatch(BAD);
             expect(m.container.querySelector('img, script, iframe, a[href], object, embed')).toBeNull();
           }

@@ -4,6 +4,7 @@
 
 import type { MenuItem } from '../common/ContextMenu';
 import { useCopy } from '../common/copy';
+import { visibleLine } from '../common/text';
 import type { EventRef } from '../navigation/state';
 import { useNavActions } from '../navigation/NavigationProvider';
 import { useRequestActions } from '../requests/request-actions';
@@ -33,7 +34,7 @@ export function useEventActions() {
       ...(e.id !== undefined ? [{ label: 'Copy event id', onSelect: () => copy(e.id!, 'the event id') }] : []),
       'separator',
       { label: 'Copy stream request as cURL', onSelect: () => copyStream(s), testId: 'menu-copy-stream-curl' },
-      ...(cursor !== undefined ? [{ label: `Copy resume after this event as cURL (Last-Event-ID: ${cursor.length > 24 ? `…${cursor.slice(-20)}` : cursor})`, onSelect: () => copyResume(s, cursor), testId: 'menu-copy-resume-curl' }] : []),
+      ...(cursor !== undefined ? [{ label: `Copy resume after this event as cURL (Last-Event-ID: ${cursor.length > 24 ? `…${visibleLine(cursor.slice(-20))}` : visibleLine(cursor)})`, onSelect: () => copyResume(s, cursor), testId: 'menu-copy-resume-curl' }] : []),
       'separator',
       where === 'events' ? { label: 'Show in timeline', onSelect: () => act.showEventInTimeline(ref) } : { label: 'Show in events', onSelect: () => act.showEvent(ref) },
     ];

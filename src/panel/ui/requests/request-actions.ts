@@ -5,6 +5,7 @@ import type { AnalysisSnapshot, RequestInfo, Stream } from '../../../core/model'
 import type { CaptureRecord } from '../../../core/record';
 import type { MenuItem } from '../common/ContextMenu';
 import { useCopy } from '../common/copy';
+import { visibleLine } from '../common/text';
 import { useStore } from '../store/StoreContext';
 import { curlCommand, resumeCommand } from './curl';
 
@@ -45,7 +46,7 @@ export function useRequestActions() {
     const cursor = end?.lastCursor;
     return [
       { label: 'Copy as cURL', disabled: !s, onSelect: () => s && copyStream(s), testId: 'menu-copy-curl' },
-      ...(end && cursor !== undefined ? [{ label: `Copy resume as cURL (Last-Event-ID: ${cursor.length > 24 ? `…${cursor.slice(-20)}` : cursor})`, onSelect: () => copyResume(end, cursor), testId: 'menu-copy-resume-curl' }] : []),
+      ...(end && cursor !== undefined ? [{ label: `Copy resume as cURL (Last-Event-ID: ${cursor.length > 24 ? `…${visibleLine(cursor.slice(-20))}` : visibleLine(cursor)})`, onSelect: () => copyResume(end, cursor), testId: 'menu-copy-resume-curl' }] : []),
       { label: 'Copy params as JSON', disabled: req.params === undefined, onSelect: () => copy(JSON.stringify(req.params, null, 2), 'the params') },
     ];
   };

@@ -15,7 +15,13 @@ export function poison(records: readonly CaptureRecord[], h: readonly string[]):
       case 'response':
         return { ...r, headers: sid(r.headers) };
       case 'chunk':
-        return { ...r, text: r.text.replace(/^event: message/m, `event: message${next().replace(/[\r\n]/g, '')}`).replace(/\[main (\d+)/, (_m, n: string) => json(`[main ${n}${next()}`)) };
+        return {
+          ...r,
+          text: r.text
+            .replace(/^event: message/m, `event: message${next().replace(/[\r\n]/g, '')}`)
+            .replace(/^id: (\d+)$/m, (_m, n: string) => `id: ${n}${next().replace(/[\r\n]/g, '')}`)
+            .replace(/\[main (\d+)/, (_m, n: string) => json(`[main ${n}${next()}`)),
+        };
       default:
         return r;
     }
