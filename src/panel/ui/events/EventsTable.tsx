@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { SseEvent } from '../../../core/model';
-import { isMenuKey, useContextMenu } from '../common/ContextMenu';
-import { isCopyKey } from '../common/copy';
+import { useContextMenu } from '../common/ContextMenu';
+import { onRowKeys } from '../common/row-keys';
 import { HEAD_H, useGridColumns, type Column } from '../common/grid';
 import { visibleLine } from '../common/text';
 import { ROW_H, useRows } from '../common/virtual';
@@ -86,41 +86,23 @@ export function EventsTable() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [reveal, selIdx]);
 
-  const move = (to: number) => {
-    if (!count || !all) return;
-    const i = Math.max(0, Math.min(count - 1, to));
-    act.selectEvent({ streamId: all.streamAt(rowAt(i)), index: all.indexAt(rowAt(i)) });
-    v.scrollToIndex(i, { align: 'auto' });
-  };
-  const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    const page = Math.max(1, Math.floor(((parentRef.current?.clientHeight || 600) - HEAD_H) / ROW_H) - 1);
-    const cur = selIdx;
-    let to: number | undefined;
-    if (e.key === 'ArrowDown') to = cur + 1;
-    else if (e.key === 'ArrowUp') to = cur < 0 ? 0 : cur - 1;
-    else if (e.key === 'PageDown') to = cur + page;
-    else if (e.key === 'PageUp') to = cur - page;
-    else if (e.key === 'Home') to = 0;
-    else if (e.key === 'End') to = count - 1;
-    else if (selected && selIdx >= 0 && e.key === 'Enter') {
-      e.preventDefault();
-      act.showEventInTimeline(selected);
-      return;
-    } else if (selected && isCopyKey(e)) {
-      e.preventDefault();
-      copyRaw(selected);
-      return;
-    } else if (selected && isMenuKey(e)) {
-      e.preventDefault();
-      const row = document.getElementById(`ev-row-${selIdx}`);
-      if (row) menu(row, items(selected, 'events'));
-      return;
-    }
-    if (to !== undefined) {
-      e.preventDefault();
-      move(to);
-    }
-  };
+  const onKey = (e: KeyboardEvent<HTMLDivElement>) =>
+    onRowKeys(e, {
+      index: selIdx,
+      count,
+      page: Math.max(1, Math.floor(((parentRef.current?.clientHeight || 600) - HEAD_H) / ROW_H) - 1),
+      move(i) {
+        if (!all) return;
+        act.selectEvent({ streamId: all.streamAt(rowAt(i)), index: all.indexAt(rowAt(i)) });
+        v.scrollToIndex(i, { align: 'auto' });
+      },
+      open: () => selected && act.showEventInTimeline(selected),
+      copy: () => selected && copyRaw(selected),
+      menu() {
+        const row = document.getElementById(`ev-row-${selIdx}`);
+        if (row && selected) menu(row, items(selected, 'events'));
+      },
+    });
   const t0 = view?.lanes.t0 ?? 0;
   const hidden = !!selected && selIdx < 0 && !!positions;
 

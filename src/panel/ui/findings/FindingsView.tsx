@@ -1,6 +1,6 @@
 import { useMemo, useRef, type KeyboardEvent } from 'react';
-import { isMenuKey, useContextMenu } from '../common/ContextMenu';
-import { isCopyKey } from '../common/copy';
+import { useContextMenu } from '../common/ContextMenu';
+import { onRowKeys } from '../common/row-keys';
 import { useGridColumns, type Column } from '../common/grid';
 import { SevIcon } from '../common/SevIcon';
 import { visibleLine } from '../common/text';
@@ -34,32 +34,21 @@ export function FindingsView() {
   const cols = useGridColumns('findings', COLUMNS);
   const v = useRows(list.length, bodyRef);
   const sel = selIdx >= 0 ? list[selIdx] : undefined;
-  const onKey = (e: KeyboardEvent) => {
-    let to: number | undefined;
-    if (e.key === 'ArrowDown') to = Math.min(list.length - 1, selIdx + 1);
-    else if (e.key === 'ArrowUp') to = Math.max(0, selIdx - 1);
-    else if (e.key === 'Home') to = 0;
-    else if (e.key === 'End') to = list.length - 1;
-    else if (sel && e.key === 'Enter') {
-      e.preventDefault();
-      act.showFindingInTimeline(sel);
-      return;
-    } else if (sel && isCopyKey(e)) {
-      e.preventDefault();
-      copyMarkdown(sel);
-      return;
-    } else if (sel && isMenuKey(e)) {
-      e.preventDefault();
-      const row = document.getElementById(`finding-row-${selIdx}`);
-      if (row) menu(row, items(sel));
-      return;
-    }
-    if (to !== undefined && list[to]) {
-      e.preventDefault();
-      act.selectFinding(list[to]!);
-      v.scrollToIndex(to, { align: 'auto' });
-    }
-  };
+  const onKey = (e: KeyboardEvent) =>
+    onRowKeys(e, {
+      index: selIdx,
+      count: list.length,
+      move(to) {
+        act.selectFinding(list[to]!);
+        v.scrollToIndex(to, { align: 'auto' });
+      },
+      open: () => sel && act.showFindingInTimeline(sel),
+      copy: () => sel && copyMarkdown(sel),
+      menu() {
+        const row = document.getElementById(`finding-row-${selIdx}`);
+        if (row && sel) menu(row, items(sel));
+      },
+    });
   return (
     <div className="vsplit">
       <div className="top">

@@ -1,6 +1,6 @@
 import { useRef, type KeyboardEvent } from 'react';
-import { isMenuKey, useContextMenu } from '../common/ContextMenu';
-import { isCopyKey } from '../common/copy';
+import { useContextMenu } from '../common/ContextMenu';
+import { onRowKeys } from '../common/row-keys';
 import { useGridColumns, type Column } from '../common/grid';
 import { toolName } from '../common/labels';
 import { SevIcon } from '../common/SevIcon';
@@ -34,39 +34,28 @@ export function RequestsView() {
   const bodyRef = useRef<HTMLDivElement>(null);
   const cols = useGridColumns('requests', COLUMNS);
   const v = useRows(reqs.length, bodyRef);
-  const onKey = (e: KeyboardEvent) => {
-    let to: number | undefined;
-    if (e.key === 'ArrowDown') to = Math.min(reqs.length - 1, selIdx + 1);
-    else if (e.key === 'ArrowUp') to = Math.max(0, selIdx - 1);
-    else if (e.key === 'Home') to = 0;
-    else if (e.key === 'End') to = reqs.length - 1;
-    else if (sel && e.key === 'Enter') {
+  const onKey = (e: KeyboardEvent) =>
+    onRowKeys(e, {
+      index: selIdx,
+      count: reqs.length,
+      move(to) {
+        act.selectRequest(reqs[to]!.id);
+        v.scrollToIndex(to, { align: 'auto' });
+      },
       // Enter: the terminal response in the events table.
-      const ev = responseEvent(vm.snap, sel);
-      if (ev) {
-        e.preventDefault();
-        act.showEvent(ev);
-      }
-      return;
-    } else if (sel && isCopyKey(e)) {
-      const s = vm.snap.streams[sel.streamId];
-      if (s) {
-        e.preventDefault();
-        copyStream(s);
-      }
-      return;
-    } else if (sel && isMenuKey(e)) {
-      e.preventDefault();
-      const row = document.getElementById(`req-row-${selIdx}`);
-      if (row) menu(row, requestItems(vm.snap, sel));
-      return;
-    }
-    if (to !== undefined && reqs[to]) {
-      e.preventDefault();
-      act.selectRequest(reqs[to]!.id);
-      v.scrollToIndex(to, { align: 'auto' });
-    }
-  };
+      open() {
+        const ev = sel && responseEvent(vm.snap, sel);
+        if (ev) act.showEvent(ev);
+      },
+      copy() {
+        const s = sel && vm.snap.streams[sel.streamId];
+        if (s) copyStream(s);
+      },
+      menu() {
+        const row = document.getElementById(`req-row-${selIdx}`);
+        if (row && sel) menu(row, requestItems(vm.snap, sel));
+      },
+    });
   return (
     <div className="vsplit">
       <div className="top">

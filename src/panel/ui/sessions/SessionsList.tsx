@@ -1,6 +1,7 @@
 import type { KeyboardEvent, MouseEvent } from 'react';
 import type { Session } from '../../../core/model';
-import { isMenuKey, useContextMenu, type MenuItem } from '../common/ContextMenu';
+import { useContextMenu, type MenuItem } from '../common/ContextMenu';
+import { onRowKeys } from '../common/row-keys';
 import { useCopy } from '../common/copy';
 import { endpointLabel, pathOf } from '../common/labels';
 import { SevIcon } from '../common/SevIcon';
@@ -21,23 +22,23 @@ export function SessionsList() {
     ...(s.sessionId ? [{ label: 'Copy session id', onSelect: () => copy(s.sessionId!, 'the session id'), testId: 'menu-copy-session-id' }] : []),
     { label: 'Copy endpoint URL', onSelect: () => copy(s.endpoint, 'the endpoint URL') },
   ];
-  const onKey = (e: KeyboardEvent) => {
-    let to: number | undefined;
-    if (e.key === 'ArrowDown') to = Math.min(rows.length - 1, idx + 1);
-    else if (e.key === 'ArrowUp') to = Math.max(0, idx - 1);
-    else if (e.key === 'Home') to = 0;
-    else if (e.key === 'End') to = rows.length - 1;
-    else if (isMenuKey(e) && idx >= 0) {
-      e.preventDefault();
-      const el = document.getElementById(`session-opt-${idx}`);
-      if (el) menu(el, items(rows[idx]!.session));
-    }
-    if (to !== undefined && rows[to]) {
-      e.preventDefault();
-      act.selectSession(rows[to]!.key);
-      document.getElementById(`session-opt-${to}`)?.scrollIntoView?.({ block: 'nearest' });
-    }
-  };
+  const onKey = (e: KeyboardEvent) =>
+    onRowKeys(e, {
+      index: idx,
+      count: rows.length,
+      move(to) {
+        act.selectSession(rows[to]!.key);
+        document.getElementById(`session-opt-${to}`)?.scrollIntoView?.({ block: 'nearest' });
+      },
+      copy: () => {
+        const s = rows[idx]?.session;
+        if (s) copy(s.sessionId ?? s.endpoint, s.sessionId ? 'the session id' : 'the endpoint URL');
+      },
+      menu() {
+        const el = document.getElementById(`session-opt-${idx}`);
+        if (el && rows[idx]) menu(el, items(rows[idx]!.session));
+      },
+    });
   return (
     <div className="sidebar">
       <div className="pane-title">{`Sessions (${rows.length})`}</div>
