@@ -9,6 +9,10 @@ import { SEVERITY_RANK } from '../core/findings';
 import { IMPORT_LIMIT_BYTES, importText, isImportError, type Imported } from '../core/import/index';
 import type { AnalysisSnapshot, Severity } from '../core/model';
 import { renderHuman, terminalSafe, toAuditJson, worstSeverity } from './report';
+import { noticesOf, type AuditInput } from './audit-input';
+import { renderGithub } from './format-github';
+import { renderJunit } from './format-junit';
+import { PRODUCT_VERSION } from '../export/version';
 
 export interface Io {
   stdout: (s: string) => void;
@@ -29,16 +33,23 @@ const NAME = 'mcp-stream-inspector';
  */
 export const DEFAULT_MAX_MB = IMPORT_LIMIT_BYTES / 1e6;
 
-export const USAGE = `Usage: ${NAME} audit <file...> [--json] [--fail-on error|warning|never]
+export const USAGE = `Usage: ${NAME} audit <file...> [--json] [--fail-on error|warning|never] [--format text|json|junit|github]
 
 Audit saved MCP Streamable HTTP traffic for event-id gaps across reconnects and results the
 client accepted over lossy or unverifiable replays.
 
   <file...>          HAR 1.2 files (Chrome DevTools "Save all as HAR with content", Playwright
-                     recordHar) or captures exported by the inspector (*.capture.json)
-  --json             print { version, sessions, findings } as JSON instead of text
-  --fail-on LEVEL    exit 1 when a finding is at or above LEVEL: error (default), warning, never
+                     recordHar, HARs with _eventSourceMessages) or captures exported by the
+                     inspector (*.msi.json)
+  --format FORMAT    text (default): the report for people
+                     json: { version, sessions, findings } (and notices, when the files carry any)
+                     junit: JUnit XML, one test case per JSON-RPC request, failing at --fail-on
+                     github: GitHub Actions annotations (::error / ::warning / ::notice)
+  --json             the same as --format json
+  --fail-on LEVEL    exit 1 when a finding is at or above LEVEL: error (default), warning, never;
+                     in junit, the test cases with such a finding fail
   --max-size MB      refuse input files larger than MB megabytes (default ${DEFAULT_MAX_MB})
+  -V, --version      print the version
   -h, --help         show this help
 
 Exit status: 0 no finding at or above --fail-on, 1 there is one, 2 unreadable input or bad usage.
@@ -69,6 +80,8 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       strict: true,
       options: {
         json: { type: 'boolean' },
+        format: { type: 'string' },
+        version: { type: 'boolean', short: 'V' },
         'fail-on': { type: 'string' },
         'max-size': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -81,6 +94,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   const { values, positionals } = parsed;
   if (values.help || positionals[0] === 'help') {
     io.stdout(USAGE);
+    return 0;
+  }
+  if (values.version) {
+    io.stdout(`${NAME} ${PRODUCT_VERSION}\n`);
     return 0;
   }
   const [command, ...files] = positionals;
@@ -99,6 +116,16 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   const failOn = values['fail-on'] ?? 'error';
   if (failOn !== 'error' && failOn !== 'warning' && failOn !== 'never') {
     io.stderr(`${NAME}: --fail-on must be error, warning or never, not "${failOn}"\n`);
+    return 2;
+  }
+
+  const format = values.format ?? (values.json ? 'json' : 'text');
+  if (format !== 'text' && format !== 'json' && format !== 'junit' && format !== 'github') {
+    io.stderr(`${NAME}: --format must be text, json, junit or github, not "${terminalSafe(format)}"\n`);
+    return 2;
+  }
+  if (values.json && format !== 'json') {
+    io.stderr(`${NAME}: --json is --format json; it cannot go with --format ${format}\n`);
     return 2;
   }
 
@@ -153,12 +180,22 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     }
   }
 
+  const audited: AuditInput[] = inputs.map(({ file, imported }, i) => ({
+    file,
+    format: imported.format === 'har' ? 'HAR' : imported.format === 'capture' ? 'capture' : 'records',
+    snap: snaps[i]!,
+    notices: noticesOf(imported.records),
+  }));
   try {
-    if (values.json) io.stdout(JSON.stringify(toAuditJson(snaps), null, 2) + '\n');
+    if (format === 'json') {
+      const notices = audited.flatMap((a) => a.notices.map((n) => ({ file: a.file, ...n })));
+      io.stdout(JSON.stringify({ ...toAuditJson(snaps), ...(notices.length ? { notices } : {}) }, null, 2) + '\n');
+    } else if (format === 'junit') io.stdout(renderJunit(audited, failOn));
+    else if (format === 'github') io.stdout(renderGithub(audited));
     else {
-      inputs.forEach(({ file, imported }, i) => {
+      audited.forEach((a, i) => {
         if (i > 0) io.stdout('\n');
-        io.stdout(renderHuman(file, imported.format === 'har' ? 'HAR' : imported.format === 'capture' ? 'capture' : 'records', snaps[i]!));
+        io.stdout(renderHuman(a.file, a.format, a.snap, a.notices));
       });
     }
   } catch (e) {

@@ -1,6 +1,7 @@
 // Rendering of an analysis for the `audit` command: the --json shape and the human text.
 import type { AnalysisSnapshot, Finding, Severity, Stream } from '../core/model';
 import { SEVERITY_RANK } from '../core/findings';
+import type { AuditNotice } from './audit-input';
 
 export interface AuditJson {
   version: 1;
@@ -106,9 +107,10 @@ function findingLines(f: Finding, indent: string): string[] {
   return [`${indent}${SEV_LABEL[f.severity]} ${f.code}${where ? `  (${where})` : ''}`, `${indent}        ${f.message}`];
 }
 
-export function renderHuman(file: string, format: string, snap: AnalysisSnapshot): string {
+export function renderHuman(file: string, format: string, snap: AnalysisSnapshot, notices: readonly AuditNotice[] = []): string {
   const L: string[] = [];
   L.push(`${file}  (${format}, ${snap.recordCount} records)`);
+  for (const n of notices) L.push(`  notice ${n.level} ${n.code}${n.count > 1 ? ` (×${n.count})` : ''}: ${n.message}`);
   if (snap.sessions.length === 0) L.push('  no MCP traffic found');
   for (const s of snap.sessions) {
     L.push('');

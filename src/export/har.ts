@@ -1,12 +1,15 @@
 // HAR 1.2 export. Chrome's own HAR export keeps no SSE events; this one puts the event-stream body
-// in response.content.text and, per entry, a custom `_sseEvents` array (id, event, data, time in
-// seconds since the epoch, like Chrome's `_webSocketMessages`). `_msi` carries what a re-import
-// needs to rebuild the capture exactly (connection, transport, how the body ended, chunk timing).
+// in response.content.text and, per entry, the events twice: our own `_sseEvents` (id, event,
+// data, time in seconds since the epoch, like Chrome's `_webSocketMessages`) and
+// `_eventSourceMessages`, the field other HAR tools read and write (see eventSourceMessages
+// below). `_msi` carries what a re-import needs to rebuild the capture exactly (connection,
+// transport, how the body ended, chunk timing).
 
 import type { CaptureRecord, Header } from '../core/record';
 import { headerValue } from '../core/record';
 import { groupConns, type Conn } from './conns';
 import { parseSseChunks } from './sse';
+import { PRODUCT_VERSION } from './version';
 
 export interface HarOptions {
   creatorVersion?: string;
@@ -20,6 +23,28 @@ export interface HarSseEvent {
   data: string;
   /** Seconds since the epoch. */
   time: number;
+}
+
+/**
+ * One entry of `_eventSourceMessages`, shaped as the tools that write it shape it: Chrome DevTools
+ * keeps a request's EventSource messages as `{time, eventName, eventId, data}`
+ * (devtools-frontend front_end/core/sdk/NetworkRequest.ts, addEventSourceMessage; time from
+ * pseudoWallTime, seconds since the epoch), the fields of CDP's
+ * `Network.eventSourceMessageReceived`, and NeuraLegion's cypress-har-generator writes exactly that
+ * array per entry (src/network/EntryBuilder.ts, `_eventSourceMessages`, at commit 2a745bf). DevTools'
+ * own HAR writer writes only `_webSocketMessages` (front_end/models/har/Log.ts).
+ */
+export interface HarEventSourceMessage {
+  /** Seconds since the epoch. */
+  time: number;
+  eventName: string;
+  /**
+   * The last event id after this event, '' before any: what Blink passes to CDP and DevTools'
+   * own fetch/XHR SSE parser reports (ServerSentEventsProtocol.ts keeps `#id` across events), not
+   * only this event's own `id:` line.
+   */
+  eventId: string;
+  data: string;
 }
 
 interface HarNameValue {
@@ -58,6 +83,7 @@ export interface HarEntry {
   timings: { blocked: number; dns: number; connect: number; send: number; wait: number; receive: number; ssl: number };
   _resourceType: string;
   _sseEvents?: HarSseEvent[];
+  _eventSourceMessages?: HarEventSourceMessage[];
   _msi: {
     src: string;
     conn: string;
@@ -110,14 +136,18 @@ function entry(c: Conn, pageref: string | undefined): HarEntry | undefined {
   for (const ev of c.esEvents) if (ev.t > lastT) lastT = ev.t;
   const mime = (res && headerValue(res.headers, 'content-type')) ?? (c.esEvents.length ? 'text/event-stream' : 'x-unknown');
   let sse: HarSseEvent[] | undefined;
+  let esm: HarEventSourceMessage[] | undefined;
   let bodyText: string | undefined = c.chunks.length ? text : undefined;
   if (c.esEvents.length) {
     sse = c.esEvents.map((e) => ({ ...(e.lastEventId ? { id: e.lastEventId } : {}), event: e.type, data: e.data, time: e.t / 1000 }));
+    esm = c.esEvents.map((e) => ({ time: e.t / 1000, eventName: e.type, eventId: e.lastEventId, data: e.data }));
     bodyText ??= c.esEvents
       .map((e) => `${e.type !== 'message' ? `event: ${e.type}\n` : ''}${e.lastEventId ? `id: ${e.lastEventId}\n` : ''}${e.data.split('\n').map((d) => `data: ${d}`).join('\n')}\n\n`)
       .join('');
   } else if (res?.capture === 'sse' || /text\/event-stream/i.test(mime)) {
-    sse = parseSseChunks(c.chunks).events.map((e) => ({ ...(e.id !== undefined ? { id: e.id } : {}), event: e.event, data: e.data, time: e.time / 1000 }));
+    const parsed = parseSseChunks(c.chunks).events;
+    sse = parsed.map((e) => ({ ...(e.id !== undefined ? { id: e.id } : {}), event: e.event, data: e.data, time: e.time / 1000 }));
+    esm = parsed.map((e) => ({ time: e.time / 1000, eventName: e.event, eventId: e.cursor, data: e.data }));
   }
   const bytes = c.chunks.reduce((n, ch) => n + ch.bytes, 0);
   const wait = res ? Math.max(0, res.t - req.t) : -1;
@@ -160,6 +190,7 @@ function entry(c: Conn, pageref: string | undefined): HarEntry | undefined {
     },
     _resourceType: req.transport === 'eventsource' ? 'eventsource' : req.transport === 'xhr' ? 'xhr' : 'fetch',
     ...(sse ? { _sseEvents: sse } : {}),
+    ...(esm ? { _eventSourceMessages: esm } : {}),
     _msi: {
       src: c.src,
       conn: c.conn,
@@ -190,7 +221,7 @@ export function toHar(records: readonly CaptureRecord[], opts: HarOptions = {}):
   return {
     log: {
       version: '1.2',
-      creator: { name: 'MCP Stream Inspector', version: opts.creatorVersion ?? '0.1.0' },
+      creator: { name: 'MCP Stream Inspector', version: opts.creatorVersion ?? PRODUCT_VERSION },
       pages,
       entries,
       _msiRecords: records.filter((r) => !('conn' in r)),

@@ -5,10 +5,11 @@ import type { CaptureRecord } from '../core/record';
 import { exportHar } from './har';
 import { exportJson } from './json';
 import { exportMarkdown } from './markdown';
+import { exportOtlp } from './otlp';
 import { filterRecords, filterSnapshot } from './select';
 import { exportTrace } from './trace';
 
-export type ExportKind = 'json' | 'har' | 'trace' | 'markdown';
+export type ExportKind = 'json' | 'har' | 'trace' | 'otlp' | 'markdown';
 
 export interface ExportInput {
   records: readonly CaptureRecord[];
@@ -29,6 +30,7 @@ const EXT: Record<ExportKind, [string, string]> = {
   json: ['.msi.json', 'application/json'],
   har: ['.har', 'application/json'],
   trace: ['.trace.json', 'application/json'],
+  otlp: ['.otlp.json', 'application/json'],
   markdown: ['.md', 'text/markdown'],
 };
 
@@ -48,6 +50,9 @@ export function exportCapture(kind: ExportKind, input: ExportInput): ExportResul
     case 'trace':
       text = exportTrace(snap, { createdAt });
       break;
+    case 'otlp':
+      text = exportOtlp(snap, { createdAt });
+      break;
     case 'markdown':
       text = exportMarkdown(snap, { createdAt, ...(input.source !== undefined ? { source: input.source } : {}) });
       break;
@@ -59,4 +64,5 @@ export { exportHar, toHar } from './har';
 export { exportJson, toCaptureFile, isCaptureFile } from './json';
 export { exportMarkdown } from './markdown';
 export { exportTrace, toTrace } from './trace';
+export { exportOtlp, toOtlp } from './otlp';
 export { filterRecords, filterSnapshot } from './select';

@@ -200,7 +200,7 @@ function label(text: string): string {
 }
 
 /** The stream's events at this snapshot (Stream.events may have grown past an older snapshot). */
-function eventsOf(s: Stream): Stream['events'] {
+export function eventsOf(s: Stream): Stream['events'] {
   return s.eventCount !== undefined && s.eventCount < s.events.length ? s.events.slice(0, s.eventCount) : s.events;
 }
 

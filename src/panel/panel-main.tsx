@@ -6,6 +6,7 @@ import { createPanelConnection } from './live/connection';
 import { startNetworkFallback, type HarLikeEntry } from './live/network';
 import { createLiveStore } from './live/store';
 import { mountDevtoolsInspector } from './ui/app/mount';
+import { TEST_HOOKS } from '../extension/shared/test-hooks';
 
 // "Preserve log" survives panel reloads and DevTools restarts, as the Network panel's does.
 const PRESERVE_KEY = 'msi.preserveLog';
@@ -31,7 +32,7 @@ const api = {
   evicted: () => store.getSnapshot().evicted,
   tabId,
 };
-Object.defineProperty(globalThis, '__MSI_PANEL__', { value: Object.freeze(api) });
+if (TEST_HOOKS) Object.defineProperty(globalThis, '__MSI_PANEL__', { value: Object.freeze(api) });
 
 mountDevtoolsInspector(document.getElementById('root')!, {
   store,

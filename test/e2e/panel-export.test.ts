@@ -20,7 +20,7 @@ import { startTestServer, type TestServer } from '../support/server';
 import { waitFor } from '../support/wait';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const KINDS = ['json', 'har', 'trace', 'markdown'] as const;
+const KINDS = ['json', 'har', 'trace', 'otlp', 'markdown'] as const;
 
 let demo: DemoServer;
 let files: TestServer;
@@ -75,13 +75,14 @@ describe('export and import in the real panel', () => {
     const names = await waitFor(
       () => {
         const now = readdirSync(dl).filter((f) => !f.endsWith('.crdownload'));
-        return now.length >= 4 ? now : null;
+        return now.length >= KINDS.length ? now : null;
       },
-      { timeoutMs: 20_000, message: () => `four downloads in ${dl}: ${readdirSync(dl).join(', ')}` },
+      { timeoutMs: 20_000, message: () => `${KINDS.length} downloads in ${dl}: ${readdirSync(dl).join(', ')}` },
     );
     exported.json = join(dl, names.find((f) => f.endsWith('.msi.json'))!);
     exported.har = join(dl, names.find((f) => f.endsWith('.har'))!);
     exported.trace = join(dl, names.find((f) => f.endsWith('.trace.json'))!);
+    exported.otlp = join(dl, names.find((f) => f.endsWith('.otlp.json'))!);
     exported.markdown = join(dl, names.find((f) => f.endsWith('.md'))!);
     for (const k of KINDS) expect(exported[k], k).toBeTruthy();
 
@@ -104,6 +105,18 @@ describe('export and import in the real panel', () => {
     const trace = JSON.parse(readFileSync(exported.trace, 'utf8'));
     const instants = trace.traceEvents.filter((e: any) => e.ph === 'I' && e.args?.code);
     expect(instants.map((e: any) => e.args.code)).toEqual(expect.arrayContaining(['replay-gap', 'lossy-result-accepted']));
+
+    // OTLP/JSON (validated against the proto definitions in test/unit/export/otlp.test.ts): the
+    // lossy tools/call is a failed CLIENT span carrying its findings.
+    const otlp = JSON.parse(readFileSync(exported.otlp, 'utf8'));
+    const spans = otlp.resourceSpans.flatMap((r: any) => r.scopeSpans.flatMap((x: any) => x.spans));
+    const call = spans.find((x: any) => x.name.startsWith('tools/call ') && x.status?.code === 2);
+    expect(call, spans.map((x: any) => x.name).join(', ')).toBeTruthy();
+    expect(call.attributes).toEqual(expect.arrayContaining([{ key: 'error.type', value: { stringValue: 'lossy-result-accepted' } }]));
+    expect(call.events.map((e: any) => e.attributes.find((a: any) => a.key === 'mcp_stream_inspector.finding.code')?.value.stringValue)).toEqual(expect.arrayContaining(['replay-gap', 'lossy-result-accepted']));
+    // The HAR carries the events in `_eventSourceMessages` too, with the same ids.
+    const esmIds = har.log.entries.flatMap((e: any) => (e._eventSourceMessages ?? []).map((m: any) => m.eventId)).filter(Boolean);
+    for (const id of sseIds) expect(esmIds).toContain(id);
 
     const md = readFileSync(exported.markdown, 'utf8');
     expect(md).toContain('`lossy-result-accepted`');

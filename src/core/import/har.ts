@@ -10,6 +10,7 @@
 // kept. Entries are ordered by time (stable), whatever their order in the file.
 import { CAPTURE_GAP_REASONS, type CaptureGapReason, type CaptureRecord, type EndHow, type Header } from '../record';
 import { ImportError } from './errors';
+import { eventSourceMessagesNotice, readEventSourceMessages, type EventSourceMessages } from './har-event-source';
 
 type NoSeq = CaptureRecord extends infer R ? (R extends CaptureRecord ? Omit<R, 'seq'> : never) : never;
 
@@ -174,13 +175,15 @@ export type HarTimed = { t: number; rank: number; entry: number; step: number; r
 
 /**
  * The conversion of one entry at a time (shared with the streaming importer, har-stream.ts): its
- * records go to `timed`, unordered; `logRecords` adds the log's own `_msiRecords`.
+ * records go to `timed`, unordered; `logRecords`, once every entry is read, adds the records of
+ * the file as a whole (the _eventSourceMessages notice, our own export's `_msiRecords`).
  */
 export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string, string>) {
   const src = o.src ?? 'har';
   type Timed = HarTimed;
   const timed: Timed[] = [];
   let fallbackT = 0;
+  const esmEntries: Parameters<typeof eventSourceMessagesNotice>[0][number][] = [];
   const entry = (raw: unknown, i: number): void => {
     if (!isObj(raw)) throw new ImportError(`HAR entry ${i} is not an object`);
     const req = raw.request;
@@ -263,6 +266,7 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
       });
       let text: string | undefined;
       let bytes = 0;
+      let esm: EventSourceMessages | undefined;
       if (capture === 'none') {
         // not an event-stream or JSON body: not needed (images, scripts, ...)
       } else if (typeof content.text === 'string') {
@@ -325,6 +329,10 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
         if (rest) push(bodyT, 3, 3, { kind: 'chunk', src, t: bodyT, conn, text: rest, bytes: Math.max(0, bytes - fb) });
       } else if (text !== undefined && text.length > 0 && capture !== 'none') {
         push(bodyT, 3, 2, { kind: 'chunk', src, t: bodyT, conn, text, bytes });
+      } else if (text === undefined && (esm = readEventSourceMessages(raw._eventSourceMessages, { start, responseT, endT }))) {
+        // Events only in `_eventSourceMessages` (other HAR writers; har-event-source.ts).
+        esm.events.forEach((e, k) => push(e.t, 3, 2 + k, { kind: 'es-event', src, conn, ...e }));
+        esmEntries.push({ t: start, method, url: req.url, imported: esm });
       } else if (text === undefined && capture !== 'none' && content.size !== 0 && status !== 204 && status !== 202 && status < 300) {
         // The body is absent, which is not an empty body (size 0 or text ""): the file did not keep
         // it. Playwright's recordHar and Chrome's "Save all as HAR" save no body for streams that
@@ -351,9 +359,11 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
       push(endT, 0, 1e9, { kind: 'end', src, t: endT, conn, how: end.how, ...(end.reason ? { reason: end.reason } : {}) });
     }
   };
+  const logRecords = (log: Record<string, unknown>): void => {
+  const esmNote = eventSourceMessagesNotice(esmEntries);
+  if (esmNote) timed.push({ t: esmNote.t, rank: 1, entry: -1, step: 0, rec: { ...esmNote, src } });
   // Our own export: records that belong to no connection (navigations, the inspector's capture
   // gaps, notices).
-  const logRecords = (log: Record<string, unknown>): void => {
   if (Array.isArray(log._msiRecords)) {
     for (const r of log._msiRecords as unknown[]) {
       if (!isObj(r) || !finite(r.t)) continue;

@@ -3,6 +3,7 @@
 
 import { DEVTOOLS_PORT, PANEL_PORT, RELAY_PORT } from '../shared/messages';
 import { createRouter } from './router';
+import { TEST_HOOKS } from '../shared/test-hooks';
 
 const INSTALL_KEY = 'msi.install';
 
@@ -32,9 +33,7 @@ const router = createRouter({
 
 
 // Diagnostics for tests (read over CDP from the worker): which tabs count as inspected now.
-Object.defineProperty(globalThis, '__MSI_BACKGROUND__', {
-  value: Object.freeze({ inspectedTabs: () => router.inspectedTabs() }),
-});
+if (TEST_HOOKS) Object.defineProperty(globalThis, '__MSI_BACKGROUND__', { value: Object.freeze({ inspectedTabs: () => router.inspectedTabs() }) });
 
 chrome.runtime.onConnect.addListener((port) => {
   if (port.name === PANEL_PORT || port.name === DEVTOOLS_PORT) {

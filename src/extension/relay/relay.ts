@@ -27,6 +27,7 @@ import {
 } from '../shared/messages';
 import { recordMaxChars } from './limits';
 import { createRelayCore } from './relay-core';
+import { TEST_HOOKS } from '../shared/test-hooks';
 
 function randomId(): string {
   const a = new Uint8Array(9);
@@ -138,9 +139,7 @@ function orphaned(): boolean {
 
 // Diagnostics for tests and curious users: the relay's counters, readable only from this
 // extension's isolated world (the page cannot see this global), never posted anywhere.
-Object.defineProperty(globalThis, '__MSI_RELAY__', {
-  value: Object.freeze({ stats: () => core.stats() }),
-});
+if (TEST_HOOKS) Object.defineProperty(globalThis, '__MSI_RELAY__', { value: Object.freeze({ stats: () => core.stats() }) });
 
 let port: chrome.runtime.Port | null = null;
 

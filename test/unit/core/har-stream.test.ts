@@ -49,6 +49,20 @@ describe('streaming HAR import', () => {
     });
   }
 
+  it('a HAR whose events are only in _eventSourceMessages (the file-level notice comes at the end): still equal', () => {
+    const recs = importText(readFileSync(join(dir, 'lossy.capture.json'), 'utf8')).records;
+    const har = JSON.parse(exportHar(recs));
+    for (const e of har.log.entries) {
+      delete e._msi;
+      delete e._sseEvents;
+      if (e._eventSourceMessages?.length) delete e.response.content.text;
+    }
+    const r = stream(har, 'h');
+    const whole = importHar(har, 'h');
+    expect(whole.some((x) => x.kind === 'notice' && x.code === 'har-event-source-messages')).toBe(true);
+    expect(r.records).toEqual(whole);
+  });
+
   it('entries out of start order: restart with the whole list, still equal', () => {
     const har = JSON.parse(readFileSync(join(dir, 'lossy.har'), 'utf8'));
     har.log.entries.reverse();

@@ -3,23 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { analyzeRecords } from '../../../src/core';
 import { importText } from '../../../src/core/import';
-import type { AnalysisSnapshot } from '../../../src/core/model';
 import type { CaptureRecord } from '../../../src/core/record';
 import { exportHar, exportJson, exportMarkdown, exportTrace } from '../../../src/export';
 import { lossyRecords } from '../../support/hand-made-lossy';
+import { summary } from './helpers';
 
 const dir = 'test/fixtures/captures';
 const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.capture.json')) : [];
 const cases: [string, CaptureRecord[]][] = [['sample lossy (hand-made)', lossyRecords()], ...files.map((f): [string, CaptureRecord[]] => [f, (JSON.parse(readFileSync(`${dir}/${f}`, 'utf8')) as { records: CaptureRecord[] }).records])];
 
-const summary = (s: AnalysisSnapshot) => ({
-  findings: s.findings.map((f) => `${f.code}|${f.severity}|${f.requestId ?? ''}|${f.missing ?? ''}`).sort(),
-  verdicts: Object.values(s.requests)
-    .flat()
-    .map((r) => `${r.id}|${r.method}|${r.verdict}`)
-    .sort(),
-  sessions: s.sessions.map((x) => `${x.sessionId}|${x.lossless}|${x.idScheme.kind}`).sort(),
-});
 
 describe.each(cases)('%s', (_name, records) => {
   const before = summary(analyzeRecords(records));

@@ -255,7 +255,7 @@ describe('trace export', () => {
     for (const k of [...HOSTILE, '../../etc/passwd', 'C:\\x', 'a/b']) {
       const records = hostileCapture(k);
       const snapshot = analyzeRecords(records);
-      for (const kind of ['json', 'har', 'trace', 'markdown'] as const) {
+      for (const kind of ['json', 'har', 'trace', 'otlp', 'markdown'] as const) {
         const r = exportCapture(kind, { records, snapshot, sessionKey: k, createdAt: '2026-01-01T00:00:00.000Z' });
         expect(r.filename).toMatch(/^[A-Za-z0-9_.-]+$/);
       }

@@ -4,6 +4,7 @@
 
 import { useEffect, useRef, useState } from 'react';
 import type { ClipboardWriter } from '../common/clipboard';
+import { TEST_HOOKS } from '../../../extension/shared/test-hooks';
 import { NavigationProvider } from '../navigation/NavigationProvider';
 import type { ViewStorage } from '../navigation/persist';
 import { normalizeSettings } from '../settings/settings';
@@ -55,7 +56,7 @@ export function InspectorApp(props: InspectorAppProps) {
     <StoreProvider store={store}>
       <NavigationProvider viewStorage={props.viewStorage} prefs={props.storage}>
         <AppShell mode={props.mode} dark={dark} storage={props.storage} importFile={props.importFile} onSettingsChange={props.onSettingsChange} error={props.error} clipboard={props.clipboard} />
-        {props.testHook !== false && <TestHook store={store} />}
+        {TEST_HOOKS && props.testHook !== false && <TestHook store={store} />}
       </NavigationProvider>
     </StoreProvider>
   );

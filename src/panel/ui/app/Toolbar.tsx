@@ -6,6 +6,7 @@ const KINDS: [ExportKind, string][] = [
   ['json', 'JSON (capture file)'],
   ['har', 'HAR 1.2 (with SSE events)'],
   ['trace', 'Perfetto / chrome://tracing trace'],
+  ['otlp', 'OpenTelemetry (OTLP/JSON)'],
   ['markdown', 'Markdown report'],
 ];
 

@@ -86,7 +86,7 @@ export interface InspectorSettings {
   captureWhileClosed: boolean;
 }
 
-export type ExportKind = 'json' | 'har' | 'trace' | 'markdown';
+export type ExportKind = 'json' | 'har' | 'trace' | 'otlp' | 'markdown';
 
 export type Theme = 'light' | 'dark';
 

@@ -1,0 +1,41 @@
+// `audit --format github`: GitHub Actions workflow commands, one annotation per finding
+// (`::error` / `::warning` / `::notice` by severity, `file=` the audited file, `title=` the code and
+// the request) and per capture notice, then one plain summary line. Written exactly as the Actions
+// toolkit writes them (@actions/core's issueCommand: properties in the order title, file; `%`, CR
+// and LF escaped in the message, and `:` and `,` too in properties), so page text cannot end the
+// line and start another command (test/unit/cli/format-github.test.ts compares with @actions/core).
+import type { Finding, Severity } from '../core/model';
+import { findingsOfRequest, requestName, sessionName, type AuditInput } from './audit-input';
+
+const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+
+const COMMAND: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
+
+export function annotation(command: string, props: { title?: string; file?: string }, message: string): string {
+  const p = (['title', 'file'] as const).filter((k) => props[k]).map((k) => `${k}=${escapeProperty(props[k]!)}`);
+  return `::${command}${p.length ? ` ${p.join(',')}` : ''}::${escapeData(message)}`;
+}
+
+function where(f: Finding): string {
+  return [f.streamId ? `stream ${f.streamId}` : '', f.missing ? `missing ${f.missing}` : ''].filter(Boolean).join(', ');
+}
+
+export function renderGithub(inputs: readonly AuditInput[]): string {
+  const lines: string[] = [];
+  const count: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  for (const { file, snap, notices } of inputs) {
+    for (const n of notices) lines.push(annotation(n.level === 'info' ? 'notice' : n.level, { title: `capture notice ${n.code}`, file }, n.message));
+    for (const f of snap.findings) {
+      count[f.severity]++;
+      const s = snap.sessions.find((x) => x.key === f.sessionKey);
+      const reqs = s ? (snap.requests[s.key] ?? []) : [];
+      const r = f.requestId !== undefined ? reqs.find((x) => findingsOfRequest([f], x, reqs).length > 0) : undefined;
+      const title = `${f.code}${r ? ` in ${requestName(r)}` : f.requestId !== undefined ? ` in request #${f.requestId}` : ''}`;
+      const w = where(f);
+      lines.push(annotation(COMMAND[f.severity], { title, file }, `${f.message}${s ? ` (${sessionName(s)}${w ? `; ${w}` : ''})` : w ? ` (${w})` : ''}`));
+    }
+  }
+  lines.push(`mcp-stream-inspector audit: ${inputs.length} file(s), ${count.error} error(s), ${count.warning} warning(s), ${count.info} info`);
+  return lines.join('\n') + '\n';
+}
