@@ -11,7 +11,7 @@ import { SearchBar } from '../search/SearchBar';
 import { SessionsList } from '../sessions/SessionsList';
 import { SettingsDialog } from '../settings/SettingsDialog';
 import type { ImportFn } from '../sources/importer';
-import { useInspector, useStore } from '../store/StoreContext';
+import { useInspectorPart, useStore, useViewModel } from '../store/StoreContext';
 import type { StorageAdapter } from '../store/types';
 import { Banners } from './Banners';
 import { SessionDetail } from './SessionDetail';
@@ -32,7 +32,10 @@ export interface ShellProps {
 export function AppShell(props: ShellProps) {
   const { mode } = props;
   const store = useStore();
-  const state = useInspector();
+  // Parts, not the whole state: a file's read progress must not re-render the views.
+  const vm = useViewModel();
+  const status = useInspectorPart((st) => st.status);
+  const shown = useInspectorPart((st) => st.imported?.name);
   const nav = useNav();
   const sel = useSelection();
   const dispatch = useNavDispatch();
@@ -44,7 +47,6 @@ export function AppShell(props: ShellProps) {
     if (props.error) dispatch({ type: 'show-error', text: props.error });
   }, [props.error, dispatch]);
   // Another capture shown (an import, back to live): nothing of the previous one stays selected.
-  const shown = state.imported?.name;
   const first = useRef(true);
   useEffect(() => {
     if (first.current) first.current = false;
@@ -69,8 +71,7 @@ export function AppShell(props: ShellProps) {
     }
   };
 
-  const vm = state.vm;
-  const info = `${vm.snap.sessions.length} session${vm.snap.sessions.length === 1 ? '' : 's'} · ${vm.totalEvents} events · ${vm.snap.recordCount} records${state.status && !state.status.recording && mode === 'devtools' ? ' · paused' : ''}`;
+  const info = `${vm.snap.sessions.length} session${vm.snap.sessions.length === 1 ? '' : 's'} · ${vm.totalEvents} events · ${vm.snap.recordCount} records${status && !status.recording && mode === 'devtools' ? ' · paused' : ''}`;
   return (
     <div className={`msi-root theme-${props.dark ? 'dark' : 'light'}${files.drag ? ' dropzone-over' : ''}`} data-testid="msi-app" data-mode={mode} onKeyDown={onKeyDown} {...files.dropProps}>
       {/* inside the root: the menus and the copy feedback take the theme's variables */}
@@ -79,7 +80,7 @@ export function AppShell(props: ShellProps) {
       <Toolbar
         mode={mode}
         controls={store.controls()}
-        status={state.status}
+        status={status}
         filterRef={filterRef}
         onImport={() => fileRef.current?.click()}
         onExport={(kind, scope) => files.exportDownload(kind, scope === 'session' ? sel.sessionKey : undefined)}

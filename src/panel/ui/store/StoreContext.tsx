@@ -16,9 +16,17 @@ export function useStore(): InspectorStore {
   return s;
 }
 
+/** The whole state: re-renders on every change (read progress too). For small views only. */
 export function useInspector(): InspectorState {
   const s = useStore();
   return useSyncExternalStore(s.subscribe, s.getState, s.getState);
+}
+
+/** One part of the state; `select` must return a primitive or an object the store keeps stable. */
+export function useInspectorPart<T>(select: (state: InspectorState) => T): T {
+  const s = useStore();
+  const get = () => select(s.getState());
+  return useSyncExternalStore(s.subscribe, get, get);
 }
 
 /** Only the view model: a reader re-renders when a snapshot is published, not on progress ticks. */
