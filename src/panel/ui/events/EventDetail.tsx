@@ -7,6 +7,7 @@ import { useNavActions } from '../navigation/NavigationProvider';
 import type { EventRef } from '../navigation/state';
 import { useViewModel } from '../store/StoreContext';
 import { jsonText, rawText } from './event-copy';
+import { findingMessage } from '../findings/finding-target';
 import { JsonTree } from './JsonTree';
 
 const CAP = 256 * 1024;
@@ -64,7 +65,7 @@ export const EventDetail = memo(function EventDetail({ ev }: { ev: EventRef }) {
                   return (
                     <div key={code}>
                       <span className={`mono sev-${f?.severity ?? codeSeverity(code)}`}>{code}</span>
-                      {f ? <span>{visible(` — ${f.message}`)}</span> : null}
+                      {f ? <span>{visible(` — ${findingMessage(vm, f)}`)}</span> : null}
                     </div>
                   );
                 })}

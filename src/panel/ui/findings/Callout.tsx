@@ -6,6 +6,7 @@ import { SevIcon } from '../common/SevIcon';
 import { visible } from '../common/text';
 import { useNavActions } from '../navigation/NavigationProvider';
 import { useViewModel } from '../store/StoreContext';
+import { findingMessage } from './finding-target';
 import { useFindingActions } from './use-finding-menu';
 
 /**
@@ -15,7 +16,8 @@ import { useFindingActions } from './use-finding-menu';
  */
 export function Callout(props: { finding: Finding; more: number; compact?: boolean }) {
   const { finding: f, more } = props;
-  const snap = useViewModel().snap;
+  const vm = useViewModel();
+  const snap = vm.snap;
   const act = useNavActions();
   const { copyMarkdown } = useFindingActions();
   const req = f.requestId !== undefined ? (snap.requests[f.sessionKey] ?? []).find((r) => r.id === f.requestId) : undefined;
@@ -45,7 +47,7 @@ export function Callout(props: { finding: Finding; more: number; compact?: boole
         {f.pending && open && <span className="dim">(pending: another open stream of the session may still deliver these ids)</span>}
         {more > 0 && !open && moreBtn}
       </div>
-      {open && <p>{visible(f.message)}</p>}
+      {open && <p>{visible(findingMessage(vm, f))}</p>}
       {open && d && (
         <div className="callout-facts" data-testid="lossy-detail">
           {d.missing && (

@@ -2,11 +2,14 @@ import type { Finding } from '../../../core/model';
 import { SevIcon } from '../common/SevIcon';
 import { visible, visibleLine } from '../common/text';
 import { useNavActions } from '../navigation/NavigationProvider';
+import { useViewModel } from '../store/StoreContext';
+import { findingMessage } from './finding-target';
 import { useFindingActions } from './use-finding-menu';
 
 /** The selected finding: its explanation, where it is (streams by their lane labels), and actions. */
 export function FindingDetail({ finding: f }: { finding: Finding }) {
   const act = useNavActions();
+  const vm = useViewModel();
   const { copyMarkdown, lane } = useFindingActions();
   return (
     <div data-testid="finding-detail">
@@ -15,7 +18,7 @@ export function FindingDetail({ finding: f }: { finding: Finding }) {
       </div>
       <dl className="kv">
         <dt>explanation</dt>
-        <dd className="prose">{visible(f.message)}</dd>
+        <dd className="prose">{visible(findingMessage(vm, f))}</dd>
         <dt>session</dt>
         <dd>{visible(f.sessionId ?? f.sessionKey)}</dd>
         {f.streamId && (

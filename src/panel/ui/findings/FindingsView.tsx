@@ -7,7 +7,8 @@ import { visibleLine } from '../common/text';
 import { useRows } from '../common/virtual';
 import { parseFilter } from '../events/filter';
 import { useNav, useNavActions, useSelection } from '../navigation/NavigationProvider';
-import { findingKey } from './finding-target';
+import { findingKey, findingMessage } from './finding-target';
+import { useViewModel } from '../store/StoreContext';
 import { FindingDetail } from './FindingDetail';
 import { useFindingActions } from './use-finding-menu';
 
@@ -22,6 +23,7 @@ const COLUMNS: readonly Column[] = [
 export function FindingsView() {
   const { view, finding, sessionKey } = useSelection();
   const filterText = useNav().filter;
+  const vm = useViewModel();
   const act = useNavActions();
   const menu = useContextMenu();
   const { copyMarkdown, items } = useFindingActions();
@@ -82,7 +84,7 @@ export function FindingsView() {
                       <div role="gridcell" className="mono">{f.code}</div>
                       <div role="gridcell" className="mono">{f.requestId !== undefined ? visibleLine(f.requestId, 20) : '—'}</div>
                       <div role="gridcell" className="mono">{visibleLine(f.missing ? `missing ${f.missing}` : f.eventIds.slice(0, 8).join(', '), 80)}</div>
-                      <div role="gridcell">{visibleLine(`${f.pending ? '(pending — may still change while streams are open) ' : ''}${f.message}`, 300)}</div>
+                      <div role="gridcell">{visibleLine(`${f.pending ? '(pending — may still change while streams are open) ' : ''}${findingMessage(vm, f)}`, 300)}</div>
                     </div>
                   );
                 })}

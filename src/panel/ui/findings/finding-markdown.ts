@@ -9,8 +9,8 @@ import { SEV_ICON } from '../common/severity';
 
 const code = (c: string) => `\`${c.replace(/`/g, '')}\``;
 
-export function findingMarkdown(snap: AnalysisSnapshot, f: Finding, laneLabel: (streamId: string) => string): string {
-  const out = [`**${SEV_ICON[f.severity]} ${code(f.code)}** (${f.severity})${f.pending ? ' — pending: may still change while streams are open' : ''}`, '', mdText(f.message, 4000), ''];
+export function findingMarkdown(snap: AnalysisSnapshot, f: Finding, laneLabel: (streamId: string) => string, message = f.message): string {
+  const out = [`**${SEV_ICON[f.severity]} ${code(f.code)}** (${f.severity})${f.pending ? ' — pending: may still change while streams are open' : ''}`, '', mdText(message, 4000), ''];
   const session = snap.sessions.find((s) => s.key === f.sessionKey);
   out.push(`- Session: ${mdText(f.sessionId ?? `(no session) ${session?.endpoint ?? f.sessionKey}`, 300)}`);
   if (session) out.push(`- Endpoint: ${mdText(session.endpoint, 300)}`);

@@ -23,3 +23,8 @@ export function findingTarget(snap: AnalysisSnapshot, f: Finding): EventRef | un
   }
   return s.events.length ? { streamId: s.id, index: s.events.length - 1 } : undefined;
 }
+
+/** A finding's explanation with the streams it names by internal id named by their lane labels. */
+export function findingMessage(vm: { session(key: string): { lanes: { name(text: string): string } } | undefined }, f: Finding): string {
+  return vm.session(f.sessionKey)?.lanes.name(f.message) ?? f.message;
+}

@@ -111,6 +111,18 @@ describe('streams named by their lane labels', () => {
     expect($(m.container, '[data-testid=tab-timeline]')!.getAttribute('aria-selected')).toBe('true');
   });
 
+  it('a finding message that names a stream by its internal id shows the lane label (the core words it; the panel names the stream)', async () => {
+    const dup = captureRecords('duplicate-replay');
+    m = await mount(<InspectorApp source={createStaticSource(dup)} analyzerFactory={factory} mode="viewer" />);
+    const raw = (globalThis as { __MSI_UI__?: { snapshot(): { findings: { code: string; message: string }[] } } }).__MSI_UI__!.snapshot().findings.find((f) => f.code === 'replay-duplicate')!;
+    expect(raw.message).toMatch(/first on stream node:duplicate-replay:c\d/); // the core's text today
+    await click($(m.container, '[data-testid=tab-findings]'));
+    await click($(m.container, '[data-testid=finding-row][data-code=replay-duplicate]'));
+    const detail = $(m.container, '[data-testid=finding-detail]')!.textContent!;
+    expect(detail).toMatch(/first on stream “POST #2 tools\/call”/);
+    expect(m.container.textContent).not.toMatch(/node:duplicate-replay:c\d/);
+  });
+
   it('timeline buttons: zoom, whole session, next/previous finding', async () => {
     m = await mount(<InspectorApp source={createStaticSource(lossy)} analyzerFactory={factory} mode="viewer" />);
     const full = range();

@@ -18,6 +18,23 @@ export interface Lanes {
   t0: number;
   /** The whole session with a margin: what the timeline shows before any zoom. */
   range: View;
+  /**
+   * `text` with the session's stream ids replaced by their lane labels, quoted. Finding messages
+   * are the core's wording and some name a stream by its internal id (`har:e4`); until the core
+   * words them by reference (see src/panel/ui/README.md), the panel names the stream as the
+   * timeline does.
+   */
+  name(text: string): string;
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A replacer of the given ids (longest first, not inside a longer id) by their labels. */
+export function streamNamer(labels: ReadonlyMap<string, string>): (text: string) => string {
+  const ids = [...labels.keys()].filter((id) => id.length >= 3).sort((a, b) => b.length - a.length);
+  if (!ids.length) return (t) => t;
+  const re = new RegExp(`(?<![\\w:.-])(?:${ids.map(escapeRe).join('|')})(?![\\w:.-])`, 'g');
+  return (text) => (text.length > 20_000 ? text : text.replace(re, (id) => `“${labels.get(id)}”`));
 }
 
 export function streamEnd(s: Stream): number {
@@ -54,5 +71,5 @@ export function buildLanes(snap: AnalysisSnapshot, session: Session, reqs: Reado
     const pad = Math.max(20, (b - a) * 0.04);
     range = { start: a - pad, end: b + pad * 2.5 };
   }
-  return { streams, laneOf, labels, t0: streams.length ? streams[0]!.start : 0, range };
+  return { streams, laneOf, labels, t0: streams.length ? streams[0]!.start : 0, range, name: streamNamer(labels) };
 }
