@@ -32,6 +32,9 @@ export function isDemoPageStale(): boolean {
     DEMO_DIR,
     join(REPO_ROOT, 'test/fixtures/mcp-server/long-task.ts'),
     join(REPO_ROOT, 'test/fixtures/mcp-server/options.ts'),
+    // The SDK v2 agent and its scenario table are bundled into the page too.
+    join(REPO_ROOT, 'test/fixtures/v2/scenarios.ts'),
+    join(REPO_ROOT, 'test/fixtures/v2/client/agent.ts'),
   ]);
 }
 

@@ -1,20 +1,27 @@
 // The demo page. Query parameters (all optional):
-//   mode=<fixture mode>   default: the demo server's --mode
+//   sdk=v1|v2             which official SDK client the agent uses (default: the demo server's --sdk, v1):
+//                         v1 = @modelcontextprotocol/sdk 1.32, v2 = @modelcontextprotocol/client 2.4
+//   mode=<fixture mode>   default: the demo server's --mode (for v2: a scenario of test/fixtures/v2/scenarios.ts)
 //   autorun=1             run once on load
 //   chunks=N delayMs=N timeoutMs=N
 //   server=<origin>       the fixture server's origin (default: the demo server's config)
 // window.__demo = { config, outcome: Promise<DemoOutcome> (the first run), run(): Promise<DemoOutcome>, runs }
 
 import { MODE_NAMES } from '../test/fixtures/mcp-server/options.js';
+import { V2_SCENARIO_NAMES, isV2ScenarioName } from '../test/fixtures/v2/scenarios.js';
 import { runAgent, type AgentOptions, type DemoOutcome } from './agent.js';
+import { runAgentV2 } from './agent-v2.js';
 
 interface DemoConfig {
   mcpOrigin: string;
+  /** The SDK v2 fixture server (every scenario at <mcpV2Origin>/mcp/<scenario>). */
+  mcpV2Origin: string;
   mode: string;
+  sdk: 'v1' | 'v2';
 }
 /** What the page exposes as `window.__demo` (for tests driving the page). */
 export interface DemoPageApi {
-  config: { mode: string; url: string } & AgentOptions;
+  config: { mode: string; url: string; sdk: 'v1' | 'v2' } & AgentOptions;
   /** The first run's outcome (the autorun's, or the first button press's). */
   outcome: Promise<DemoOutcome>;
   run(mode?: string): Promise<DemoOutcome>;
@@ -31,17 +38,20 @@ declare global {
 const params = new URLSearchParams(location.search);
 const cfg = window.__DEMO_CONFIG__ ?? {};
 const mcpOrigin = params.get('server') ?? cfg.mcpOrigin ?? location.origin;
-let mode = params.get('mode') ?? cfg.mode ?? 'lossy';
+const sdk: 'v1' | 'v2' = (params.get('sdk') ?? cfg.sdk) === 'v2' ? 'v2' : 'v1';
+const mcpV2Origin = params.get('server') ?? cfg.mcpV2Origin ?? location.origin;
+let mode = params.get('mode') ?? cfg.mode ?? (sdk === 'v2' ? 'modern-reissue' : 'lossy');
 const num = (name: string, dflt: number) => {
   const v = Number(params.get(name));
   return params.has(name) && Number.isFinite(v) && v >= 0 ? v : dflt;
 };
 
-function optionsFor(m: string): { mode: string; url: string } & AgentOptions {
-  const short = m === 'dropped-result' || m === 'session-404' || m === 'evicted';
+function optionsFor(m: string): { mode: string; url: string; sdk: 'v1' | 'v2' } & AgentOptions {
+  const short = m === 'dropped-result' || m === 'session-404' || m === 'evicted' || /dropped-result|session-404|abandoned/.test(m);
   return {
     mode: m,
-    url: `${mcpOrigin}/mcp/${m}`,
+    sdk,
+    url: `${sdk === 'v2' ? mcpV2Origin : mcpOrigin}/mcp/${m}`,
     chunks: num('chunks', 12),
     delayMs: num('delayMs', 120),
     timeoutMs: num('timeoutMs', short ? 3000 : 30_000),
@@ -53,12 +63,13 @@ const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as 
 const modeSelect = $<HTMLSelectElement>('mode');
 const runButton = $<HTMLButtonElement>('run');
 
-for (const m of MODE_NAMES) {
+for (const m of sdk === 'v2' ? V2_SCENARIO_NAMES : MODE_NAMES) {
   const opt = document.createElement('option');
   opt.value = opt.textContent = m;
   modeSelect.append(opt);
 }
 modeSelect.value = mode;
+$('sdk-name').textContent = sdk === 'v2' ? '@modelcontextprotocol/client 2.4, era negotiated per scenario' : '@modelcontextprotocol/sdk 1.32';
 
 function setBadge(id: string, cls: 'good' | 'bad' | 'warn' | 'neutral', text: string) {
   const el = $(id);
@@ -94,21 +105,25 @@ async function run(m: string = mode): Promise<DemoOutcome> {
   setBadge('call-status', 'neutral', 'Calling long_task…');
   setBadge('data-status', 'neutral', '—');
   const t0 = performance.now();
-  const outcome = await runAgent(m, o, {
-    log(line) {
+  const events = {
+    log(line: string) {
       const li = document.createElement('li');
       li.textContent = `${((performance.now() - t0) / 1000).toFixed(2)}s ${line}`;
       $('log').append(li);
     },
-    progress(value, total) {
+    progress(value: number, total: number) {
       bar.max = total;
       bar.value = value;
       $('progress-text').textContent = `${value} / ${total}`;
     },
-    chunk(_c, accumulated) {
+    chunk(_c: unknown, accumulated: string) {
       $('output').textContent = accumulated;
     },
-  });
+  };
+  const outcome: DemoOutcome =
+    sdk === 'v2' && isV2ScenarioName(m)
+      ? await runAgentV2(m, { url: o.url, chunks: o.chunks, delayMs: o.delayMs, ...(params.has('timeoutMs') ? { timeoutMs: o.timeoutMs } : {}) }, events)
+      : await runAgent(m, o, events);
   if (outcome.callSucceeded) setBadge('call-status', 'good', '✔ The call succeeded');
   else setBadge('call-status', 'bad', `✘ The call failed: ${outcome.error?.message ?? 'unknown error'}`);
   if (outcome.hashMatches === true) setBadge('data-status', 'good', '✔ Output matches the result hash');
@@ -129,6 +144,9 @@ async function run(m: string = mode): Promise<DemoOutcome> {
     ['result sha256', outcome.resultSha256 ?? '—'],
     ['accumulated sha256', outcome.accumulatedSha256],
     ['session', outcome.sessionId ?? '—'],
+    ['SDK', sdk === 'v2' ? '@modelcontextprotocol/client 2.4' : '@modelcontextprotocol/sdk 1.32'],
+    ...('era' in outcome ? ([['era', String((outcome as { era?: string }).era ?? '—')]] as [string, string][]) : []),
+    ...('attempts' in outcome ? ([['tools/call attempts', String((outcome as { attempts: number }).attempts)]] as [string, string][]) : []),
     ['duration', `${outcome.durationMs} ms`],
   ];
   for (const [k, v] of rows) {

@@ -6,7 +6,7 @@
 //   demo.pageUrl({ mode: 'lossy', autorun: true })  // http://127.0.0.1:<p>/?mode=lossy&autorun=1
 //   await demo.close();
 //
-// The page reads its config from /demo-config.js: { mcpOrigin, mode }. Every fixture mode is
+// The page reads its config from /demo-config.js: { mcpOrigin, mcpV2Origin, mode, sdk }. Every fixture mode is
 // served at <mcpOrigin>/mcp/<mode>; the page's ?mode= picks one. The extension's build output
 // (dist/) is also served read-only under /ext/, and the standalone viewer at /viewer (its
 // /assets/ fall back to dist/assets): /viewer?src=/captures/lossy.capture.json opens a recorded
@@ -22,6 +22,8 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ModeName } from '../test/fixtures/mcp-server/options.js';
 import { startFixtureServer, type FixtureServer } from '../test/fixtures/mcp-server/server.js';
+import type { V2ScenarioName } from '../test/fixtures/v2/scenarios.js';
+import { startV2FixtureServer, type V2FixtureServer } from '../test/fixtures/v2/server/server.js';
 import { buildDemoPage } from './build.js';
 
 /** The page's `window.__demo` and the outcome of one run (types only). */
@@ -33,8 +35,12 @@ export const DEMO_DIST = join(DEMO_DIR, 'dist');
 export const REPO_ROOT = resolve(DEMO_DIR, '..');
 
 export interface DemoServerOptions {
-  /** Default mode of the page (its ?mode= overrides). Default 'lossy'. */
-  mode?: ModeName;
+  /** Default mode of the page (its ?mode= overrides). Default 'lossy' (v1) / 'modern-reissue' (v2). */
+  mode?: ModeName | V2ScenarioName;
+  /** Default SDK of the page's agent (its ?sdk= overrides). Default 'v1'. */
+  sdk?: 'v1' | 'v2';
+  /** Use this SDK v2 fixture server instead of starting one. */
+  fixtureV2?: V2FixtureServer;
   host?: string;
   /** Page port; default 0 (ephemeral). */
   port?: number;
@@ -49,7 +55,8 @@ export interface DemoServerOptions {
 }
 
 export interface PageParams {
-  mode?: ModeName;
+  mode?: ModeName | V2ScenarioName;
+  sdk?: 'v1' | 'v2';
   autorun?: boolean;
   chunks?: number;
   delayMs?: number;
@@ -59,6 +66,8 @@ export interface PageParams {
 export interface DemoServer {
   origin: string;
   fixture: FixtureServer;
+  /** The SDK v2 fixture server (scenarios at <origin>/mcp/<scenario>). */
+  fixtureV2: V2FixtureServer;
   pageUrl(p?: PageParams): string;
   /** The standalone viewer served here; with `src` (a path on this server or a URL) it opens that file. */
   viewerUrl(src?: string): string;
@@ -109,7 +118,9 @@ export async function startDemoServer(opts: DemoServerOptions = {}): Promise<Dem
   }
   const host = opts.host ?? '127.0.0.1';
   const fixture = opts.fixture ?? (await startFixtureServer({ host, port: opts.mcpPort ?? 0 }));
-  const mode = opts.mode ?? 'lossy';
+  const fixtureV2 = opts.fixtureV2 ?? (await startV2FixtureServer({ host }));
+  const sdk = opts.sdk ?? 'v1';
+  const mode = opts.mode ?? (sdk === 'v2' ? 'modern-reissue' : 'lossy');
   const extDir = join(REPO_ROOT, 'dist');
 
   const http = createServer((req, res) => {
@@ -118,7 +129,7 @@ export async function startDemoServer(opts: DemoServerOptions = {}): Promise<Dem
     (async () => {
       if (p === '/demo-config.js') {
         res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
-        res.end(`window.__DEMO_CONFIG__ = ${JSON.stringify({ mcpOrigin: fixture.origin, mode })};\n`);
+        res.end(`window.__DEMO_CONFIG__ = ${JSON.stringify({ mcpOrigin: fixture.origin, mcpV2Origin: fixtureV2.origin, mode, sdk })};\n`);
         return;
       }
       if (p === '/favicon.ico') {
@@ -149,8 +160,10 @@ export async function startDemoServer(opts: DemoServerOptions = {}): Promise<Dem
   return {
     origin,
     fixture,
+    fixtureV2,
     pageUrl(p: PageParams = {}) {
       const q = new URLSearchParams();
+      if ((p.sdk ?? sdk) === 'v2') q.set('sdk', 'v2');
       q.set('mode', p.mode ?? mode);
       if (p.autorun) q.set('autorun', '1');
       if (p.chunks !== undefined) q.set('chunks', String(p.chunks));
@@ -165,6 +178,7 @@ export async function startDemoServer(opts: DemoServerOptions = {}): Promise<Dem
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
       if (!opts.fixture) await fixture.close();
+      if (!opts.fixtureV2) await fixtureV2.close();
     },
   };
 }

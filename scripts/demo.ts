@@ -1,8 +1,8 @@
-// npm run demo -- [--mode lossy] [--port N] [--no-browser] [--once] [--no-build] [--browser PATH]
+// npm run demo -- [--sdk v1|v2] [--mode lossy] [--port N] [--no-browser] [--once] [--no-build] [--browser PATH]
 //                 [--serve] [--autorun] [--remote-debugging-port N]
 //
-// Starts the fixture MCP server in a mode, serves the demo page (a web agent on the official SDK
-// client), builds the extension if dist/ is stale, and opens Chromium with the extension loaded
+// Starts the fixture MCP servers (SDK v1 and SDK v2), serves the demo page (a web agent on the
+// official SDK client: v1 by default, v2 with --sdk v2), builds the extension if dist/ is stale, and opens Chromium with the extension loaded
 // and DevTools open on the page — or prints how to do that by hand.
 //
 // Browsers it can drive: Chromium and Chrome for Testing (they honour --load-extension).
@@ -16,13 +16,18 @@ import { isDemoPageStale, isStale } from '../demo/build.js';
 import { startDemoServer, REPO_ROOT, type DemoServer } from '../demo/server.js';
 import { SCENARIOS, runScenario, type ScenarioOptions } from '../test/fixtures/client/run-scenario.js';
 import { MODE_NAMES, isModeName, type ModeName } from '../test/fixtures/mcp-server/options.js';
+import { runV2Scenario } from '../test/fixtures/v2/client/run-scenario.js';
+import { V2_SCENARIOS, V2_SCENARIO_NAMES, isV2ScenarioName, type V2ScenarioName } from '../test/fixtures/v2/scenarios.js';
 import { connectCdp } from '../test/support/cdp.js';
 
 const DEMO_MODES: ModeName[] = ['lossless', 'lossy', 'opaque', 'dropped-result', 'cross-stream', 'session-404'];
+/** The v2 scenarios worth a first look (every scenario of test/fixtures/v2/scenarios.ts works). */
+const DEMO_V2_MODES: V2ScenarioName[] = ['modern-reissue', 'modern-abandoned', 'modern-listen-drop', 'modern-header-mismatch', 'modern-mrtr', 'legacy-lossy'];
 const EXT_DIST = join(REPO_ROOT, 'dist');
 
 interface Args {
-  mode: ModeName;
+  sdk: 'v1' | 'v2';
+  mode: ModeName | V2ScenarioName;
   port: number;
   browser: boolean;
   once: boolean;
@@ -40,7 +45,10 @@ function usage(msg?: string): never {
   (msg ? console.error : console.log)(
     [
       'usage: npm run demo -- [options]',
-      `  --mode M        server mode: ${DEMO_MODES.join(', ')} (also: ${MODE_NAMES.filter((m) => !DEMO_MODES.includes(m)).join(', ')}); default lossy`,
+      '  --sdk v1|v2     the official SDK the page\'s agent and the --once agent use: v1 = @modelcontextprotocol/sdk 1.32',
+      '                  (default), v2 = @modelcontextprotocol/client 2.4 against the @modelcontextprotocol/server 2.4 fixture',
+      `  --mode M        v1 server mode: ${DEMO_MODES.join(', ')} (also: ${MODE_NAMES.filter((m) => !DEMO_MODES.includes(m)).join(', ')}); default lossy`,
+      `                  v2 scenario: ${DEMO_V2_MODES.join(', ')} (also: ${V2_SCENARIO_NAMES.filter((m) => !DEMO_V2_MODES.includes(m)).join(', ')}); default modern-reissue`,
       '  --port N        port of the demo page on 127.0.0.1 (default: any free port)',
       '  --no-browser    do not launch a browser; print how to load the extension and which URL to open',
       '  --once          start, check the page is served, run the agent once (Node SDK client), print JSON, exit',
@@ -55,18 +63,17 @@ function usage(msg?: string): never {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { mode: 'lossy', port: 0, browser: true, once: false, build: true, serve: false, autorun: false };
+  const a: Args = { sdk: 'v1', mode: 'lossy', port: 0, browser: true, once: false, build: true, serve: false, autorun: false };
+  let mode: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const x = argv[i]!;
     const v = () => argv[++i] ?? usage(`${x} needs a value`);
-    if (x === '--mode') {
-      const m = v();
-      if (!isModeName(m)) usage(`unknown mode ${m}`);
-      a.mode = m;
-    } else if (x.startsWith('--mode=')) {
-      const m = x.slice(7);
-      if (!isModeName(m)) usage(`unknown mode ${m}`);
-      a.mode = m;
+    if (x === '--mode') mode = v();
+    else if (x.startsWith('--mode=')) mode = x.slice(7);
+    else if (x === '--sdk' || x.startsWith('--sdk=')) {
+      const s = x === '--sdk' ? v() : x.slice(6);
+      if (s !== 'v1' && s !== 'v2') usage(`unknown sdk ${s} (v1 or v2)`);
+      a.sdk = s;
     } else if (x === '--port') {
       const p = Number(v());
       if (!Number.isInteger(p) || p < 0 || p > 65535) usage('--port needs a port number');
@@ -80,6 +87,13 @@ function parseArgs(argv: string[]): Args {
     else if (x === '--remote-debugging-port') a.debugPort = Number(v());
     else if (x === '-h' || x === '--help') usage();
     else usage(`unknown argument ${x}`);
+  }
+  if (a.sdk === 'v2') {
+    if (mode !== undefined && !isV2ScenarioName(mode)) usage(`unknown mode ${mode} for --sdk v2 (a scenario: ${V2_SCENARIO_NAMES.join(', ')})`);
+    a.mode = (mode as V2ScenarioName | undefined) ?? 'modern-reissue';
+  } else {
+    if (mode !== undefined && !isModeName(mode)) usage(`unknown mode ${mode}${isV2ScenarioName(mode) ? ' (a v2 scenario: add --sdk v2)' : ''}`);
+    a.mode = (mode as ModeName | undefined) ?? 'lossy';
   }
   if (process.env.CI === 'true' && !a.serve && !a.once) {
     console.log('demo: CI=true: behaving like --once --no-browser (pass --serve to keep serving)');
@@ -112,6 +126,28 @@ function buildIfStale(a: Args): { extension: 'built' | 'fresh' | 'stale' | 'miss
 function findBrowser(explicit?: string): string | undefined {
   const candidates = [explicit, process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome-for-testing'];
   return candidates.find((c): c is string => !!c && existsSync(c));
+}
+
+function whatToLookForV2(demo: DemoServer, mode: V2ScenarioName): string {
+  const sc = V2_SCENARIOS[mode];
+  return [
+    '',
+    `SDK v2 scenario "${mode}" (server: ${sc.server.era}, client negotiation: ${sc.client.negotiation}):`,
+    `  ${sc.shows}.`,
+    '',
+    'What to look at:',
+    '  1. The demo page runs the @modelcontextprotocol/client 2.4 agent; its "Check" box names the era,',
+    '     the tools/call attempts and what the agent accumulated.',
+    '  2. In DevTools → "MCP Streams": the session (legacy era) or the endpoint group (modern era) with',
+    '     every stream and request; the Events table shows each SSE message in order.',
+    sc.expect.era === 'legacy'
+      ? `  3. The findings are the v1 fixture's for the same fault: ${sc.expect.codes.join(', ') || 'none'}.`
+      : `  3. The modern-era findings this scenario is built for (${sc.expect.codes.join(', ') || 'none'}) come with
+` +
+        '     the 2026-07-28 analysis (issue 12, items 1-3); today the panel shows the traffic and the legacy-era codes.',
+    `  4. The recorded capture of this scenario: ${demo.viewerUrl(`/captures/v2/${mode}.capture.json`)}`,
+    '',
+  ].join('\n');
 }
 
 function whatToLookFor(demo: DemoServer, mode: ModeName): string {
@@ -220,7 +256,7 @@ async function navigateWhenInspected(endpoint: Promise<string>, pageUrl: string)
 }
 
 async function once(a: Args, demo: DemoServer, ext: string): Promise<number> {
-  const pageUrl = demo.pageUrl({ mode: a.mode, autorun: true });
+  const pageUrl = demo.pageUrl({ mode: a.mode, sdk: a.sdk, autorun: true });
   const page = await fetch(pageUrl);
   const html = await page.text();
   const script = /<script type="module"[^>]*src="([^"]+)"/.exec(html)?.[1];
@@ -231,13 +267,15 @@ async function once(a: Args, demo: DemoServer, ext: string): Promise<number> {
   const viewerOk = !!viewerScript && (await fetch(new URL(viewerScript, demo.viewerUrl()))).ok;
   const pageOk = page.ok && html.includes('Demo web agent') && !!bundle?.ok && config.includes(demo.fixture.origin);
 
-  const preset: Partial<ScenarioOptions> = a.mode in SCENARIOS ? SCENARIOS[a.mode as keyof typeof SCENARIOS] : {};
-  const r = await runScenario({ ...preset, name: a.mode, mode: a.mode, server: demo.fixture, chunks: 8, delayMs: 20 });
+  if (a.sdk === 'v2') return onceV2(a, demo, ext, { pageUrl, pageOk: pageOk && config.includes(demo.fixtureV2.origin), viewerOk });
+  const mode = a.mode as ModeName;
+  const preset: Partial<ScenarioOptions> = mode in SCENARIOS ? SCENARIOS[mode as keyof typeof SCENARIOS] : {};
+  const r = await runScenario({ ...preset, name: mode, mode, server: demo.fixture, chunks: 8, delayMs: 20 });
   const o = r.outcome;
   const summary = {
     mode: a.mode,
     pageUrl,
-    mcpUrl: demo.fixture.modeUrl(a.mode),
+    mcpUrl: demo.fixture.modeUrl(mode),
     page: pageOk ? 'ok' : 'broken',
     viewerUrl: demo.viewerUrl('/captures/lossy.capture.json'),
     viewer: viewerOk ? 'ok' : ext === 'missing' ? 'not built' : 'broken',
@@ -256,14 +294,48 @@ async function once(a: Args, demo: DemoServer, ext: string): Promise<number> {
   return pageOk ? 0 : 1;
 }
 
+/** --once --sdk v2: the same checks, then the v2 agent (Node, SDK v2 client) once against the v2 fixture. */
+async function onceV2(a: Args, demo: DemoServer, ext: string, page: { pageUrl: string; pageOk: boolean; viewerOk: boolean }): Promise<number> {
+  const mode = a.mode as V2ScenarioName;
+  const r = await runV2Scenario(mode, { server: demo.fixtureV2, client: { chunks: 6, delayMs: 20 } });
+  const o = r.outcome;
+  const summary = {
+    sdk: 'v2',
+    mode,
+    pageUrl: page.pageUrl,
+    mcpUrl: demo.fixtureV2.modeUrl(mode),
+    page: page.pageOk ? 'ok' : 'broken',
+    viewerUrl: demo.viewerUrl(`/captures/v2/${mode}.capture.json`),
+    viewer: page.viewerOk ? 'ok' : ext === 'missing' ? 'not built' : 'broken',
+    extension: ext,
+    agent: {
+      era: o.era ?? null,
+      protocolVersion: o.protocolVersion ?? null,
+      callSucceeded: o.callSucceeded,
+      hashMatches: o.hashMatches,
+      missingChunks: o.missingChunks,
+      attempts: o.attempts,
+      chunksPerAttempt: o.chunksPerAttempt,
+      resumes: o.resumes,
+      ...(o.mrtr ? { mrtr: o.mrtr } : {}),
+      ...(o.listen ? { listen: o.listen } : {}),
+      ...(o.error ? { error: o.error.message } : {}),
+    },
+    expect: V2_SCENARIOS[mode].expect,
+    records: r.records.length,
+  };
+  console.log(JSON.stringify(summary, null, 2));
+  return page.pageOk ? 0 : 1;
+}
+
 async function main() {
   const a = parseArgs(process.argv.slice(2));
   const { extension } = buildIfStale(a);
   if (extension === 'missing' || extension === 'stale') {
     console.log(`demo: dist/ is ${extension} and --no-build was given: the extension may not match the sources`);
   }
-  const demo = await startDemoServer({ mode: a.mode, port: a.port });
-  const pageUrl = demo.pageUrl({ mode: a.mode, autorun: a.autorun });
+  const demo = await startDemoServer({ mode: a.mode, sdk: a.sdk, port: a.port });
+  const pageUrl = demo.pageUrl({ mode: a.mode, sdk: a.sdk, autorun: a.autorun });
   let browser: ReturnType<typeof launchBrowser> | undefined;
   let stopping = false;
   const stop = async (code: number) => {
@@ -282,12 +354,13 @@ async function main() {
     return;
   }
 
-  console.log(`\nMCP Stream Inspector demo — mode "${a.mode}"`);
+  console.log(`\nMCP Stream Inspector demo — SDK ${a.sdk}, mode "${a.mode}"`);
   console.log(`  demo page:  ${pageUrl}`);
-  console.log(`  MCP server: ${demo.fixture.modeUrl(a.mode)} (every mode at ${demo.fixture.origin}/mcp/<mode>)`);
+  if (a.sdk === 'v2') console.log(`  MCP server: ${demo.fixtureV2.modeUrl(a.mode as V2ScenarioName)} (SDK v2; every scenario at ${demo.fixtureV2.origin}/mcp/<scenario>)`);
+  else console.log(`  MCP server: ${demo.fixture.modeUrl(a.mode as ModeName)} (every mode at ${demo.fixture.origin}/mcp/<mode>)`);
   console.log(`  extension:  ${EXT_DIST} (${extension})`);
   console.log(`  viewer:     ${demo.viewerUrl()} (standalone viewer: open an export without DevTools)`);
-  console.log(whatToLookFor(demo, a.mode));
+  console.log(a.sdk === 'v2' ? whatToLookForV2(demo, a.mode as V2ScenarioName) : whatToLookFor(demo, a.mode as ModeName));
 
   const bin = a.browser ? findBrowser(a.browserPath) : undefined;
   const display = !!(process.env.DISPLAY || process.env.WAYLAND_DISPLAY) || process.platform === 'darwin' || process.platform === 'win32';

@@ -13,6 +13,7 @@ import { noticesOf, type AuditInput } from './audit-input';
 import { renderGithub } from './format-github';
 import { renderJunit } from './format-junit';
 import { PRODUCT_VERSION } from '../export/version';
+import { serveCommand } from './serve/command';
 
 export interface Io {
   stdout: (s: string) => void;
@@ -54,6 +55,8 @@ client accepted over lossy or unverifiable replays.
 
 Exit status: 0 no finding at or above --fail-on, 1 there is one, 2 unreadable input or bad usage.
 Finding codes are explained in docs/findings.md.
+
+A capture served back as an MCP server: ${NAME} serve <file> (see ${NAME} serve --help).
 `;
 
 function fsError(e: unknown): string {
@@ -72,6 +75,7 @@ function fsError(e: unknown): string {
 }
 
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  if (argv[0] === 'serve') return serveCommand(argv.slice(1), io);
   let parsed;
   try {
     parsed = parseArgs({
@@ -106,7 +110,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     return 2;
   }
   if (command !== 'audit') {
-    io.stderr(`${NAME}: unknown command "${command}"; the command is "audit" (see --help)\n`);
+    io.stderr(`${NAME}: unknown command "${command}"; the commands are "audit" and "serve" (see --help)\n`);
     return 2;
   }
   if (files.length === 0) {

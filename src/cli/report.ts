@@ -12,6 +12,10 @@ export interface AuditJson {
     idScheme: string;
     lossless: boolean;
     requests: { id: string | number | null; method: string; verdict: string; findings: string[] }[];
+    /** 'session', 'stream' or 'server' (one counter shared by several sessions); null without a counter. */
+    idSchemeScope: string | null;
+    idSchemeEvidence: string;
+    losslessReasons: string[];
   }[];
   findings: {
     code: string;
@@ -64,6 +68,9 @@ export function toAuditJson(snaps: AnalysisSnapshot[]): AuditJson {
           verdict: r.verdict,
           findings: r.findings.slice(),
         })),
+        idSchemeScope: s.idScheme.scope ?? null,
+        idSchemeEvidence: s.idScheme.evidence,
+        losslessReasons: s.losslessReasons.slice(),
       });
     }
     for (const f of snap.findings) {

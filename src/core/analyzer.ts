@@ -15,11 +15,11 @@ import { headerValue, isEventStreamType, isJsonType } from './record';
 import type { AnalysisSnapshot, Finding, FindingCode, JsonRpcSummary, RequestInfo, Session, SseEvent, Stream, StreamKind } from './model';
 import { createSseConnectionParser, type SseBlock } from './sse';
 import { boundedDepth, decodeJsonRpc, getPath, idText, type DecodedMessage } from './jsonrpc';
-import { IntervalSet, formatId, makeIdParser, newIdStats, parseIdGeneric, recordId, recordStep, type IdSchemeOverride, type ParsedId } from './ids';
+import { IntervalSet, formatId, hexFieldStart, hexLetters, makeIdParser, newIdStats, parseIdGeneric, parseIdHex, recordId, recordStep, type IdSchemeOverride, type ParsedId } from './ids';
 import { IdIndex } from './id-index';
 import { SEVERITY, type FindingInput } from './findings';
 import { lookupCapability, resolveOptions, type AnalyzerOptions, type ResolvedOptions } from './options';
-import { NO_SESSION, type Candidate, type ConnState, type FindingRun, type OrdFinding, type ReqState, type SessionState, type StreamS } from './state';
+import { NO_SESSION, type Candidate, type ConnState, type EndpointState, type FindingRun, type IdTrack, type IdView, type OrdFinding, type ReqState, type SessionState, type StreamS } from './state';
 import { addOverlayCode, applyOverlay, deriveSession, streamModel } from './derive';
 import { createCaptureGaps } from './capture-gaps';
 import { createLostIds } from './lost-ids';
@@ -86,6 +86,8 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
 
   const conns = new Map<string, ConnState>();
   const sessions = new Map<string, SessionState>();
+  /** Sessions with an Mcp-Session-Id, per endpoint (origin + path). */
+  const endpoints = new Map<string, EndpointState>();
   const streamsById = new Map<string, StreamS>();
   const streamOrder: StreamS[] = [];
   const globalFindings: OrdFinding[] = [];
@@ -121,6 +123,8 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     if (!s) {
       const override = overrideFor(origin);
       const parse = makeIdParser(override);
+      const stats = newIdStats();
+      const candidates: Candidate[] = [];
       s = {
         key,
         sessionId,
@@ -133,10 +137,11 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
         requestById: new Map(),
         progress: new Map(),
         idIndex: new IdIndex(parse === parseIdGeneric),
-        stats: newIdStats(),
+        stats,
         override,
         parse,
-        candidates: [],
+        candidates,
+        main: { stats, candidates, parse, hex: false },
         findings: [],
         resumes: [],
         resyncOrds: [],
@@ -145,6 +150,12 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
         dirty: true,
       };
       sessions.set(key, s);
+      if (sessionId !== null) {
+        let ep = endpoints.get(endpoint);
+        if (!ep) endpoints.set(endpoint, (ep = { sessions: [], reuse: 0 }));
+        ep.sessions.push(s);
+        s.ep = ep;
+      }
     }
     return s;
   }
@@ -336,6 +347,8 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     if (!target) return;
     const root = target.root;
     st.resumes = target;
+    // What the capture does not hold of the resumed connection ended at the cursor the client sent.
+    if (cursor !== undefined && target.lost) lost.resumedFrom(target, cursor);
     target.resumedBy.push(st.id);
     target.dirty = true;
     st.root = root;
@@ -692,12 +705,108 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     for (const m of d.messages) onMessage(st, ev, m, at);
   }
 
-  function addCandidate(s: SessionState, st: StreamS, eventIndex: number, at: number, p: ParsedId, id: string, kind: Candidate['kind'], from: number, to: number, prevId?: string) {
-    const prevOrd = st.isResume && !st.lastParsed ? st.ord : st.lastIdOrd ?? st.ord;
+  function addCandidate(v: IdView, st: StreamS, tr: IdTrack, eventIndex: number, at: number, p: ParsedId, id: string, kind: Candidate['kind'], from: number, to: number, prevId?: string) {
+    const prevOrd = st.isResume && !tr.lastParsed ? st.ord : tr.lastIdOrd ?? st.ord;
     const c: Candidate = { kind, stream: st, eventIndex, ord: at, prefix: p.prefix, width: p.width, from, to, id, prevOrd };
+    if (p.hex) c.hex = true;
     if (prevId !== undefined) c.prevId = prevId;
-    if (st.isResume && !st.lastParsed) c.atResume = true;
-    s.candidates.push(c);
+    if (st.isResume && !tr.lastParsed) c.atResume = true;
+    v.candidates.push(c);
+  }
+
+  /** The hexadecimal reading's track of a stream (created on first use). */
+  function hexTrack(v: IdView, st: StreamS): IdTrack {
+    let tr = v.tracks!.get(st);
+    if (!tr) {
+      tr = { chainIds: new Map() };
+      if (st.isResume) tr.resumeBase = st.lastEventIdSent ? parseIdHex(st.lastEventIdSent) : null;
+      v.tracks!.set(st, tr);
+    }
+    return tr;
+  }
+
+  /**
+   * The id checks of one reading of the session (IdView) for an id new to the session: statistics,
+   * the chain's delivered counters, the steps between ids of a connection and the gap / reorder /
+   * cross-prefix candidates they show. `tr` is the stream's track in that reading.
+   */
+  function trackId(v: IdView, tr: IdTrack, rootTr: IdTrack, st: StreamS, ev: SseEvent, id: string, p: ParsedId | null, at: number, priming: boolean) {
+    recordId(v.stats, id, p, st.id);
+    if (p) {
+      let set = rootTr.chainLast !== undefined && rootTr.chainLast.prefix === p.prefix ? rootTr.chainLast.set : rootTr.chainIds.get(p.prefix);
+      if (!set) rootTr.chainIds.set(p.prefix, (set = new IntervalSet(v.stats)));
+      if (rootTr.chainLast === undefined) rootTr.chainLast = { prefix: p.prefix, set };
+      else if (rootTr.chainLast.set !== set) {
+        rootTr.chainLast.prefix = p.prefix;
+        rootTr.chainLast.set = set;
+      }
+      set.add(p.counter);
+    }
+    // A priming event (id, empty data) only moves the cursor. Some servers send one with a fresh
+    // id at the start of every stream, a resumed one too: it is no step in the sequence.
+    if (!p || priming) return;
+    // The first id after lost records: ids in between may have been in them, so a jump is no gap
+    // (and no step of the scheme); going backwards still is.
+    let acrossGap: boolean;
+    if (tr === st) {
+      lost.keptId(st, p);
+      acrossGap = st.afterGap === true;
+      st.afterGap = false;
+    } else {
+      acrossGap = (st.gaps ?? 0) !== (tr.gaps ?? 0);
+      tr.gaps = st.gaps;
+    }
+    const base = st.isResume ? tr.resumeBase : undefined;
+    const lp = tr.lastParsed;
+    if (base && p.prefix !== base.prefix) {
+      // Under a per-stream prefix scheme, another stream's events (decided at snapshot).
+      addCandidate(v, st, tr, ev.index, at, p, id, 'cross-prefix', 0, 0, st.lastEventIdSent);
+    } else if (base && !lp) {
+      // First event of the replay: compare with the cursor the client sent.
+      if (p.counter > base.counter + 1) {
+        if (!acrossGap) addCandidate(v, st, tr, ev.index, at, p, id, 'replay', base.counter + 1, p.counter - 1, st.lastEventIdSent);
+      } else if (p.counter <= base.counter) addCandidate(v, st, tr, ev.index, at, p, id, 'reorder', p.counter, p.counter, st.lastEventIdSent);
+    } else if (lp && lp.prefix === p.prefix) {
+      const delta = p.counter - lp.counter;
+      if (!acrossGap) recordStep(v.stats, delta);
+      if (delta > 1) {
+        if (!acrossGap) addCandidate(v, st, tr, ev.index, at, p, id, st.isResume ? 'replay' : 'live', lp.counter + 1, p.counter - 1, formatId(lp.prefix, lp.counter, lp.width, lp.hex));
+      } else if (delta <= 0) addCandidate(v, st, tr, ev.index, at, p, id, 'reorder', p.counter, p.counter, formatId(lp.prefix, lp.counter, lp.width, lp.hex));
+    }
+    if (!base || p.prefix === base.prefix) {
+      if (!lp || lp.prefix !== p.prefix || p.counter > lp.counter) tr.lastParsed = p;
+    }
+    tr.lastIdOrd = at;
+  }
+
+  /**
+   * An id new to session `s` that another session of its endpoint delivered too. On a resumed
+   * stream of one and a stream of the other that is no resume, the resume replayed the other
+   * session's event (a store shared by the sessions); on two streams that are no resume, the
+   * server numbers each session on its own and ids say nothing across sessions (decided at
+   * snapshot time, so the order in which the two deliveries arrive does not matter).
+   */
+  function crossSession(s: SessionState, st: StreamS, ev: SseEvent, id: string, p: ParsedId | null, at: number) {
+    const ep = s.ep!;
+    for (const t of ep.sessions) {
+      if (t === s) continue;
+      const hit = t.idIndex.get(id, p);
+      if (!hit) continue;
+      if (st.isResume && !hit.isResume) {
+        (s.crossIn ??= []).push({ stream: st, index: ev.index, ord: at, other: hit });
+        s.dirty = true;
+      } else if (!st.isResume && hit.isResume) {
+        for (let i = hit.events.length - 1; i >= 0; i--) {
+          if (hit.events[i]!.id !== id) continue;
+          (t.crossIn ??= []).push({ stream: hit, index: i, ord: hit.ord, other: st });
+          t.dirty = true;
+          break;
+        }
+      } else if (!st.isResume && !hit.isResume && ep.reuse++ === 0) {
+        for (const x of ep.sessions) x.dirty = true;
+      }
+      return;
+    }
   }
 
   function onId(st: StreamS, s: SessionState, ev: SseEvent, id: string, at: number, priming: boolean) {
@@ -754,53 +863,26 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     if (st.firstId === undefined) {
       st.firstId = id;
       s.stats.streamsWithIds++;
+      if (s.hex) s.hex.stats.streamsWithIds++;
     }
     st.lastId = id;
-    recordId(s.stats, id, p, st.id);
-    if (p) {
-      const root = st.root;
-      let set = root.chainLast !== undefined && root.chainLast.prefix === p.prefix ? root.chainLast.set : root.chainIds.get(p.prefix);
-      if (!set) root.chainIds.set(p.prefix, (set = new IntervalSet(s.stats)));
-      if (root.chainLast === undefined) root.chainLast = { prefix: p.prefix, set };
-      else if (root.chainLast.set !== set) {
-        root.chainLast.prefix = p.prefix;
-        root.chainLast.set = set;
+    if (s.ep !== undefined && s.ep.sessions.length > 1) crossSession(s, st, ev, id, p, at);
+    // Ids ending in a fixed-width field are read both ways (decimal and hexadecimal) from the
+    // first one on; the snapshot picks the reading on the whole session (see IdView).
+    if (s.hex === undefined && s.override === undefined && (p ? p.width >= 4 && String(p.counter).length * 2 <= p.width : hexFieldStart(id) >= 0)) {
+      s.hex = { stats: newIdStats(), candidates: [], parse: parseIdHex, hex: true, tracks: new Map() };
+      s.hex.stats.streamsWithIds = 1;
+    }
+    trackId(s.main, st, st.root, st, ev, id, p, at, priming);
+    if (s.hex) {
+      const hp = parseIdHex(id);
+      if (hp?.hex) {
+        if (s.hexSeen === undefined && hexLetters(id, id.length - hp.width)) s.hexSeen = id;
+        else if (s.radixDiffers === undefined && p && p.counter !== hp.counter) s.radixDiffers = id;
       }
-      set.add(p.counter);
-    }
-    if (!p || priming) {
-      // A priming event (id, empty data) only moves the cursor. Some servers send one with a fresh
-      // id at the start of every stream, a resumed one too: it is no step in the sequence.
-      st.sawId = true;
-      return;
-    }
-    lost.keptId(st, p);
-    const base = st.isResume ? st.resumeBase : undefined;
-    // The first id after lost records: ids in between may have been in them, so a jump is no gap
-    // (and no step of the scheme); going backwards still is.
-    const acrossGap = st.afterGap === true;
-    st.afterGap = false;
-    if (base && p.prefix !== base.prefix) {
-      // Under a per-stream prefix scheme, another stream's events (decided at snapshot).
-      addCandidate(s, st, ev.index, at, p, id, 'cross-prefix', 0, 0, st.lastEventIdSent);
-    } else if (base && !st.lastParsed) {
-      // First event of the replay: compare with the cursor the client sent.
-      if (p.counter > base.counter + 1) {
-        if (!acrossGap) addCandidate(s, st, ev.index, at, p, id, 'replay', base.counter + 1, p.counter - 1, st.lastEventIdSent);
-      } else if (p.counter <= base.counter) addCandidate(s, st, ev.index, at, p, id, 'reorder', p.counter, p.counter, st.lastEventIdSent);
-    } else if (st.lastParsed && st.lastParsed.prefix === p.prefix) {
-      const lp = st.lastParsed;
-      const delta = p.counter - lp.counter;
-      if (!acrossGap) recordStep(s.stats, delta);
-      if (delta > 1) {
-        if (!acrossGap) addCandidate(s, st, ev.index, at, p, id, st.isResume ? 'replay' : 'live', lp.counter + 1, p.counter - 1, formatId(lp.prefix, lp.counter, lp.width));
-      } else if (delta <= 0) addCandidate(s, st, ev.index, at, p, id, 'reorder', p.counter, p.counter, formatId(lp.prefix, lp.counter, lp.width));
-    }
-    if (!base || p.prefix === base.prefix) {
-      if (!st.lastParsed || st.lastParsed.prefix !== p.prefix || p.counter > st.lastParsed.counter) st.lastParsed = p;
+      trackId(s.hex, hexTrack(s.hex, st), hexTrack(s.hex, st.root), st, ev, id, hp, at, priming);
     }
     st.sawId = true;
-    st.lastIdOrd = at;
   }
 
   function onMessage(st: StreamS, ev: SseEvent, m: DecodedMessage, at: number) {
@@ -980,6 +1062,12 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     let rebuild = outOrd.length === 0 && (globalFindings.length > 0 || sessions.size > 0);
     const fresh: OrdFinding[] = globalFindings.slice(outGlobal);
     outGlobal = globalFindings.length;
+    // A session whose analysis reads the other sessions of its endpoint (a counter they may share,
+    // ids they delivered) is derived again when one of them changed.
+    for (const ep of endpoints.values()) {
+      if (ep.sessions.length < 2 || ep.reuse > 0 || !ep.sessions.some((x) => x.dirty)) continue;
+      for (const x of ep.sessions) if (x.sharedCheck) x.dirty = true;
+    }
     for (const s of sessions.values()) {
       if (s.dirty || !s.cached) {
         const d = deriveSession(s, finished, opts, lost);

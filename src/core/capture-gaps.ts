@@ -108,6 +108,7 @@ export function createCaptureGaps(ctx: GapContext): CaptureGaps {
     }
     st.dirty = true;
     st.afterGap = true;
+    st.gaps = (st.gaps ?? 0) + 1;
     st.esUnknown = true;
     st.cursor = undefined;
     st.root.cursorUnknown = true;
@@ -222,28 +223,19 @@ export function createCaptureGaps(ctx: GapContext): CaptureGaps {
       if (st) streams.push(st);
     }
     if (r.reason === 'import' && streams.length > 0) {
+      // An imported file (HAR) without the body of these responses: unknown, not empty. Their
+      // capture-gap findings are decided at snapshot time (derive.ts): a warning naming what depends
+      // on the body (a request's result, missing ids, a resume cursor that may be on it), info when
+      // nothing does — the file cannot show these events, the inspector did not lose them.
       for (const x of streams) {
         x.captureIncomplete = true;
-        x.dirty = true;
-        if (x.session) x.session.captureGap = true;
-      }
-      // An imported file (HAR) without the body of these responses: unknown, not empty.
-      for (const x of streams) {
         x.bodyAbsent = true;
-        // Its whole body is unknown, read before its end (a later record of the connection).
-        ctx.lost.add(x, `the body of ${x.id}, which the file does not hold`, Infinity);
-        const req = x.root.requests.find((q) => q.response === undefined) ?? x.root.requests[0];
-        // A warning, not an error: the file cannot show these events (principle: say what cannot
-        // be known), the inspector did not lose them; `capture-gap` errors stay for real losses.
-        const f: FindingInput = {
-          severity: 'warning',
-          streamId: x.id,
-          eventIds: x.lastEventIdSent !== undefined ? [x.lastEventIdSent] : [],
-          ...(req ? { requestId: req.id } : {}),
-          message: `The file holds no body for this response (${x.method} ${x.url}${x.status !== undefined ? `, HTTP ${x.status}` : ''}${x.kind === 'resume' ? `, resume with Last-Event-ID ${x.lastEventIdSent ?? ''}` : ''}): HAR writers omit the bodies of aborted or cut event streams, so the events on it cannot be checked — not an empty stream.`,
-        };
-        if (x.resumes) f.relatedStreamIds = [x.resumes.id];
-        ctx.addFinding(x.session, ctx.nextOrd(), 'capture-gap', f);
+        x.absentOrd = ctx.nextOrd();
+        x.dirty = true;
+        if (x.session) x.session.dirty = true;
+        // Its whole body is unknown, read before its end (a later record of the connection). A JSON
+        // answer carries no event ids: it cannot hold ids missing elsewhere.
+        if (x.capture !== 'json') ctx.lost.add(x, `the body of ${x.id}, which the file does not hold`, Infinity);
       }
       ctx.markers.push({ t: r.t, kind: 'capture-gap', text: `no body in the file for ${streams.length} response(s)` });
       return;

@@ -2,12 +2,72 @@
 // (ids no stream of the session delivered), unverifiable reconnects, verdicts, the lossless flag
 // and the reconnect chains. Runs only for sessions that changed since the last snapshot; its cost
 // is in the number of candidates, requests, streams and resumes, not in the number of events.
-import type { Finding, FindingCode, ReconnectChain, RequestInfo, Session, Stream, Verdict } from './model';
-import { countRanges, describeRanges, expandRanges, inferScheme } from './ids';
+import type { Finding, FindingCode, IdScheme, ReconnectChain, RequestInfo, Session, Stream, Verdict } from './model';
+import { countRanges, describeRanges, expandRanges, formatId, inferScheme, parseIdHex, type IntervalSet, type ParsedId } from './ids';
 import { SEVERITY, worstOf, type FindingInput } from './findings';
-import { NO_SESSION, type GapLoss, type OrdFinding, type ReqState, type SessionState, type StreamS } from './state';
+import { CROSS_SESSION, NO_SESSION, type GapLoss, type IdTrack, type IdView, type OrdFinding, type ReqState, type SessionState, type StreamS } from './state';
 import type { ResolvedOptions } from './options';
 import { coverMissing, describeParts, sessionParts, type LostIds, type LostPart } from './lost-ids';
+
+/** The reading of a session's ids the analysis uses: hexadecimal once an id holds a–f in its fixed-width field. */
+export function idView(s: SessionState): IdView {
+  return s.hexSeen !== undefined && s.hex ? s.hex : s.main;
+}
+
+const NO_TRACK: IdTrack = { chainIds: new Map() };
+
+/** `ranges` without the members of `set`. */
+function minusSet(ranges: [number, number][], set: IntervalSet): [number, number][] {
+  const out: [number, number][] = [];
+  for (const [a, b] of ranges) {
+    let next = a;
+    for (const [l, h] of set.intervalsIn(a, b)) {
+      if (l > next) out.push([next, l - 1]);
+      next = h + 1;
+    }
+    if (next <= b) out.push([next, b]);
+  }
+  return out;
+}
+
+/**
+ * A counter shared by several sessions of the endpoint: an id inside this session's range of a
+ * counter that this session never received, delivered in another session. Decided on the sets of
+ * delivered ids only (no threshold), so every run of the same situation gives the same answer; the
+ * witness named is the smallest such id (first group, first session on a tie), so the evidence does
+ * not depend on the order the records came in.
+ */
+function sharedWitness(s: SessionState, v: IdView, peers: SessionState[]): SessionState['sharedWitness'] {
+  let best: SessionState['sharedWitness'];
+  for (const g of v.stats.groups.values()) {
+    const lo = g.set.min;
+    const hi = g.set.max;
+    if (!g.counterLike || lo === undefined || hi === undefined || hi - lo < 2) continue;
+    for (const t of peers) {
+      const tg = idView(t).stats.groups.get(g.prefix);
+      if (!tg || !tg.hex !== !g.hex) continue;
+      for (const [a, b] of tg.set.intervalsIn(lo + 1, Math.min(hi - 1, best && best.prefix === g.prefix ? best.x - 1 : Infinity))) {
+        const x = g.set.firstMissing(a, b);
+        if (x === undefined) continue;
+        best = { other: t, prefix: g.prefix, x };
+        break;
+      }
+    }
+    if (best) break;
+  }
+  s.sharedWitness = best;
+  return best;
+}
+
+/** How the session's fixed-width fields were read, added to the scheme's evidence. */
+function radixNote(s: SessionState, v: IdView): string {
+  if (v.hex && s.hexSeen !== undefined) return `; fixed-width fields are hexadecimal counters, read in base 16: ids of the session hold a digit a–f there (e.g. "${s.hexSeen}")`;
+  if (s.radixDiffers !== undefined) {
+    const p = s.main.parse(s.radixDiffers);
+    return `; zero-padded fields are read as decimal numbers ("${s.radixDiffers}" as ${p ? p.counter : '?'}): no id of the session holds a digit a–f there`;
+  }
+  return '';
+}
 
 function idRun(ids: readonly string[], cap = 10): string {
   if (ids.length <= cap) return ids.join(', ');
@@ -15,11 +75,12 @@ function idRun(ids: readonly string[], cap = 10): string {
 }
 
 function lossText(losses: GapLoss[]): string {
-  const ids = losses.map((l) => l[2]).filter(Boolean);
+  const ids = losses.map((l) => l[2]).filter((x) => x && x !== CROSS_SESSION);
   const cross = losses.some((l) => !l[2]);
   const parts: string[] = [];
   if (ids.length) parts.push(`ids ${ids.join('; ')} never delivered`);
   if (cross) parts.push("another stream's events mixed in");
+  if (losses.some((l) => l[2] === CROSS_SESSION)) parts.push("another session's events mixed in");
   return parts.join('; ');
 }
 
@@ -129,6 +190,12 @@ function notRecordedOnly(x: StreamS): boolean {
   return x.notRecorded === true && !x.inspectorLost && !x.bodyAbsent;
 }
 
+/** `last` ended after the client sent DELETE for its session (the server closes streams then). */
+function endedByDelete(s: SessionState, last: StreamS): boolean {
+  if (last.end === undefined) return false;
+  return s.streams.some((x) => x.method === 'DELETE' && x !== last && x.start <= last.end!);
+}
+
 export function stillOpen(x: StreamS): boolean {
   return x.state === 'open' && !(x.status !== undefined && x.capture === 'none');
 }
@@ -183,11 +250,32 @@ export function addOverlayCode(st: StreamS, idx: number, code: FindingCode): boo
 }
 
 export function deriveSession(s: SessionState, finished: boolean, opts: ResolvedOptions, lost: LostIds): Derived {
-  const inferred = inferScheme(s.stats, s.override);
-  const scheme =
-    s.idReuse > 0 && inferred.kind !== 'opaque' && inferred.kind !== 'none' && !inferred.override
+  const v = idView(s);
+  const trackOf = (st: StreamS): IdTrack => (v.tracks ? v.tracks.get(st) ?? NO_TRACK : st);
+  const counted = (k: IdScheme['kind']) => k === 'contiguous' || k === 'sparse';
+  let inferred = inferScheme(v.stats, s.override);
+  if (counted(inferred.kind) && !inferred.override) inferred = { ...inferred, evidence: inferred.evidence + radixNote(s, v) };
+  let scheme: IdScheme =
+    s.idReuse > 0 && counted(inferred.kind) && !inferred.override
       ? { ...inferred, scope: 'stream' as const, evidence: `${inferred.evidence}; each stream counts on its own (${s.idReuse} id(s) repeated on other streams)` }
       : inferred;
+  // Other sessions of the endpoint whose ids are the same events as this session's: none when the
+  // server numbers each session on its own (the same ids delivered afresh in two sessions).
+  const peers = s.ep && s.ep.reuse === 0 && s.ep.sessions.length > 1 ? s.ep.sessions.filter((x) => x !== s) : undefined;
+  const eligible = peers !== undefined && counted(scheme.kind) && scheme.scope === 'session' && !scheme.override;
+  const witness = eligible ? sharedWitness(s, v, peers) : undefined;
+  // Re-derived when another session of the endpoint changes (see the snapshot): its shared-counter
+  // test, and the ids they delivered that are no gap here.
+  s.sharedCheck = eligible || (peers !== undefined && scheme.kind === 'contiguous');
+  if (witness) {
+    const g = v.stats.groups.get(witness.prefix)!;
+    const eg = v.stats.examples.map((e) => `"${e}"`).join(', ');
+    scheme = {
+      kind: 'sparse',
+      scope: 'server',
+      evidence: `increasing, but one counter shared by several sessions of this server: id ${formatId(witness.prefix, witness.x, g.width, g.hex)}, inside this session's range, was delivered in session ${witness.other.sessionId ?? witness.other.key}, so ids missing here may be another session's: order can be checked, gaps cannot (ids ${eg})${radixNote(s, v)}`,
+    };
+  }
   const contiguous = scheme.kind === 'contiguous';
   const ordered = contiguous || scheme.kind === 'sparse';
   const anyOpen = !finished && s.streams.some(stillOpen);
@@ -200,7 +288,13 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
   const perStream = scheme.scope === 'stream';
   // Gap candidates are decided again only when something they depend on changed; otherwise only
   // the candidates added since the last derivation are (see IncState).
-  const key = `${scheme.kind}|${scheme.scope ?? ''}|${anyOpen ? 1 : 0}|${s.idReuse > 0 ? 1 : 0}|${s.stats.fills}|${incomplete}|${lossRev}`;
+  // Ids another session of the endpoint delivered are never a gap here (they are that session's).
+  let peerRev = -1;
+  if (peers && contiguous) {
+    peerRev = 0;
+    for (const t of peers) peerRev += idView(t).stats.ids;
+  }
+  const key = `${v.hex ? 'h' : 'm'}|${scheme.kind}|${scheme.scope ?? ''}|${anyOpen ? 1 : 0}|${s.idReuse > 0 ? 1 : 0}|${v.stats.fills}|${incomplete}|${lossRev}|${peerRev}`;
   let inc = s.inc;
   const fullCand = !inc || inc.key !== key;
   if (!inc || fullCand) {
@@ -220,6 +314,7 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
       reqOv: [],
       out: [],
       reqCodes: new Map(),
+      absentDeps: new Map(),
     };
   }
   const I = inc;
@@ -250,38 +345,59 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
   const add = (at: number, code: FindingCode, { severity, ...f }: FindingInput) => {
     findings.push({ ord: at, f: { code, severity: severity ?? SEVERITY[code], sessionKey: s.key, sessionId: s.sessionId, ...f } });
   };
+  /** A gap whose missing ids may be on streams the file holds no body for: those streams' findings name it. */
+  const absentDep = (by: readonly StreamS[], text: string, st: StreamS) => {
+    for (const x of by) {
+      const l = I.absentDeps.get(x);
+      const what = `ids ${text} missing on ${st.id}, which may be on it`;
+      if (!l) I.absentDeps.set(x, [what]);
+      else if (l.length < 5 && !l.includes(what)) l.push(what);
+    }
+  };
+  // The hexadecimal reading compares the ids kept around lost records in base 16 too.
+  const reread = v.hex ? (p: ParsedId) => parseIdHex(formatId(p.prefix, p.counter, p.width, p.hex)) : undefined;
 
-  for (let ci = I.nCand; ci < s.candidates.length; ci++) {
-    const c = s.candidates[ci]!;
+  for (let ci = I.nCand; ci < v.candidates.length; ci++) {
+    const c = v.candidates[ci]!;
     const st = c.stream;
     const req = st.root.requests[0];
     if ((c.kind === 'live' || c.kind === 'replay') && contiguous) {
       // Ids reused by different streams (each stream counts on its own): only the chain's own
       // deliveries can fill its gaps.
-      const set = s.idReuse > 0 ? st.root.chainIds.get(c.prefix) : s.stats.groups.get(c.prefix)?.set;
+      const set = s.idReuse > 0 ? trackOf(st.root).chainIds.get(c.prefix) : v.stats.groups.get(c.prefix)?.set;
       if (!set) continue;
-      const sig = `${anyOpen ? 1 : 0}${st.captureIncomplete ? 1 : 0}${st.resumes ? st.resumes.id : ''}|${lossRev}`;
+      const sig = `${anyOpen ? 1 : 0}${st.captureIncomplete ? 1 : 0}${st.resumes ? st.resumes.id : ''}|${lossRev}|${peerRev}`;
       const memo = c.memo;
       if (memo && memo.set === set && memo.fills === set.fills && memo.sig === sig) {
         if (!memo.gap) continue;
-        const { f, text, code, unverifiable } = memo.gap;
+        const { f, text, code, unverifiable, absent } = memo.gap;
         gapText(text, unverifiable);
         addLoss(st.root, [c.prevOrd, c.ord, text, unverifiable]);
         overlay(st, c.eventIndex, code);
+        absentDep(absent, text, st);
         findings.push(f);
         continue;
       }
       c.memo = { set, fills: set.fills, sig };
-      const missing = set.missingIn(c.from, c.to);
+      let missing = set.missingIn(c.from, c.to);
+      if (peers && missing.length > 0) {
+        for (const t of peers) {
+          const tg = idView(t).stats.groups.get(c.prefix);
+          if (tg && !tg.hex === !c.hex) missing = minusSet(missing, tg.set);
+        }
+      }
       if (missing.length === 0) continue;
       // Ids that records the capture does not hold may have carried are no proof of a drop: the
       // finding stays (no stream in the capture delivered them) but as a warning, unless some of
       // the ids cannot be in any of those records.
-      const cover = coverMissing(missing, c, (parts ??= sessionParts(s, lost)), perStream);
+      const cover = coverMissing(missing, c, (parts ??= sessionParts(s, lost)), perStream, v.parse, reread);
       const unverifiable = cover.rest.length === 0;
       const shown = unverifiable ? missing : cover.rest;
       const n = countRanges(shown);
-      const text = describeRanges(shown, c.prefix, c.width);
+      const text = describeRanges(shown, c.prefix, c.width, c.hex);
+      const absent: StreamS[] = [];
+      for (const part of cover.by) if (part.stream?.bodyAbsent && !absent.includes(part.stream)) absent.push(part.stream);
+      absentDep(absent, describeRanges(cover.covered, c.prefix, c.width, c.hex), st);
       const code: FindingCode = c.kind === 'replay' ? 'replay-gap' : 'live-gap';
       gapText(text, unverifiable);
       addLoss(st.root, [c.prevOrd, c.ord, text, unverifiable]);
@@ -300,13 +416,13 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
         message = `${Ids(n)} ${text} never delivered: ${how}${c.kind === 'live' ? `, and no other stream of the session carried ${n === 1 ? 'it' : 'them'}` : ''}.`;
         if (cover.covered.length > 0) {
           const k = countRanges(cover.covered);
-          message += ` (${Ids(k)} ${describeRanges(cover.covered, c.prefix, c.width)} may be in records the capture does not hold: ${describeParts(cover.by)}; ${n === 1 ? 'this one cannot' : 'these cannot'}.)`;
+          message += ` (${Ids(k)} ${describeRanges(cover.covered, c.prefix, c.width, c.hex)} may be in records the capture does not hold: ${describeParts(cover.by)}; ${n === 1 ? 'this one cannot' : 'these cannot'}.)`;
         }
       }
       const f: FindingInput = {
         streamId: st.id,
-        eventIds: expandRanges(missing, c.prefix, c.width),
-        missing: describeRanges(missing, c.prefix, c.width),
+        eventIds: expandRanges(missing, c.prefix, c.width, c.hex),
+        missing: describeRanges(missing, c.prefix, c.width, c.hex),
         eventIndex: c.eventIndex,
         ...(req ? { requestId: req.id } : {}),
         message,
@@ -315,7 +431,7 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
       if (st.resumes) f.relatedStreamIds = [st.resumes.id];
       if (anyOpen) f.pending = true;
       add(c.ord, code, f);
-      c.memo.gap = { f: findings[findings.length - 1]!, text, code, unverifiable };
+      c.memo.gap = { f: findings[findings.length - 1]!, text, code, unverifiable, absent };
     } else if (c.kind === 'reorder' && ordered) {
       overlay(st, c.eventIndex, 'replay-reordered');
       add(c.ord, 'replay-reordered', {
@@ -349,7 +465,7 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
     }
   }
 
-  I.nCand = s.candidates.length;
+  I.nCand = v.candidates.length;
   for (const f of newCand) I.candFindings.push(f);
   for (const o of newOv) I.candOverlay.push(o);
 
@@ -374,9 +490,91 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
         relatedStreamIds: r.resumes ? [r.resumes.id] : [],
         eventIds: r.lastEventIdSent !== undefined ? [r.lastEventIdSent] : [],
         ...(req ? { requestId: req.id } : {}),
-        message: `The client resumed${r.lastEventIdSent !== undefined ? ` from ${r.lastEventIdSent}` : ''}, but the event ids are ${scheme.kind === 'none' ? 'absent' : scheme.kind} and the server did not declare gapless retention: whether the replay left events out cannot be checked.`,
+        message: `The client resumed${r.lastEventIdSent !== undefined ? ` from ${r.lastEventIdSent}` : ''}, but ${scheme.kind === 'none' ? 'the event ids are absent' : scheme.kind === 'undetermined' ? 'too few event ids were seen to tell whether they count' : scheme.scope === 'server' ? 'the event ids come from a counter shared with other sessions' : `the event ids are ${scheme.kind}`} and the server did not declare gapless retention: whether the replay left events out cannot be checked.`,
       });
     }
+  }
+
+  // Another session's events replayed on a resumed stream of this one (ids that session received
+  // afresh): one finding per run of contiguous events from the same session.
+  const crossLoss = new Map<StreamS, GapLoss[]>();
+  const foreign = new Set<string>();
+  if (s.crossIn && s.ep && s.ep.reuse === 0) {
+    const hits = s.crossIn.slice().sort((a, b) => a.stream.ord - b.stream.ord || a.index - b.index);
+    let run: { st: StreamS; idx: number; from: SessionState | undefined; others: string[]; responses: string[]; f: Finding } | undefined;
+    const render = (r: NonNullable<typeof run>) => {
+      const ids = r.f.eventIds;
+      const n = ids.length;
+      const them = r.from?.sessionId ?? '(unknown)';
+      r.f.message =
+        `The stream resuming ${r.st.root.id} in session ${s.sessionId ?? s.key} delivered ${n === 1 ? `event ${ids[0]}` : `${n} events (ids ${idRun(ids)})`}, which session ${them} had received on its own stream ${r.others.join(', ')}: the server replayed another session's events into this one (a store shared by the sessions whose streams collide, e.g. keyed by JSON-RPC request id).` +
+        (r.responses.length ? ` ${r.responses.join(' ')}` : '');
+    };
+    for (const h of hits) {
+      const ev = h.stream.events[h.index];
+      if (!ev || ev.id === undefined) continue;
+      overlay(h.stream, h.index, 'replay-cross-stream');
+      const l = crossLoss.get(h.stream.root);
+      const loss: GapLoss = [h.ord - 1, h.ord, CROSS_SESSION, false];
+      if (l) l.push(loss);
+      else crossLoss.set(h.stream.root, [loss]);
+      foreign.add(`${h.stream.id}\u0000${h.index}`);
+      const from = h.other.session;
+      const resp = ev.messages.filter((m) => (m.kind === 'result' || m.kind === 'error') && m.id !== undefined);
+      const respText = resp.map((m) => `Event ${ev.id} carries the ${m.kind} of session ${from?.sessionId ?? '(unknown)'}'s request ${m.id}, which this session's request ${m.id} took as its own.`);
+      if (run && run.st === h.stream && run.idx === h.index - 1 && run.from === from) {
+        run.idx = h.index;
+        run.f.eventIds.push(ev.id);
+        if (!run.others.includes(h.other.id)) run.others.push(h.other.id);
+        for (const t of respText) run.responses.push(t);
+        render(run);
+        continue;
+      }
+      const req = h.stream.root.requests[0];
+      add(h.ord, 'replay-cross-stream', {
+        streamId: h.stream.id,
+        relatedStreamIds: [h.stream.root.id, h.other.id].filter((x, i, a) => x !== h.stream.id && a.indexOf(x) === i),
+        eventIds: [ev.id],
+        eventIndex: h.index,
+        ...(req ? { requestId: req.id } : {}),
+        message: '',
+      });
+      run = { st: h.stream, idx: h.index, from, others: [h.other.id], responses: respText, f: findings[findings.length - 1]!.f };
+      render(run);
+    }
+  }
+
+  // Streams the file holds no body for: a warning naming what depends on them, info otherwise.
+  for (const x of s.streams) {
+    if (!x.bodyAbsent || x.absentOrd === undefined) continue;
+    const deps: string[] = [];
+    const waiting = s.legacyStream === x ? s.requests : x.root.requests;
+    for (const r of waiting) {
+      if (r.response === undefined) deps.push(`request ${r.id} (${r.method}), whose result may be on it`);
+      else if (x.root === r.stream.root) deps.push(`request ${r.id} (${r.method}), whose notifications on it cannot be checked`);
+    }
+    for (const t of I.absentDeps.get(x) ?? []) deps.push(t);
+    if (x.capture !== 'json') {
+      for (const r of s.resumes) {
+        const c = r.lastEventIdSent;
+        if (r === x || !c || r.start < x.start || s.idIndex.get(c, s.parse(c))) continue;
+        deps.push(`the Last-Event-ID ${c} of ${r.id}, which may have been delivered on it`);
+      }
+    }
+    const req = x.root.requests.find((q) => q.response === undefined) ?? x.root.requests[0];
+    const sse = x.capture !== 'json';
+    add(x.absentOrd, 'capture-gap', {
+      severity: deps.length > 0 ? 'warning' : 'info',
+      streamId: x.id,
+      eventIds: x.lastEventIdSent !== undefined ? [x.lastEventIdSent] : [],
+      ...(req ? { requestId: req.id } : {}),
+      ...(x.resumes ? { relatedStreamIds: [x.resumes.id] } : {}),
+      message:
+        `The file holds no body for this response (${x.method} ${x.url}${x.status !== undefined ? `, HTTP ${x.status}` : ''}${x.kind === 'resume' ? `, resume with Last-Event-ID ${x.lastEventIdSent ?? ''}` : ''}): HAR writers omit the bodies of aborted or cut ${sse ? 'event streams' : 'responses'}, so ${sse ? 'the events on it' : 'what it carried'} cannot be checked — not an empty ${sse ? 'stream' : 'answer'}.` +
+        (deps.length > 0
+          ? ` What depends on it: ${deps.slice(0, 6).join('; ')}${deps.length > 6 ? `; … (${deps.length - 6} more)` : ''}.`
+          : ' Nothing in the analysis depends on it: no request\'s result, no missing id and no resume cursor can be on it.'),
+    });
   }
 
   // Requests and verdicts.
@@ -390,7 +588,7 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
       const resyncs = root.resyncOrds.concat(s.resyncOrds);
       // A resync after the loss and before the result: the client was told to discard.
       const discounted = (prevOrd: number) => resyncs.some((x) => x > prevOrd && x < respOrd);
-      const losses: GapLoss[] = (gapOrds.get(root) ?? []).concat(root.crossOrds.map((o) => [o - 1, o, '', false] as GapLoss));
+      const losses: GapLoss[] = (gapOrds.get(root) ?? []).concat(root.crossOrds.map((o) => [o - 1, o, '', false] as GapLoss), crossLoss.get(root) ?? []);
       const lossesBefore = losses.filter(([, o]) => o >= r.ord && o <= respOrd);
       // Gaps whose ids may be in records the capture does not hold make the result unverifiable,
       // not lossy: whether events were lost cannot be known.
@@ -399,7 +597,9 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
       const maybe = lossesBefore.filter((l) => l[3] && !discounted(l[0]));
       const unverified = (unverifiedRoots.get(root) ?? []).some((o) => o >= r.ord && o < respOrd);
       const incomplete = root.segments.some((x) => x.captureIncomplete);
-      if (affected && r.cumulative > 0) {
+      // Another session's result taken as this request's own: wrong whatever it accumulated.
+      const foreignResult = r.responseStream !== undefined && r.responseIndex !== undefined && foreign.has(`${r.responseStream.id}\u0000${r.responseIndex}`);
+      if ((affected && r.cumulative > 0) || foreignResult) {
         verdict = 'lossy';
         if (r.responseIndex !== undefined) overlay(r.responseStream!, r.responseIndex, 'lossy-result-accepted');
         add(respOrd, 'lossy-result-accepted', {
@@ -409,8 +609,10 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
           eventIds: [],
           ...(r.responseIndex !== undefined ? { eventIndex: r.responseIndex } : {}),
           // decided on gaps that another open stream could still fill
-          ...(anyOpen && !certain.some((l) => l[2] === '') ? { pending: true } : {}),
-          message: `The client accepted the ${r.response} of request ${r.id} (${r.method}) although the stream it was built from lost events (${lossText(certain)}) and it had received ${r.cumulative} cumulative notification(s): the result looks complete but the accumulated output is not. Discard it and re-issue the call or read the state explicitly.`,
+          ...(anyOpen && !certain.some((l) => l[2] === '' || l[2] === CROSS_SESSION) ? { pending: true } : {}),
+          message: foreignResult
+            ? `The client accepted the ${r.response} of request ${r.id} (${r.method}) from an event another session had received (${lossText(certain)}): the result is that session's, not this request's. Discard it and re-issue the call.`
+            : `The client accepted the ${r.response} of request ${r.id} (${r.method}) although the stream it was built from lost events (${lossText(certain)}) and it had received ${r.cumulative} cumulative notification(s): the result looks complete but the accumulated output is not. Discard it and re-issue the call or read the state explicitly.`,
         });
       } else if ((unverified || maybe.length > 0) && r.cumulative > 0) {
         verdict = 'complete-unverified';
@@ -476,7 +678,11 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
               `Request ${r.id} (${r.method}) never received a result: ` +
               (root.segments.length > 1 ? `all ${root.segments.length} streams of its chain ended` : last.state === 'error' ? 'its stream broke and was not resumed' : last.state === 'aborted' ? 'the client closed its stream' : 'its stream ended') +
               `${root.chainCursor !== undefined ? ` (last event id ${root.chainCursor})` : ''} without one.` +
-              (last.state === 'complete' || last.state === 'unknown' ? ' The server closed the stream without it: a client waits until its timeout.' : '') +
+              (endedByDelete(s, last)
+                ? ' The stream stayed open without it until the client ended the session (DELETE).'
+                : last.state === 'complete' || last.state === 'unknown'
+                  ? ' The server closed the stream without it: a client waits until its timeout.'
+                  : '') +
               (r.cancelled ? ' The client gave up and cancelled it (notifications/cancelled).' : '') +
               (reissue ? ` It was re-issued as request ${reissue.id}.` : ''),
           });
@@ -549,7 +755,12 @@ export function deriveSession(s: SessionState, finished: boolean, opts: Resolved
   if (I.unvCount > 0)
     reasons.push(`ids ${I.unvTexts.join('; ')}${I.unvCount > I.unvTexts.length ? `; … (${I.unvCount - I.unvTexts.length} more gaps)` : ''} delivered by no stream in the capture (they may be in records the capture does not hold)`);
   if (s.resyncOrds.length > 0 || s.streams.some((x) => x.resyncOrds.length > 0)) reasons.push('the server sent a resync');
-  if (s.captureGap || s.streams.some((x) => x.captureIncomplete && !notRecordedOnly(x))) reasons.push('the inspector lost records of this session');
+  // A body an imported file does not hold was not lost by the inspector: the file says so.
+  if (s.captureGap || s.streams.some((x) => x.captureIncomplete && !notRecordedOnly(x) && !(x.bodyAbsent && !x.inspectorLost))) reasons.push('the inspector lost records of this session');
+  const absent = s.streams.filter((x) => x.bodyAbsent);
+  if (absent.length > 0)
+    reasons.push(`the file does not hold the body of ${absent.length} response(s) (${absent.slice(0, 5).map((x) => `${x.id}, ${x.method}${x.kind === 'resume' ? ' resume' : ''}`).join('; ')}${absent.length > 5 ? '; …' : ''}): what they carried is unknown`);
+  if (foreign.size > 0) reasons.push(`${foreign.size} event(s) of another session replayed into this one`);
   if (s.notRecorded || s.streams.some(notRecordedOnly))
     reasons.push('recording began only when DevTools opened ("capture while DevTools is closed" is off): earlier events of streams open then are unknown');
   if (s.idReuse > 0) reasons.push(`${s.idReuse} event id(s) reused by different streams: Last-Event-ID is ambiguous`);

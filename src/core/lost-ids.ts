@@ -41,6 +41,11 @@ export interface LostPart {
   genLo: number;
   /** Bounded by the connection's end, not its next body record (a whole connection of unknown session). */
   untilEnd?: boolean;
+  /**
+   * The Last-Event-ID a resume of this connection sent: the last id the client read on it, so
+   * what it carried ended there (ids of that counter after it cannot be in the stretch).
+   */
+  upTo?: string;
 }
 
 export interface LostIds {
@@ -68,6 +73,8 @@ export interface LostIds {
   unknownSession(st: StreamS): void;
   /** `st` ended at `t`. */
   ended(st: StreamS, t: number): void;
+  /** A resume of `st` sent Last-Event-ID `cursor`: the client read nothing on `st` after it. */
+  resumedFrom(st: StreamS, cursor: string): void;
   /** Changes whenever a part `s` may use changes (part of the derivation's cache key). */
   rev(s: SessionState): number;
 }
@@ -160,13 +167,23 @@ export function createLostIds(touchAll: () => void): LostIds {
     }
   }
 
+  function resumedFrom(st: StreamS, cursor: string) {
+    // Ids increase along a connection, and the client read none after the cursor: every stretch
+    // of it the capture does not hold ended there.
+    for (const part of st.lost ?? []) {
+      if (part.upTo === cursor) continue;
+      part.upTo = cursor;
+      changed(st, part);
+    }
+  }
+
   function rev(s: SessionState): number {
     let n = globalRev;
     for (const x of s.streams) n += x.lostRev ?? 0;
     return n;
   }
 
-  return { global, add, bodyRecord, keptId, unknownSession, ended, rev };
+  return { global, add, bodyRecord, keptId, unknownSession, ended, resumedFrom, rev };
 }
 
 /** The parts a session's gaps are checked against: its streams' and those of any session. */
@@ -213,14 +230,26 @@ export interface Cover {
  * Splits the missing ids of candidate `c` into those that records the capture does not hold may
  * have carried and the rest (certainly never delivered, if the bounds above hold).
  */
-export function coverMissing(missing: [number, number][], c: Candidate, parts: readonly LostPart[], perStream: boolean): Cover {
+export function coverMissing(
+  missing: [number, number][],
+  c: Candidate,
+  parts: readonly LostPart[],
+  perStream: boolean,
+  parse: (id: string) => ParsedId | null,
+  reread?: (p: ParsedId) => ParsedId | null,
+): Cover {
   const spans: [number, number][] = [];
   const by: LostPart[] = [];
   for (const part of parts) {
     if (!mayHold(part, c, perStream)) continue;
+    // The ids kept around the stretch, in the reading of the candidate (`reread`: base 16).
+    const plo = part.lo && reread ? reread(part.lo) : part.lo;
+    const phi = part.hi && reread ? reread(part.hi) : part.hi;
     // Ids of another counter say nothing about this one.
-    const lo = part.lo && part.lo.prefix === c.prefix ? part.lo.counter + 1 : -Infinity;
-    const hi = part.hi && part.hi.prefix === c.prefix ? part.hi.counter - 1 : Infinity;
+    const lo = plo && plo.prefix === c.prefix ? plo.counter + 1 : -Infinity;
+    let hi = phi && phi.prefix === c.prefix ? phi.counter - 1 : Infinity;
+    const up = part.upTo !== undefined ? parse(part.upTo) : null;
+    if (up && up.prefix === c.prefix) hi = Math.min(hi, up.counter);
     let used = false;
     for (const [a, b] of missing) {
       const from = Math.max(a, lo);

@@ -48,12 +48,19 @@ export interface Finding {
   pending?: boolean;
 }
 
-export type IdSchemeKind = 'contiguous' | 'sparse' | 'opaque' | 'none';
+/**
+ * contiguous: a counter whose gaps can be proven; sparse: increasing, holes by design (order can
+ * be checked); opaque: neither; none: no ids; undetermined: too few ids to tell (one).
+ */
+export type IdSchemeKind = 'contiguous' | 'sparse' | 'opaque' | 'none' | 'undetermined';
 
 export interface IdScheme {
   kind: IdSchemeKind;
-  /** Whether counters are shared by all streams of the session or per stream (prefix). */
-  scope?: 'session' | 'stream';
+  /**
+   * Whether counters are shared by all streams of the session, per stream (prefix), or shared by
+   * several sessions of the server (ids missing in one were delivered in another: order only).
+   */
+  scope?: 'session' | 'stream' | 'server';
   /** Plain words: why this scheme was inferred, with examples. */
   evidence: string;
   /** Set when the user overrode inference for this origin. */

@@ -75,6 +75,8 @@ export interface Candidate {
   ord: number;
   prefix: string;
   width: number;
+  /** The counter is read in base 16 (see IdView). */
+  hex?: true;
   from: number;
   to: number;
   id: string;
@@ -88,7 +90,58 @@ export interface Candidate {
    * changed: the set it was checked against and that set's `fills`, and the session-level inputs.
    * Saves redoing every old candidate at each snapshot of a live capture.
    */
-  memo?: { set: IntervalSet; fills: number; sig: string; gap?: { f: OrdFinding; text: string; code: FindingCode; unverifiable: boolean } };
+  memo?: { set: IntervalSet; fills: number; sig: string; gap?: { f: OrdFinding; text: string; code: FindingCode; unverifiable: boolean; absent: StreamS[] } };
+}
+
+/**
+ * The per-connection state of the id checks (lastParsed and the resume cursor's parse, the chain's
+ * delivered counters). A StreamS is its own track for the session's main reading; the hexadecimal
+ * reading (IdView) keeps one per stream in a Map.
+ */
+export interface IdTrack {
+  lastParsed?: ParsedId;
+  resumeBase?: ParsedId | null;
+  lastIdOrd?: number;
+  /** On a chain root: counters delivered on the chain, per prefix (for servers that reuse ids). */
+  chainIds: Map<string, IntervalSet>;
+  chainLast?: { prefix: string; set: IntervalSet };
+  /** StreamS.gaps when this track last read an id (the main track uses StreamS.afterGap). */
+  gaps?: number;
+}
+
+/**
+ * One reading of a session's ids: its statistics, gap candidates and per-stream tracks. Every
+ * session has the main one (generic decimal parse, or the user's override). A session whose ids end
+ * in a fixed-width field also gets a hexadecimal one, fed with the same ids; a fixed-width field is
+ * ambiguous until one holds a digit a–f, so the reading is chosen on the whole session at snapshot
+ * time (hexadecimal once any id of the session holds a–f there).
+ */
+export interface IdView {
+  stats: IdStats;
+  candidates: Candidate[];
+  parse: (id: string) => ParsedId | null;
+  hex: boolean;
+  /** Per-stream tracks; absent for the main view (a StreamS is its own track). */
+  tracks?: Map<StreamS, IdTrack>;
+}
+
+/** Sessions of one MCP endpoint (origin + path): their ids may come from one server-wide counter. */
+export interface EndpointState {
+  sessions: SessionState[];
+  /**
+   * Ids delivered afresh (on streams that are no resume) in two sessions: the server numbers each
+   * session on its own, so an id seen in another session says nothing about this one.
+   */
+  reuse: number;
+}
+
+/** An event a resumed stream of this session delivered that another session had received afresh. */
+export interface CrossSessionHit {
+  stream: StreamS;
+  index: number;
+  ord: number;
+  /** The other session's stream that delivered it first. */
+  other: StreamS;
 }
 
 export interface StreamS {
@@ -119,6 +172,8 @@ export interface StreamS {
    * is not the same as an empty stream.
    */
   bodyAbsent?: boolean;
+  /** Ord reserved for its capture-gap finding (decided at snapshot time: what depends on it). */
+  absentOrd?: number;
   /** Records of this connection were lost by the inspector (buffer cap, size cap, reload...). */
   inspectorLost?: boolean;
   /** Records of this connection were not kept because recording was off (`not-recording`). */
@@ -148,6 +203,8 @@ export interface StreamS {
   cutNote?: GapNote;
   /** The next id follows lost records: it is not compared with the id before them. */
   afterGap?: boolean;
+  /** How many times records of it were lost (the hexadecimal reading's tracks compare it, see IdTrack). */
+  gaps?: number;
   /** EventSource: the browser's lastEventId may have changed in lost events. */
   esUnknown?: boolean;
   /** On a chain root: the page may have received ids the capture does not hold since chainCursor. */
@@ -229,6 +286,20 @@ export interface SessionState {
   notRecorded?: boolean;
   expired?: boolean;
   idReuse: number;
+  /** The main reading of its ids (stats, candidates, parse) and the hexadecimal one, if any. */
+  main: IdView;
+  hex?: IdView;
+  /** An id of the session holds a digit a–f in its fixed-width field: the hexadecimal reading applies. */
+  hexSeen?: string;
+  /** A digits-only fixed-width field whose hexadecimal and decimal readings differ (e.g. "…0010"). */
+  radixDiffers?: string;
+  /** Other sessions of its endpoint, and what resumes of this session received from them. */
+  ep?: EndpointState;
+  crossIn?: CrossSessionHit[];
+  /** An id of another session of the endpoint inside this session's range that it lacks (see derive). */
+  sharedWitness?: { other: SessionState; prefix: string; x: number };
+  /** Its analysis reads other sessions' ids (a possibly shared counter, ids they delivered): re-derive when they change. */
+  sharedCheck?: boolean;
   /** Legacy HTTA+SSE transport: the GET stream that announced this session's POST endpoint. */
   legacyStream?: StreamS;
   dirty: boolean;
@@ -269,10 +340,16 @@ export interface IncState {
   worst?: Severity;
   /** The last cross-prefix finding, extended while the next candidate is the next event. */
   crossRun?: { st: StreamS; idx: number; prefix: string; f: Finding };
+  /** Streams the file holds no body for, and the gaps decided so far whose missing ids may be on them. */
+  absentDeps: Map<StreamS, string[]>;
 }
 
-/** A loss on a chain: [ord before, ord after, missing ids ('' for cross-stream), unverifiable]. */
+/**
+ * A loss on a chain: [ord before, ord after, missing ids ('' for another stream's events,
+ * CROSS_SESSION for another session's), unverifiable].
+ */
 export type GapLoss = [number, number, string, boolean];
+export const CROSS_SESSION = '\u0001session';
 
 export interface ConnState {
   req?: RequestRecord;

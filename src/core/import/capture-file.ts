@@ -2,7 +2,7 @@
 // (records may gain optional fields); missing or mistyped required fields are an ImportError.
 import { z } from 'zod';
 import type { CaptureFile, CaptureRecord } from '../record';
-import { ImportError } from './errors';
+import { ImportError, clip } from './errors';
 
 const header = z.tuple([z.string(), z.string()]);
 const base = { seq: z.number(), src: z.string(), t: z.number() };
@@ -60,7 +60,8 @@ function describeIssue(err: z.ZodError): string {
   const issue = err.issues[0];
   if (!issue) return 'invalid capture file';
   const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
-  return `${path || '(top level)'}: ${issue.message}`;
+  // Keys of the file (the path) and zod's message (it may quote a value) are file data: clipped.
+  return `${clip(path || '(top level)')}: ${clip(issue.message, 200)}`;
 }
 
 export function isCaptureFileLike(v: unknown): boolean {
@@ -70,7 +71,7 @@ export function isCaptureFileLike(v: unknown): boolean {
 export function importCaptureFile(v: unknown): CaptureRecord[] {
   if (isCaptureFileLike(v)) {
     const version = (v as { version?: unknown }).version;
-    if (version !== 1) throw new ImportError(`capture file version ${JSON.stringify(version)} is not supported (this tool reads version 1)`);
+    if (version !== 1) throw new ImportError(`capture file version ${clip(JSON.stringify(version) ?? String(version))} is not supported (this tool reads version 1)`);
   }
   const r = fileSchema.safeParse(v);
   if (!r.success) throw new ImportError(`invalid capture file: ${describeIssue(r.error)}`);

@@ -9,7 +9,7 @@
 // gap (`reason: "import"`): unknown, not empty. Requests without a body and failed requests are
 // kept. Entries are ordered by time (stable), whatever their order in the file.
 import { CAPTURE_GAP_REASONS, type CaptureGapReason, type CaptureRecord, type EndHow, type Header } from '../record';
-import { ImportError } from './errors';
+import { ImportError, clip } from './errors';
 import { eventSourceMessagesNotice, readEventSourceMessages, type EventSourceMessages } from './har-event-source';
 
 type NoSeq = CaptureRecord extends infer R ? (R extends CaptureRecord ? Omit<R, 'seq'> : never) : never;
@@ -77,6 +77,33 @@ function endHowFor(error: string | undefined): { how: EndHow; reason?: string } 
   const e = error.toLowerCase();
   if (e.includes('err_aborted') || e.includes('abort') || e.includes('cancel')) return { how: 'page-aborted', reason: error };
   return { how: 'network-error', reason: error };
+}
+
+/** A JSON-RPC request (a method and an id) in a request body: its answer may carry the result. */
+function carriesRequest(body: string | null): boolean {
+  if (!body) return false;
+  let v: unknown;
+  try {
+    v = JSON.parse(body);
+  } catch {
+    return false;
+  }
+  const one = (m: unknown) => isObj(m) && typeof m.method === 'string' && m.id !== undefined && m.id !== null;
+  return Array.isArray(v) ? v.some(one) : one(v);
+}
+
+/**
+ * Whether an answer the file holds no body for could have had one that matters: a body for which
+ * the status leaves room (2xx, not 202 / 204 / 205), the method too (not DELETE, HEAD or OPTIONS),
+ * whose length is not declared 0, and that is an event stream, or JSON answering a JSON-RPC request
+ * (it may hold the result). Anything else without body text is an empty answer.
+ */
+function mayHaveHeldBody(method: string, status: number, hs: Header[], capture: 'sse' | 'json', body: string | null): boolean {
+  if (status < 200 || status >= 300 || status === 202 || status === 204 || status === 205) return false;
+  if (method === 'DELETE' || method === 'HEAD' || method === 'OPTIONS') return false;
+  const len = headerOf(hs, 'content-length');
+  if (len !== undefined && /^\s*0+\s*$/.test(len)) return false;
+  return capture === 'sse' || carriesRequest(body);
 }
 
 export interface HarImportOptions {
@@ -276,7 +303,7 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
             text = d.text;
             bytes = d.bytes;
           } catch {
-            throw new ImportError(`HAR entry ${i} (${method} ${req.url}): response.content.text is marked base64 but is not valid base64`);
+            throw new ImportError(`HAR entry ${i} (${clip(method, 20)} ${clip(req.url)}): response.content.text is marked base64 but is not valid base64`);
           }
         } else {
           text = content.text;
@@ -333,11 +360,14 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
         // Events only in `_eventSourceMessages` (other HAR writers; har-event-source.ts).
         esm.events.forEach((e, k) => push(e.t, 3, 2 + k, { kind: 'es-event', src, conn, ...e }));
         esmEntries.push({ t: start, method, url: req.url, imported: esm });
-      } else if (text === undefined && capture !== 'none' && content.size !== 0 && status !== 204 && status !== 202 && status < 300) {
+      } else if (text === undefined && capture !== 'none' && content.size !== 0 && mayHaveHeldBody(method, status, resHeaders, capture, body)) {
         // The body is absent, which is not an empty body (size 0 or text ""): the file did not keep
         // it. Playwright's recordHar and Chrome's "Save all as HAR" save no body for streams that
         // were cut or aborted (`size: -1`, no text); "HAR without content" and content: 'omit' /
         // 'attach' without the file drop them too. The analyzer marks the stream's events unknown.
+        // Only for an answer that could have carried something (see mayHaveHeldBody): the Python
+        // SDK answers DELETE and notifications with 200 / 202, `application/json`,
+        // `content-length: 0`, and a HAR saves those without body too.
         push(responseT + 0.001, 3, 2, {
           kind: 'capture-gap',
           src,

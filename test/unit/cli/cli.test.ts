@@ -37,8 +37,10 @@ describe('audit (in process)', () => {
     const j = JSON.parse(r.stdout);
     expect(Object.keys(j)).toEqual(['version', 'sessions', 'findings']);
     expect(j.version).toBe(1);
-    expect(Object.keys(j.sessions[0])).toEqual(['sessionId', 'protocolVersion', 'endpoint', 'idScheme', 'lossless', 'requests']);
-    expect(j.sessions[0]).toMatchObject({ protocolVersion: '2025-11-25', idScheme: 'contiguous', lossless: false });
+    expect(Object.keys(j.sessions[0])).toEqual(['sessionId', 'protocolVersion', 'endpoint', 'idScheme', 'lossless', 'requests', 'idSchemeScope', 'idSchemeEvidence', 'losslessReasons']);
+    expect(j.sessions[0]).toMatchObject({ protocolVersion: '2025-11-25', idScheme: 'contiguous', idSchemeScope: 'session', lossless: false });
+    expect(j.sessions[0].idSchemeEvidence).toMatch(/^contiguous counter/);
+    expect(j.sessions[0].losslessReasons).toContain('1 reconnect(s) with Last-Event-ID');
     expect(j.sessions[0].requests).toEqual([
       { id: 0, method: 'initialize', verdict: 'complete', findings: [] },
       { id: 1, method: 'tools/list', verdict: 'complete', findings: [] },
@@ -54,6 +56,32 @@ describe('audit (in process)', () => {
     expect((await run(['audit', `${DIR}opaque.har`, '--fail-on', 'warning'])).code).toBe(1);
     expect((await run(['audit', `${DIR}lossy.har`, '--fail-on=never'])).code).toBe(0);
     expect((await run(['audit', `${DIR}baseline.har`, '--fail-on', 'warning'])).code).toBe(0);
+  });
+
+  it('the SDK client\'s clean Playwright HAR (no cut, no fault) audits with nothing above info, also with --fail-on warning', async () => {
+    // Playwright's recordHar of the demo page: the standalone GET, aborted when the page ended,
+    // has no body; nothing depends on it. On af854a8 this exited 1 (a capture-gap warning) and
+    // said "the inspector lost records of this session".
+    const file = `${DIR}browser/baseline.playwright.har`;
+    const r = await run(['audit', file, '--fail-on', 'warning']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Summary: 1 session(s), 0 error(s), 0 warning(s), 1 info');
+    expect(r.stdout).not.toContain('inspector lost');
+    const j = JSON.parse((await run(['audit', file, '--json'])).stdout);
+    expect(j.findings.map((f: { code: string; severity: string }) => [f.code, f.severity])).toEqual([['capture-gap', 'info']]);
+    expect(j.sessions[0].requests.map((q: { verdict: string }) => q.verdict)).toEqual(['complete', 'complete', 'complete']);
+    expect(j.sessions[0].losslessReasons.join('; ')).toMatch(/the file does not hold the body of 1 response/);
+  });
+
+  it('a counter shared by two sessions shows in --json as scope "server"; a cross-session replay fails the audit', async () => {
+    const shared = JSON.parse((await run(['audit', `${DIR}python-shared.har`, '--json'])).stdout);
+    expect(shared.sessions.map((x: { idScheme: string; idSchemeScope: string }) => [x.idScheme, x.idSchemeScope])).toEqual([
+      ['sparse', 'server'],
+      ['sparse', 'server'],
+    ]);
+    const cross = await run(['audit', `${DIR}python-cross-session.har`]);
+    expect(cross.code).toBe(1);
+    expect(cross.stdout).toContain('replay-cross-stream');
   });
 
   it('several files, HAR and capture, in one report', async () => {

@@ -178,3 +178,25 @@ describe('capture file import and detection', () => {
     expect((err as Error).message).not.toContain('\n');
   });
 });
+
+describe('error messages quote file data briefly', () => {
+  it('a version field set to a large value, a huge URL: one short line', () => {
+    const big = { a: 'x'.repeat(600), b: [1, 2, 3] };
+    let msg = '';
+    try {
+      importText(JSON.stringify({ format: 'mcp-stream-inspector', version: big, records: [] }));
+    } catch (e) {
+      msg = (e as Error).message;
+    }
+    expect(msg).toMatch(/^capture file version \{"a":"x+… is not supported/);
+    expect(msg.length).toBeLessThan(200);
+    const url = 'http://h/' + 'p'.repeat(5000);
+    const har = { log: { version: '1.2', entries: [{ startedDateTime: '2026-01-01T00:00:00Z', time: 1, request: { method: 'GET', url, headers: [] }, response: { status: 200, headers: [{ name: 'content-type', value: 'text/event-stream' }], content: { text: '!!', encoding: 'base64' } } }] } };
+    expect(() => importText(JSON.stringify(har))).toThrow(/^HAR entry 0 \(GET http:\/\/h\/p+…\): response.content.text is marked base64/);
+    try {
+      importText(JSON.stringify(har));
+    } catch (e) {
+      expect((e as Error).message.length).toBeLessThan(200);
+    }
+  });
+});

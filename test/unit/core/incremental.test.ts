@@ -119,3 +119,26 @@ describe('incremental snapshots equal fresh analyses at every batch', () => {
     );
   });
 });
+
+describe('sessions of one server (issue 10)', () => {
+  it('several sessions on one counter: after every batch the same as a fresh analysis', async () => {
+    const { sharedCounterCapture } = await import('./shared-counter');
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 3 }).chain((sessions) =>
+          fc.record({
+            sessions: fc.constant(sessions),
+            owners: fc.array(fc.nat(sessions - 1), { minLength: 2, maxLength: 40 }),
+            cuts: fc.array(fc.array(fc.integer({ min: 1, max: 12 }), { maxLength: 2 }), { minLength: sessions, maxLength: sessions }),
+            resumeDelay: fc.integer({ min: 0, max: 4 }),
+            secondPriming: fc.boolean(),
+            perChunk: fc.integer({ min: 1, max: 3 }),
+          }),
+        ),
+        fc.array(fc.nat(20), { minLength: 1, maxLength: 6 }),
+        (plan, batches) => check(sharedCounterCapture(plan), batches),
+      ),
+      { numRuns: 60 },
+    );
+  });
+});

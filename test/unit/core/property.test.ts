@@ -8,6 +8,7 @@ import { importText, ImportError } from '../../../src/core/import/index';
 import type { AnalysisSnapshot } from '../../../src/core/model';
 import type { CaptureRecord } from '../../../src/core/record';
 import { Capture, call, cutAndResume, ev, initSession, message, progress, result } from './helpers';
+import { sharedCounterCapture } from './shared-counter';
 
 const CAPTURES = 'test/fixtures/captures/';
 
@@ -178,6 +179,48 @@ describe('robustness', () => {
         }
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('sessions sharing one lossless counter (issue 10)', () => {
+  // The Python SDK's sse_polling store gives every stream of every session the next id of one
+  // counter; a cut stream's resume replays its own tail. Nothing is lost, so whatever the
+  // interleaving of the sessions, the cuts and the resumes, the capture must show no gap that is
+  // an error and no lossy verdict; and every session whose range holds another session's ids is
+  // classed as a shared counter (order only), whatever share of the ids it holds.
+  it('any interleaving, any cuts: no error-level gap, no lossy verdict, classed shared where ids interleave', () => {
+    const plan = fc.integer({ min: 1, max: 4 }).chain((sessions) =>
+      fc.record({
+        sessions: fc.constant(sessions),
+        owners: fc.array(fc.nat(sessions - 1), { minLength: 1, maxLength: 120 }),
+        cuts: fc.array(fc.array(fc.integer({ min: 1, max: 40 }), { maxLength: 3 }), { minLength: sessions, maxLength: sessions }),
+        resumeDelay: fc.integer({ min: -1, max: 6 }),
+        secondPriming: fc.boolean(),
+        perChunk: fc.integer({ min: 1, max: 4 }),
+      }),
+    );
+    fc.assert(
+      fc.property(plan, fc.array(fc.nat(50), { minLength: 1, maxLength: 5 }), (p, batches) => {
+        const records = sharedCounterCapture(p);
+        const snap = run(records, batches, true);
+        const bad = snap.findings.filter((f) => f.severity === 'error' || f.code === 'lossy-result-accepted' || f.code === 'replay-cross-stream');
+        expect(bad).toEqual([]);
+        for (const reqs of Object.values(snap.requests)) for (const r of reqs) expect(r.verdict).not.toBe('lossy');
+        // A session whose range of ids holds one another session delivered is a shared counter.
+        const ids = new Map(snap.sessions.map((x) => [x.key, new Set<number>()]));
+        for (const st of Object.values(snap.streams)) for (const e of st.events) if (e.id !== undefined) ids.get(st.sessionKey)?.add(Number(e.id));
+        for (const x of snap.sessions) {
+          const mine = ids.get(x.key)!;
+          if (mine.size < 2) continue;
+          const lo = Math.min(...mine);
+          const hi = Math.max(...mine);
+          const interleaved = snap.sessions.some((y) => y !== x && [...ids.get(y.key)!].some((v) => v > lo && v < hi && !mine.has(v)));
+          if (interleaved) expect(x.idScheme, x.key).toMatchObject({ kind: 'sparse', scope: 'server' });
+          else expect(x.idScheme.scope).not.toBe('server');
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 });

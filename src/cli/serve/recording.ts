@@ -1,0 +1,273 @@
+// A capture turned into what `serve` answers from: one Exchange per recorded connection (request,
+// response, body as timed units, how it ended), grouped by MCP session. The body is cut into
+// units at SSE event boundaries with the core's own parser, so an event's raw text (ids, retry
+// fields, comments, CRLF) is served byte for byte, and a unit can be withheld, delayed, or have its
+// JSON-RPC ids rewritten on its own.
+import { decodeJsonRpc, type DecodedMessage } from '../../core/jsonrpc';
+import { headerValue, type CaptureRecord, type EndHow, type Header, type RequestRecord } from '../../core/record';
+import { createSseConnectionParser } from '../../core/sse';
+
+export interface Block {
+  id?: string;
+  event?: string;
+  /** Has non-empty data: a client dispatches it. */
+  dispatched: boolean;
+  messages: DecodedMessage[];
+  /** The data is a JSON array (a 2025-03-26 batch). */
+  batch: boolean;
+}
+
+/** A piece of a response body, served at `t` ms after the response headers (at speed 1). */
+export interface Unit {
+  t: number;
+  text: string;
+  /** Set for an SSE event (a block with an id or data); comments and blank text have none. */
+  block?: Block;
+  /** The whole JSON body of an application/json response. */
+  json?: { messages: DecodedMessage[]; batch: boolean };
+}
+
+export interface Exchange {
+  /** Position in the recording (order of the request records). */
+  index: number;
+  conn: string;
+  httpMethod: string;
+  url: string;
+  /** Path it is served at. */
+  path: string;
+  /** Recorded origin + path: which recorded server it came from. */
+  endpoint: string;
+  requestHeaders: Header[];
+  requestBody: string | null;
+  /** Decoded JSON-RPC messages of the request body ([] for none). */
+  messages: DecodedMessage[];
+  batch: boolean;
+  sessionId?: string;
+  lastEventId?: string;
+  response?: {
+    status: number;
+    statusText: string;
+    headers: Header[];
+    capture: 'sse' | 'json' | 'none';
+    /** ms from the request to the response headers. */
+    waitMs: number;
+  };
+  units: Unit[];
+  /** How the body ended, ms after the response; none = it was still open when the capture ended. */
+  end?: { how: EndHow; t: number };
+  /** Recorded session id (request or response header), or `endpoint:<endpoint>` when sessionless. */
+  group: string;
+  responseSessionId?: string;
+  /** What the capture does not hold of this exchange. */
+  notes: string[];
+}
+
+export interface Recording {
+  exchanges: Exchange[];
+  /** Served path → recorded endpoint. */
+  paths: Map<string, string>;
+  /** Connections that are not MCP traffic (other requests in a HAR). */
+  ignored: number;
+  warnings: string[];
+}
+
+interface Conn {
+  request: RequestRecord;
+  records: CaptureRecord[];
+}
+
+function isJsonRpcBody(body: string | null): boolean {
+  if (!body) return false;
+  const r = decodeJsonRpc(body);
+  return r.messages.length > 0 && r.messages.every((m) => m.summary.kind !== 'invalid');
+}
+
+function originPath(url: string): { origin: string; path: string } {
+  try {
+    const u = new URL(url);
+    return { origin: u.origin, path: u.pathname };
+  } catch {
+    return { origin: '', path: url.startsWith('/') ? url.split('?')[0]! : '/' };
+  }
+}
+
+/** Split an event-stream body into units: each event with the time of the chunk that completed it. */
+function sseUnits(pieces: { t: number; text: string }[]): Unit[] {
+  const text = pieces.map((p) => p.text).join('');
+  const ends: number[] = [];
+  let at = 0;
+  for (const p of pieces) ends.push((at += p.text.length));
+  const timeAt = (offset: number): number => {
+    for (let i = 0; i < ends.length; i++) if (offset <= ends[i]!) return pieces[i]!.t;
+    return pieces[pieces.length - 1]?.t ?? 0;
+  };
+  const parser = createSseConnectionParser();
+  const blocks = [...parser.feed(text), ...parser.end()];
+  const units: Unit[] = [];
+  let pos = 0;
+  const passthrough = (to: number) => {
+    if (to > pos) units.push({ t: timeAt(to), text: text.slice(pos, to) });
+    pos = to;
+  };
+  for (const b of blocks) {
+    const i = text.indexOf(b.raw, pos);
+    if (i < 0) continue; // cannot happen: every block is a slice of the text fed
+    passthrough(i);
+    const data = b.data;
+    units.push({
+      t: timeAt(i + b.raw.length),
+      text: b.raw,
+      block: {
+        ...(b.id !== undefined ? { id: b.id } : {}),
+        ...(b.event !== undefined ? { event: b.event } : {}),
+        dispatched: data !== undefined && data !== '' && !b.truncated,
+        messages: data ? decodeJsonRpc(data).messages : [],
+        batch: data !== undefined && data.trimStart().startsWith('['),
+      },
+    });
+    pos = i + b.raw.length;
+  }
+  passthrough(text.length);
+  return units;
+}
+
+/** A native EventSource's events, written back as SSE (the browser kept no raw text). */
+function esUnits(events: { t: number; type: string; data: string; lastEventId: string }[]): Unit[] {
+  let cursor = '';
+  return events.map((e) => {
+    const lines: string[] = [];
+    if (e.type !== 'message') lines.push(`event: ${e.type}`);
+    const changed = e.lastEventId !== cursor;
+    if (changed) lines.push(`id: ${e.lastEventId}`);
+    cursor = e.lastEventId;
+    for (const l of e.data.split('\n')) lines.push(`data: ${l}`);
+    return {
+      t: e.t,
+      text: lines.join('\n') + '\n\n',
+      block: {
+        ...(changed ? { id: e.lastEventId } : {}),
+        ...(e.type !== 'message' ? { event: e.type } : {}),
+        dispatched: e.data !== '',
+        messages: decodeJsonRpc(e.data).messages,
+        batch: e.data.trimStart().startsWith('['),
+      },
+    };
+  });
+}
+
+export function buildRecording(records: readonly CaptureRecord[]): Recording {
+  const conns = new Map<string, Conn>();
+  const order: Conn[] = [];
+  const gapConns = new Map<string, string[]>();
+  for (const r of records) {
+    if (r.kind === 'capture-gap') {
+      for (const c of r.conns) {
+        const k = `${r.src}\u0000${c}`;
+        gapConns.set(k, [...(gapConns.get(k) ?? []), r.reason]);
+      }
+      continue;
+    }
+    if (!('conn' in r)) continue;
+    const k = `${r.src}\u0000${r.conn}`;
+    if (r.kind === 'request') {
+      // A second request record under one conn would be a new connection in a broken file; keep the first.
+      if (conns.has(k)) continue;
+      const c = { request: r, records: [] };
+      conns.set(k, c);
+      order.push(c);
+    } else conns.get(k)?.records.push(r);
+  }
+
+  // MCP endpoints: a JSON-RPC body, an Mcp-Session-Id, or an event stream was seen there.
+  const mcp = new Set<string>();
+  for (const c of order) {
+    const { origin, path } = originPath(c.request.url);
+    const res = c.records.find((r) => r.kind === 'response');
+    if (
+      isJsonRpcBody(c.request.body) ||
+      headerValue(c.request.headers, 'mcp-session-id') !== undefined ||
+      (res?.kind === 'response' && (res.capture === 'sse' || headerValue(res.headers, 'mcp-session-id') !== undefined))
+    )
+      mcp.add(origin + path);
+  }
+  // Served at the recorded path; a path used by two recorded servers gets the host in front.
+  const byPath = new Map<string, Set<string>>();
+  for (const e of mcp) {
+    const p = originPath(e).path;
+    byPath.set(p, (byPath.get(p) ?? new Set()).add(e));
+  }
+  const pathOf = new Map<string, string>();
+  for (const e of mcp) {
+    const { origin, path } = originPath(e);
+    const shared = (byPath.get(path)?.size ?? 0) > 1;
+    pathOf.set(e, shared ? `/${origin.replace(/^[a-z]+:\/\//, '').replace(/[^A-Za-z0-9.-]/g, '_')}${path}` : path);
+  }
+
+  const warnings: string[] = [];
+  const exchanges: Exchange[] = [];
+  let ignored = 0;
+  for (const c of order) {
+    const { origin, path } = originPath(c.request.url);
+    const endpoint = origin + path;
+    const served = pathOf.get(endpoint);
+    if (served === undefined) {
+      ignored++;
+      continue;
+    }
+    const req = c.request;
+    // A status no HTTP/1.1 server can send as the final answer (0, 1xx, >999 in a broken file): none.
+    const res = c.records.find((r) => r.kind === 'response' && Number.isInteger(r.status) && r.status >= 200 && r.status <= 999);
+    const endRec = c.records.find((r) => r.kind === 'end');
+    const t0 = res?.kind === 'response' ? res.t : req.t;
+    const notes: string[] = [];
+    const chunks = c.records.filter((r) => r.kind === 'chunk');
+    const es = c.records.filter((r) => r.kind === 'es-event');
+    let units: Unit[] = [];
+    if (res?.kind === 'response') {
+      if (es.length > 0) units = esUnits(es.map((e) => ({ ...e, t: e.t - t0 })));
+      else if (res.capture === 'sse') units = sseUnits(chunks.map((ch) => ({ t: ch.t - t0, text: ch.text })));
+      else if (chunks.length > 0) {
+        const text = chunks.map((ch) => ch.text).join('');
+        const decoded = res.capture === 'json' ? decodeJsonRpc(text) : undefined;
+        units = [{ t: chunks[chunks.length - 1]!.t - t0, text, ...(decoded && !decoded.error ? { json: { messages: decoded.messages, batch: text.trimStart().startsWith('[') } } : {}) }];
+      }
+      const dropped = chunks.reduce((n, ch) => n + (ch.droppedBytes ?? 0), 0);
+      if (dropped > 0) notes.push(`${dropped} bytes were not kept by the capture (event size cap)`);
+    }
+    const gaps = gapConns.get(`${req.src}\u0000${req.conn}`);
+    if (gaps) notes.push(gaps.includes('import') ? 'the file holds no body for it' : `the capture lost records of it (${[...new Set(gaps)].join(', ')})`);
+    const body = req.body;
+    const decoded = body ? decodeJsonRpc(body) : undefined;
+    const messages = decoded && !decoded.error ? decoded.messages : [];
+    const sessionId = headerValue(req.headers, 'mcp-session-id');
+    const responseSessionId = res?.kind === 'response' ? headerValue(res.headers, 'mcp-session-id') : undefined;
+    const lastEventId = headerValue(req.headers, 'last-event-id');
+    const sid = sessionId ?? responseSessionId;
+    exchanges.push({
+      index: exchanges.length,
+      conn: req.conn,
+      httpMethod: req.method.toUpperCase(),
+      url: req.url,
+      path: served,
+      endpoint,
+      requestHeaders: req.headers,
+      requestBody: body,
+      messages,
+      batch: body !== null && body.trimStart().startsWith('['),
+      ...(sessionId !== undefined ? { sessionId } : {}),
+      ...(lastEventId !== undefined ? { lastEventId } : {}),
+      ...(res?.kind === 'response'
+        ? { response: { status: res.status, statusText: res.statusText, headers: res.headers, capture: res.capture, waitMs: Math.max(0, res.t - req.t) } }
+        : {}),
+      units,
+      ...(endRec?.kind === 'end' ? { end: { how: endRec.how, t: Math.max(0, endRec.t - t0) } } : {}),
+      group: sid !== undefined ? `session:${sid}` : `endpoint:${endpoint}`,
+      ...(responseSessionId !== undefined ? { responseSessionId } : {}),
+      notes,
+    });
+    if (notes.length) warnings.push(`${req.method} ${served} (${req.conn}): ${notes.join('; ')}; served as the capture holds it`);
+  }
+  const paths = new Map<string, string>();
+  for (const [e, p] of pathOf) paths.set(p, e);
+  return { exchanges, paths, ignored, warnings };
+}

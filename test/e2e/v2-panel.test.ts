@@ -1,0 +1,239 @@
+// The real panel in real DevTools against the SDK v2 client in the browser (the demo page with
+// ?sdk=v2: @modelcontextprotocol/client 2.4 bundled by vite) and the SDK v2 fixture server
+// (@modelcontextprotocol/server 2.4), in both eras. One browser for every scenario: the panel is
+// cleared, the page's agent runs the scenario once (window.__demo.run(name)), then:
+// - every request the server received is in the panel, and every SSE message the page read is in
+//   the panel, in order, per connection (a broken stream: a prefix of what the server wrote, with
+//   exactly the chunks the agent itself accumulated); no duplicate records, seq dense;
+// - legacy era: the live panel reports the findings the v1 fixture gets for the same fault;
+// - modern era: the live panel's findings equal the core's on the panel's own export, and the
+//   requests of the scenario are there. The modern-era findings (request-reissued, subscription-
+//   dropped, header-mismatch, …) are asserted by the analysis work of issue 12 (items 1-3), not here.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoServer, type DemoServer } from '../../demo/server';
+import { analyzeRecords } from '../../src/core';
+import { importText } from '../../src/core/import';
+import type { CaptureRecord } from '../../src/core/record';
+import { V2_SCENARIOS, type V2ScenarioName } from '../fixtures/v2/scenarios';
+import { duplicateKeys, openInspected, type Harness } from '../support/extension';
+import { devtoolsFrontend } from '../support/devtools';
+import { clickTestId, screenshot, showTab } from '../support/panel-ui';
+import { waitFor } from '../support/wait';
+
+let demo: DemoServer;
+let h: Harness;
+
+beforeAll(async () => {
+  demo = await startDemoServer({ sdk: 'v2', mode: 'modern-baseline' });
+  h = await openInspected(`${demo.pageUrl({ sdk: 'v2', mode: 'modern-baseline' })}&chunks=6&delayMs=40`);
+  await waitFor(() => h.evalPage('typeof window.__demo?.run === "function"'), { message: 'demo page ready' });
+  await waitFor(() => h.panel.eval(`typeof globalThis.__MSI_UI__ === 'object'`), { message: 'inspector UI mounted in the panel' });
+}, 180_000);
+
+afterAll(async () => {
+  await h?.close();
+  await demo?.close();
+});
+
+interface PanelConn {
+  method: string;
+  body: string | null;
+  status?: number;
+  end?: string;
+  /** JSON-RPC methods (or `result:<id>` / `error:<code>`) of the SSE data the page read, in order. */
+  messages: string[];
+}
+
+const label = (m: { method?: string; id?: unknown; result?: unknown; error?: { code?: number } }) =>
+  m.method ?? (m.error ? `error:${m.error.code}` : m.result !== undefined ? `result:${String(m.id)}` : 'unknown');
+
+function panelConns(records: CaptureRecord[], origin: string): PanelConn[] {
+  const byConn = new Map<string, PanelConn & { text: string; sse: boolean }>();
+  for (const r of [...records].sort((a, b) => a.seq - b.seq)) {
+    if (!('conn' in r)) continue;
+    const key = `${r.src}/${r.conn}`;
+    if (r.kind === 'request') {
+      if (r.url.startsWith(origin)) byConn.set(key, { method: r.method, body: r.body, messages: [], text: '', sse: false });
+      continue;
+    }
+    const c = byConn.get(key);
+    if (!c) continue;
+    if (r.kind === 'response') {
+      c.status = r.status;
+      c.sse = r.capture === 'sse';
+    } else if (r.kind === 'chunk') c.text += r.text;
+    else if (r.kind === 'end') c.end = r.how;
+  }
+  return [...byConn.values()].map(({ text, sse, ...c }) => ({
+    ...c,
+    messages: sse
+      ? [...text.matchAll(/^data: ?(.+)$/gm)].flatMap((m) => {
+          try {
+            return [label(JSON.parse(m[1]!))];
+          } catch {
+            return [];
+          }
+        })
+      : [],
+  }));
+}
+
+/** What the server wrote per HTTP request (non-OPTIONS), in arrival order, with the request body's method. */
+function serverConns(scenario: string) {
+  const out: { httpMethod: string; rpc: string; id?: string | number; messages: string[]; cut: boolean }[] = [];
+  const byConn = new Map<number, (typeof out)[number]>();
+  for (const e of demo.fixtureV2.log) {
+    if (e.route !== scenario) continue;
+    if (e.type === 'http' && e.httpMethod !== 'OPTIONS') {
+      const c = { httpMethod: e.httpMethod, rpc: e.rpc[0]?.method ?? '', ...(e.rpc[0]?.id !== undefined ? { id: e.rpc[0].id } : {}), messages: [], cut: false };
+      out.push(c);
+      byConn.set(e.conn, c);
+    } else if (e.type === 'sse' && e.rpc && e.rpc.kind !== 'priming') {
+      const r = e.rpc;
+      byConn.get(e.conn)?.messages.push(r.method ?? (r.kind === 'error' ? `error:${r.errorCode}` : `result:${String(r.id)}`));
+    } else if (e.type === 'cut' || e.type === 'listen-dropped') {
+      const c = byConn.get(e.conn);
+      if (c) c.cut = true;
+    }
+  }
+  return out;
+}
+
+const bodyKey = (body: string | null) => {
+  if (!body) return '';
+  try {
+    const b = JSON.parse(body) as { method?: string; id?: unknown };
+    return `${b.method ?? ''}#${String(b.id ?? '')}`;
+  } catch {
+    return body;
+  }
+};
+
+async function runScenario(name: V2ScenarioName) {
+  await clickTestId(h.panel, 'tb-clear');
+  await waitFor(() => h.panel.eval(`globalThis.__MSI_UI__.snapshot().sessions.length === 0`), { message: 'panel cleared' });
+  const logStart = demo.fixtureV2.log.length;
+  const outcome = await h.evalPage<any>(`window.__demo.run(${JSON.stringify(name)})`);
+  expect(demo.fixtureV2.log.length).toBeGreaterThan(logStart);
+  const origin = demo.fixtureV2.origin;
+  // Wait until the panel holds a request record for every request the server received (the
+  // server's list is read again on each poll: a notifications/cancelled the SDK sends without
+  // awaiting can arrive after run() resolved) and an end record for every body it captures (the
+  // 202s carry none), and its analysis has settled.
+  let last = '';
+  const records = await waitFor(
+    async () => {
+      const rs = (await h.panel.records()) as CaptureRecord[];
+      const conns = panelConns(rs, origin);
+      const snap = await h.panel.eval<any>('globalThis.__MSI_UI__.snapshot()');
+      const open = conns.filter((c) => c.status !== 202 && c.end === undefined);
+      const pending = snap.findings.filter((f: any) => f.pending).map((f: any) => f.code);
+      const server = serverConns(name).length;
+      last = `panel ${conns.length} requests, server ${server}, open ${JSON.stringify(open.map((c) => `${c.method} ${bodyKey(c.body)}`))}, pending ${JSON.stringify(pending)}`;
+      return conns.length === server && open.length === 0 && pending.length === 0 ? rs : null;
+    },
+    { timeoutMs: 20_000, message: () => `${name}: every request in the panel, every body ended; last: ${last}` },
+  );
+  return { outcome, records, server: serverConns(name), conns: panelConns(records, origin) };
+}
+
+/** The panel's connections and the server's, matched by JSON-RPC method and id (GETs in order). */
+function expectEveryEventInOrder(name: string, conns: PanelConn[], server: ReturnType<typeof serverConns>, outcome: any) {
+  const remaining = [...server];
+  const taskAttempts: PanelConn[] = [];
+  for (const c of conns) {
+    const key = c.method === 'POST' ? bodyKey(c.body) : c.method;
+    const i = remaining.findIndex((s) => (s.httpMethod === 'POST' ? `${s.rpc}#${String(s.id ?? '')}` : s.httpMethod) === key);
+    expect(i, `${name}: panel request ${key} is one the server received`).toBeGreaterThanOrEqual(0);
+    const s = remaining.splice(i, 1)[0]!;
+    if (c.end === 'network-error' || s.cut) {
+      // What the page read before the break: a prefix of what the server wrote.
+      expect(s.messages.slice(0, c.messages.length), `${name}: ${key} (broken)`).toEqual(c.messages);
+    } else if (c.messages.length || s.messages.length) {
+      expect(c.messages, `${name}: ${key}`).toEqual(s.messages);
+    }
+    if (c.body?.includes('"long_task"') && c.body.includes('"tools/call"')) taskAttempts.push(c);
+  }
+  expect(remaining, `${name}: server requests missing from the panel`).toEqual([]);
+  // The chunks the agent itself accumulated are the chunks the panel shows: per tools/call attempt
+  // in the modern era, in all (POST stream + resumed GETs) in the legacy era.
+  const chunks = (cs: PanelConn[]) => cs.map((c) => c.messages.filter((m) => m === 'notifications/message').length);
+  const resumed = conns.some((c) => c.method === 'GET' && c.messages.length > 0);
+  if (outcome.v2?.chunksPerAttempt?.length && !resumed) expect(chunks(taskAttempts)).toEqual(outcome.v2.chunksPerAttempt);
+  expect(chunks(conns).reduce((a, b) => a + b, 0)).toBe(outcome.v2?.chunksReceived ?? 0);
+}
+
+async function panelAnalysis() {
+  const snap = await h.panel.eval<any>('globalThis.__MSI_UI__.snapshot()');
+  const live = [...new Set<string>(snap.findings.map((f: any) => f.code))].sort();
+  const file = analyzeRecords(importText(await h.panel.eval<string>(`globalThis.__MSI_UI__.exportAs('json')`)).records);
+  const fromFile = [...new Set(file.findings.map((f) => f.code))].sort();
+  const requests = Object.values(snap.requests as Record<string, any[]>).flat();
+  return { snap, live, fromFile, requests };
+}
+
+describe('the panel against SDK v2 (client in the page, server in the fixture), legacy era', () => {
+  const legacy: V2ScenarioName[] = ['legacy-lossy', 'legacy-lossless', 'legacy-dropped-result', 'legacy-session-404', 'legacy-live-drop', 'legacy-duplicate-replay', 'dual-legacy-lossy', 'dual-stateless-legacy'];
+  for (const name of legacy) {
+    const exp = V2_SCENARIOS[name].expect;
+    it(`${name}: every event in order; the live panel reports ${exp.codes.join(' + ') || 'no finding'} (the v1 findings for ${'sameAsV1' in exp ? exp.sameAsV1 : '?'})`, async () => {
+      const { outcome, records, server, conns } = await runScenario(name);
+      expect(outcome.sdk).toBe('v2');
+      expect(outcome.era).toBe('legacy');
+      expectEveryEventInOrder(name, conns, server, outcome);
+      expect(duplicateKeys(records)).toEqual([]);
+      const { live, fromFile, snap } = await panelAnalysis();
+      expect(live).toEqual([...exp.codes].sort());
+      expect(fromFile).toEqual(live);
+      expect(snap.sessions.length).toBe(1);
+    });
+  }
+});
+
+describe('the panel against SDK v2, modern era (2026-07-28)', () => {
+  const modern: { name: V2ScenarioName; methods: string[] }[] = [
+    { name: 'modern-baseline', methods: ['server/discover', 'tools/list', 'tools/call'] },
+    { name: 'modern-reissue', methods: ['server/discover', 'tools/list', 'tools/call', 'tools/call'] },
+    { name: 'modern-abandoned', methods: ['server/discover', 'tools/list', 'tools/call'] },
+    { name: 'modern-dropped-result', methods: ['server/discover', 'tools/list', 'tools/call'] },
+    { name: 'modern-mrtr', methods: ['server/discover', 'tools/list', 'tools/call', 'tools/call'] },
+    { name: 'modern-mrtr-altered', methods: ['server/discover', 'tools/list', 'tools/call', 'tools/call'] },
+    { name: 'modern-missing-capability', methods: ['server/discover', 'tools/list', 'tools/call'] },
+    { name: 'modern-listen-drop', methods: ['server/discover', 'tools/list', 'subscriptions/listen', 'tools/call', 'tools/call', 'subscriptions/listen', 'tools/list'] },
+    { name: 'modern-listen-no-refetch', methods: ['server/discover', 'tools/list', 'subscriptions/listen', 'tools/call', 'tools/call', 'subscriptions/listen'] },
+    // In the browser the SDK neither mirrors Mcp-Param-* nor retries after -32020: one call.
+    { name: 'modern-header-mismatch', methods: ['server/discover', 'tools/list', 'tools/call'] },
+    { name: 'modern-param-browser', methods: ['server/discover', 'tools/list', 'tools/call'] },
+    { name: 'era-legacy-to-modern', methods: ['initialize', 'server/discover', 'tools/list', 'tools/call'] },
+    { name: 'era-modern-to-legacy', methods: ['server/discover', 'initialize', 'tools/list', 'tools/call'] },
+  ];
+  for (const { name, methods } of modern) {
+    it(`${name}: sessions, streams and requests in the panel, every event in order`, async () => {
+      const { outcome, records, server, conns } = await runScenario(name);
+      expectEveryEventInOrder(name, conns, server, outcome);
+      expect(duplicateKeys(records)).toEqual([]);
+      const src = records.find((r) => r.kind === 'request')!.src;
+      const seqs = records.filter((r) => r.src === src).map((r) => r.seq);
+      expect(seqs).toEqual(seqs.map((_, i) => seqs[0]! + i)); // dense (the panel was cleared before: not from 1)
+      const { live, fromFile, snap, requests } = await panelAnalysis();
+      expect(snap.sessions.length).toBeGreaterThanOrEqual(1);
+      const seen = requests.map((r: any) => r.method);
+      for (const m of new Set(methods)) expect(seen.filter((x: string) => x === m).length, `${name}: ${m}`).toBe(methods.filter((x) => x === m).length);
+      expect(fromFile).toEqual(live);
+      if (name === 'modern-param-browser') {
+        // The real browser: the SDK skipped Mcp-Param-Region, the strict server said -32020.
+        const call = conns.find((c) => c.body?.includes('query_region'))!;
+        expect(call.status).toBe(400);
+        expect(outcome.error?.code).toBe(-32020);
+      }
+      if (name === 'modern-reissue' || name === 'modern-listen-drop') {
+        await showTab(h.panel, 'timeline');
+        const fe = await h.browser.cdp.attach((await devtoolsFrontend(h.browser)).targetId);
+        await screenshot(h.browser.cdp, fe, `v2-${name}-panel`);
+      }
+      // Issue 12 (items 1-3): the modern-era finding codes of V2_SCENARIOS[name].expect are asserted
+      // by the analysis work once the core reports them; today only their traffic is checked here.
+    });
+  }
+});
