@@ -61,8 +61,13 @@ export function EventsTable() {
     if (!t) texts.set(e, (t = rowText(e)));
     return t;
   };
-  const vmRef = useRef(vm);
-  vmRef.current = vm;
+  // Lane labels as shown in the rows, once per session view (not per row and scroll frame).
+  const streamTexts = useMemo(() => new Map<string, string>(), [view]);
+  const streamText = (id: string) => {
+    let t = streamTexts.get(id);
+    if (t === undefined) streamTexts.set(id, (t = visibleLine(view!.lanes.labels.get(id) ?? id, 80)));
+    return t;
+  };
   const actRef = useRef(act);
   actRef.current = act;
   const itemsRef = useRef(items);
@@ -142,7 +147,7 @@ export function EventsTable() {
                         start={vi.start}
                         e={e}
                         text={textOf(e)}
-                        streamText={visibleLine(view!.lanes.labels.get(streamId) ?? streamId, 80)}
+                        streamText={streamText(streamId)}
                         t0={t0}
                         sev={e.findings.length ? vm.severity.eventAt(streamId, index, e) : undefined}
                         selected={vi.index === selIdx}
