@@ -7,7 +7,7 @@ import { createPanelConnection } from './live/connection';
 import { createCaptureHealth } from './live/health';
 import { createLiveStore } from './live/store';
 import { startWitness, type WitnessEntry } from './live/witness';
-import { mountDevtoolsInspector } from './ui/mount';
+import { mountDevtoolsInspector } from './ui/app/mount';
 import { TEST_HOOKS } from '../extension/shared/test-hooks';
 
 // "Preserve log" survives panel reloads and DevTools restarts, as the Network panel's does.

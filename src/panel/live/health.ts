@@ -1,9 +1,9 @@
 // Capture health at a glance (issue 9): is the panel recording, and if not why, and does the
 // network witness disagree with the capture. Built from the panel's connection (port and the
 // background's tab-status) and the witness; read by the toolbar and the witness banner
-// (src/panel/ui/CaptureHealth.tsx).
+// (src/panel/ui/capture/NetworkWitness.tsx).
 
-import type { CaptureHealthSnapshot, CaptureHealthSource } from '../ui/capture-health-types';
+import type { CaptureHealthSnapshot, CaptureHealthSource } from '../ui/capture/network-witness-types';
 import type { PanelConnection } from './connection';
 import type { Witness } from './witness';
 
