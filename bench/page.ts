@@ -50,6 +50,11 @@ export interface PageResults {
   fetchGet?: { ratios: Spread; withMs: Spread; withoutMs: Spread };
   fetchRpc?: { ratios: Spread; withMs: Spread; withoutMs: Spread };
   profile: { events: number; extMs: number; busyMs: number; usPerEvent: number; chunks: number; reads: number; top: [string, number][] }[][];
+  /**
+   * Row 3c: thread CPU of the page's main thread (Chrome trace, RunTask tdur) during one stream,
+   * with the extension (panel open) and without, alternating; per size, the pairs.
+   */
+  threadCpu?: { events: number; withMs: number; withoutMs: number; usPerEvent: number; byProcess: Record<string, number> }[][];
   relay: { cap: number; deltaWith: number; deltaWithout: number; label: string }[];
   latency: { storeP50: number; storeP95: number; rowP50: number; rowP95: number; n: number; rows: number }[];
 }
@@ -218,6 +223,55 @@ export function attribute(p: Profile): { extMs: number; busyMs: number; top: [st
   return { extMs: ext, busyMs: busy, top };
 }
 
+type TraceEvent = { ph: string; name: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: { name?: string; data?: { frames?: { url?: string; processId?: number }[] } } };
+
+/**
+ * A Chrome trace of the whole browser (every process) around one stream: the thread CPU time
+ * (`tdur`) of the top-level tasks of the page's renderer main thread, and, per process kind, of
+ * all their threads (where the CPU of a "panel open" run goes: docs/benchmarks.md row 1).
+ */
+async function tracedRun(arm: Arm, url: string, expr: string) {
+  const { cdp } = arm.browser;
+  await navigateFresh(arm, url);
+  await panelQuiet(arm);
+  const events: TraceEvent[] = [];
+  const off = cdp.on('Tracing.dataCollected', (p: { value: TraceEvent[] }) => void events.push(...p.value));
+  let done!: () => void;
+  const complete = new Promise<void>((r) => (done = r));
+  const off2 = cdp.on('Tracing.tracingComplete', () => done());
+  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'devtools.timeline', '__metadata'], recordMode: 'recordAsMuchAsPossible' }, transferMode: 'ReportEvents' });
+  const r = await cdp.evaluate<Run>(arm.page, expr, { timeoutMs: 300_000 });
+  // The hook flushes its batch after 16 ms: let the last flush happen inside the trace.
+  await sleep(100);
+  await cdp.send('Tracing.end');
+  await complete;
+  off();
+  off2();
+  await panelQuiet(arm);
+  const page = new URL(url);
+  let pagePid: number | undefined;
+  for (const e of events) for (const f of e.args?.data?.frames ?? []) if (f.url && f.url.startsWith(page.origin) && f.processId) pagePid = f.processId;
+  const names = new Map<string, string>();
+  const procs = new Map<number, string>();
+  for (const e of events) {
+    if (e.ph !== 'M') continue;
+    if (e.name === 'thread_name') names.set(`${e.pid}/${e.tid}`, e.args?.name ?? '');
+    if (e.name === 'process_labels' || e.name === 'process_name') procs.set(e.pid, `${procs.get(e.pid) ?? ''} ${e.args?.name ?? (e.args as { labels?: string })?.labels ?? ''}`.trim());
+  }
+  let main = 0;
+  const byProcess: Record<string, number> = {};
+  for (const e of events) {
+    if (e.ph !== 'X' || e.name !== 'RunTask' || !e.tdur) continue;
+    const ms = e.tdur / 1000;
+    const thread = names.get(`${e.pid}/${e.tid}`) ?? '?';
+    if (e.pid === pagePid && thread === 'CrRendererMain') main += ms;
+    const kind = e.pid === pagePid ? `page renderer: ${thread === 'CrRendererMain' ? 'main' : 'other threads'}` : /extension|chrome-extension/i.test(procs.get(e.pid) ?? '') ? 'extension (worker, panel)' : (procs.get(e.pid) ?? '').match(/^\w+/)?.[0] ?? `pid ${e.pid}`;
+    byProcess[kind] = (byProcess[kind] ?? 0) + ms;
+  }
+  if (pagePid === undefined) throw new Error('traced run: the page renderer was not found in the trace');
+  return { run: r, mainMs: main, byProcess };
+}
+
 /** Latency: page read (record.t) -> (a) record in the panel's store, (b) row rendered in the panel. */
 async function latencyRun(arm: Arm, origin: string, n: number, ms: number) {
   const panel = arm.panel!;
@@ -368,6 +422,27 @@ export async function runPageBenches(dist: string, cfg: PageConfig): Promise<Pag
       const runs = [];
       for (let i = 0; i < profReps; i++) runs.push(await profileRun(B, url, size, b, server.origin));
       res.profile!.push(runs);
+    }
+
+    if (want('3c')) {
+      cfg.log(`row 3c: page main-thread CPU (Chrome trace) at ${cfg.profileSizes.join(' and ')} events, with/without alternating`);
+      res.threadCpu = [];
+      for (const size of cfg.profileSizes) {
+        const e = `consume(${JSON.stringify(server.url(`/sse?n=${size}&b=${b}`))})`;
+        server.bodyFor(size, b);
+        const pairs = [];
+        for (let i = 0; i < Math.max(2, cfg.reps); i++) {
+          const first = i % 2 === 0 ? A : B;
+          const second = first === A ? B : A;
+          const x = await tracedRun(first, url, e);
+          const y = await tracedRun(second, url, e);
+          const w = first === B ? x : y;
+          const wo = first === B ? y : x;
+          if (w.run.events !== size || wo.run.events !== size) throw new Error(`row 3c: page counted ${w.run.events}/${wo.run.events} events, expected ${size}`);
+          pairs.push({ events: size, withMs: w.mainMs, withoutMs: wo.mainMs, usPerEvent: ((w.mainMs - wo.mainMs) * 1000) / size, byProcess: Object.fromEntries(Object.keys({ ...w.byProcess, ...wo.byProcess }).map((k) => [k, +((w.byProcess[k] ?? 0) - (wo.byProcess[k] ?? 0)).toFixed(1)])) });
+        }
+        res.threadCpu.push(pairs);
+      }
     }
 
     if (want('7b')) {

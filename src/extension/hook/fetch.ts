@@ -14,12 +14,13 @@
 
 import { isEventStreamType, isJsonType, type Header, type HookRecord } from '../../core/record';
 import { createConn, type Conn, type Emitter } from './emitter';
-import type { HookChunkBytes } from '../shared/messages';
+import type { HookBytesChunk, HookSkip } from '../wire/records';
 import { call, disguise, G, N, now, patchGetter, patchMethod } from './natives';
 import { describeRequest, type RequestInfo } from './request-info';
 
 interface ConnState {
   conn: Conn;
+  emitter: Emitter;
   recorded: number;
   branches: number;
   /** Response objects of this connection (original + clones) not yet garbage-collected. */
@@ -59,13 +60,24 @@ function recordChunk(st: BodyState, chunk: Uint8Array) {
   const i = st.index++;
   if (i < cs.recorded) return; // another clone branch read this chunk first
   cs.recorded++;
-  // A copy of the bytes (the page owns `chunk` and may reuse it), sent with its buffer
-  // transferred: the relay decodes it (relay-core.ts fromWire) with one streaming decoder per
-  // connection, exactly as a decoder here did, and the text is never cloned across the port.
-  // (Decoding here and posting the string cost the page's thread a decode plus two string
-  // copies per chunk: ~3.5 ms per 1.2 MB read.)
+  if (!cs.emitter.copying()) {
+    // The relay does not record: no copy, only the length and the last <= 3 bytes (what a
+    // streaming decoder could carry into the next read). Indexed reads of a typed array never
+    // reach a prototype the page could patch.
+    const n = chunk.byteLength;
+    const k = n < 3 ? n : 3;
+    const tail = new N.Uint8Array(k);
+    for (let j = 0; j < k; j++) tail[j] = chunk[n - k + j]!;
+    const skip: HookSkip = { kind: 'skip', conn: cs.conn.id, t: now(), n, tail };
+    cs.conn.emit(skip);
+    return;
+  }
+  // A copy of the bytes (the page owns `chunk`; enqueueing it transfers its buffer to the page),
+  // sent with its buffer transferred: nothing is decoded on the page's thread. The relay keeps the
+  // bytes with the decoding carry (relay/carry.ts) and the panel decodes them (wire/decode.ts),
+  // exactly as one streaming decoder here would have.
   const data = new N.Uint8Array(chunk);
-  const rec: HookChunkBytes = { kind: 'chunk', conn: cs.conn.id, t: now(), data };
+  const rec: HookBytesChunk = { kind: 'chunk', conn: cs.conn.id, t: now(), data };
   cs.conn.emit(rec);
 }
 
@@ -287,7 +299,7 @@ function onResponse(res: Response, info: RequestInfo, conn: Conn, emitter: Emitt
     conn.untrack();
     return res;
   }
-  const cs: ConnState = { conn, recorded: 0, branches: 1, alive: 1, signal: info.signal };
+  const cs: ConnState = { conn, emitter, recorded: 0, branches: 1, alive: 1, signal: info.signal };
   makeState(res, cs, ct);
   return res;
 }

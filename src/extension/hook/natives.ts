@@ -27,6 +27,8 @@ export const N = {
   promiseThen: Promise.prototype.then,
   fnToString: Function.prototype.toString,
   portPost: MessagePort.prototype.postMessage,
+  portStart: MessagePort.prototype.start,
+  portClose: MessagePort.prototype.close,
   windowPost: window.postMessage.bind(window),
   addEventListener: EventTarget.prototype.addEventListener,
   headersGet: Headers.prototype.get,
@@ -59,6 +61,8 @@ export const G = {
   reqBody: getter<Request>(Request.prototype, 'body'),
   reqBodyUsed: getter<Request>(Request.prototype, 'bodyUsed'),
   reqSignal: getter<Request>(Request.prototype, 'signal'),
+  /** What the relay posts on the private port is read with the native getter. */
+  msgData: getter<MessageEvent>(MessageEvent.prototype, 'data'),
 };
 
 export function call<R>(fn: unknown, thisArg: unknown, ...args: unknown[]): R {
