@@ -223,7 +223,7 @@ export function attribute(p: Profile): { extMs: number; busyMs: number; top: [st
   return { extMs: ext, busyMs: busy, top };
 }
 
-type TraceEvent = { ph: string; name: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: { name?: string; data?: { frames?: { url?: string; processId?: number }[] } } };
+type TraceEvent = { ph: string; name: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: { name?: string; data?: { url?: string; frames?: { url?: string; processId?: number }[] } } };
 
 /**
  * A Chrome trace of the whole browser (every process) around one stream: the thread CPU time
@@ -250,7 +250,8 @@ async function tracedRun(arm: Arm, url: string, expr: string) {
   await panelQuiet(arm);
   const page = new URL(url);
   let pagePid: number | undefined;
-  for (const e of events) for (const f of e.args?.data?.frames ?? []) if (f.url && f.url.startsWith(page.origin) && f.processId) pagePid = f.processId;
+  // The renderer that sent the page's stream request (devtools.timeline ResourceSendRequest).
+  for (const e of events) if (e.name === 'ResourceSendRequest' && e.args?.data?.url?.startsWith(page.origin + '/sse')) pagePid = e.pid;
   const names = new Map<string, string>();
   const procs = new Map<number, string>();
   for (const e of events) {
@@ -261,12 +262,18 @@ async function tracedRun(arm: Arm, url: string, expr: string) {
   let main = 0;
   const byProcess: Record<string, number> = {};
   for (const e of events) {
-    if (e.ph !== 'X' || e.name !== 'RunTask' || !e.tdur) continue;
+    // Top-level tasks of every thread (named so on Chromium 156; RunTask on older builds).
+    if (e.ph !== 'X' || !e.tdur || (e.name !== 'ThreadControllerImpl::RunTask' && e.name !== 'ThreadPool_RunTask' && e.name !== 'RunTask')) continue;
     const ms = e.tdur / 1000;
     const thread = names.get(`${e.pid}/${e.tid}`) ?? '?';
     if (e.pid === pagePid && thread === 'CrRendererMain') main += ms;
     const kind = e.pid === pagePid ? `page renderer: ${thread === 'CrRendererMain' ? 'main' : 'other threads'}` : /extension|chrome-extension/i.test(procs.get(e.pid) ?? '') ? 'extension (worker, panel)' : (procs.get(e.pid) ?? '').match(/^\w+/)?.[0] ?? `pid ${e.pid}`;
     byProcess[kind] = (byProcess[kind] ?? 0) + ms;
+  }
+  if (process.env.MSI_TRACE_DEBUG) {
+    const c = new Map<string, number>();
+    for (const e of events) if (e.pid === pagePid) c.set(`${e.ph} ${e.name} ${e.tdur !== undefined}`, (c.get(`${e.ph} ${e.name} ${e.tdur !== undefined}`) ?? 0) + 1);
+    console.error(pagePid, [...c].sort((a, b) => b[1] - a[1]).slice(0, 15));
   }
   if (pagePid === undefined) throw new Error('traced run: the page renderer was not found in the trace');
   return { run: r, mainMs: main, byProcess };

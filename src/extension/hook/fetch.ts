@@ -13,8 +13,8 @@
 // once, when the first branch read it. Other responses are not touched at all.
 
 import { isEventStreamType, isJsonType, type Header, type HookRecord } from '../../core/record';
-import { createConn, type Conn, type Emitter } from './emitter';
-import type { HookBytesChunk, HookSkip } from '../wire/records';
+import { blobOf, createConn, type Conn, type Emitter } from './emitter';
+import type { HookBlobChunk, HookBytesChunk, HookSkip } from '../wire/records';
 import { call, disguise, G, N, now, patchGetter, patchMethod } from './natives';
 import { describeRequest, type RequestInfo } from './request-info';
 
@@ -38,6 +38,8 @@ interface BodyState {
 }
 
 const states = new WeakMap<Response, BodyState>();
+/** Reads of at least this many bytes are copied into a Blob rather than a Uint8Array. */
+export const HOOK_BLOB_MIN = 256 * 1024;
 
 function headerList(h: Headers): Header[] {
   const out: Header[] = [];
@@ -60,22 +62,31 @@ function recordChunk(st: BodyState, chunk: Uint8Array) {
   const i = st.index++;
   if (i < cs.recorded) return; // another clone branch read this chunk first
   cs.recorded++;
+  const n = call<number>(N.typedArrayByteLength, chunk);
+  const k = n < 3 ? n : 3;
+  // The last <= 3 bytes: what a streaming UTF-8 decoder could carry into the next read (the
+  // relay's decoding carry). Indexed reads of a typed array never reach a prototype the page
+  // could patch.
+  const tail = new N.Uint8Array(k);
+  for (let j = 0; j < k; j++) tail[j] = chunk[n - k + j]!;
   if (!cs.emitter.copying()) {
-    // The relay does not record: no copy, only the length and the last <= 3 bytes (what a
-    // streaming decoder could carry into the next read). Indexed reads of a typed array never
-    // reach a prototype the page could patch.
-    const n = chunk.byteLength;
-    const k = n < 3 ? n : 3;
-    const tail = new N.Uint8Array(k);
-    for (let j = 0; j < k; j++) tail[j] = chunk[n - k + j]!;
+    // The relay does not record: no copy, only the length and the tail.
     const skip: HookSkip = { kind: 'skip', conn: cs.conn.id, t: now(), n, tail };
     cs.conn.emit(skip);
     return;
   }
-  // A copy of the bytes (the page owns `chunk`; enqueueing it transfers its buffer to the page),
-  // sent with its buffer transferred: nothing is decoded on the page's thread. The relay keeps the
-  // bytes with the decoding carry (relay/carry.ts) and the panel decodes them (wire/decode.ts),
-  // exactly as one streaming decoder here would have.
+  // The page owns `chunk` (enqueueing it transfers its buffer to the page), so its bytes are
+  // copied once, and nothing is decoded here: the relay keeps them with the decoding carry
+  // (relay/carry.ts) and the panel decodes them (wire/decode.ts), exactly as one streaming decoder
+  // here would have. A large read is copied into a Blob: its bytes then leave for the browser
+  // process off this thread and cross every later port as a handle (one synchronous IPC to
+  // register it, so small reads are copied into a Uint8Array instead, transferred to the relay,
+  // which sends many of them in one message). docs/capture.md "Cost to the page".
+  if (n >= HOOK_BLOB_MIN) {
+    const rec: HookBlobChunk = { kind: 'chunk', conn: cs.conn.id, t: now(), blob: blobOf(chunk), n, tail };
+    cs.conn.emit(rec);
+    return;
+  }
   const data = new N.Uint8Array(chunk);
   const rec: HookBytesChunk = { kind: 'chunk', conn: cs.conn.id, t: now(), data };
   cs.conn.emit(rec);

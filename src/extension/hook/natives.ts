@@ -18,8 +18,11 @@ export const N = {
   ReadableStream: window.ReadableStream,
   TextDecoder: window.TextDecoder,
   Uint8Array: window.Uint8Array,
+  Blob: window.Blob,
   /** %TypedArray%.prototype.buffer getter. */
   typedArrayBuffer: Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype) as object, 'buffer')!.get!,
+  /** %TypedArray%.prototype.byteLength getter. */
+  typedArrayByteLength: Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype) as object, 'byteLength')!.get!,
   MessageChannel: window.MessageChannel,
   setTimeout: window.setTimeout.bind(window),
   perfNow: performance.now.bind(performance),

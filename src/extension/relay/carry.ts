@@ -42,8 +42,8 @@ export function pendingLength(b: Uint8Array): number {
 }
 
 export interface DecodingCarry {
-  /** A read that is kept: what its chunk needs to decode on its own. */
-  take(conn: string, data: Uint8Array): ChunkCarry;
+  /** A read that is kept (`length` bytes ending in `tail`, its last ≤ 3): what its chunk needs to decode on its own. */
+  take(conn: string, tail: Uint8Array, length: number): ChunkCarry;
   /**
    * A read that is not kept (not recording): keep the state exact from its last ≤ 3 bytes
    * (`tail`) and its length, so the first chunk kept later decodes as the page's decoder did.
@@ -82,12 +82,12 @@ export function createDecodingCarry(maxConns: number): DecodingCarry {
     return k;
   }
   return {
-    take(conn, data) {
+    take(conn, tail, length) {
       const st = get(conn);
       const out: ChunkCarry = {};
       if (st.carry.length > 0) out.head = st.carry;
       if (st.started) out.keepBom = true;
-      const k = advance(st, data.length > 3 ? data.subarray(data.length - 3) : data, data.length);
+      const k = advance(st, tail, length);
       if (k > 0) out.hold = k;
       return out;
     },

@@ -354,6 +354,19 @@ describe('relay core: the hook copies only while the relay records', () => {
     expect(summary(s.all())).toEqual(['request c1', 'capture-gap c1 1']);
   });
 
+  it('recording again before the hook acknowledged the stop still asks it to copy, and waits', () => {
+    const modes: boolean[] = [];
+    const core = createRelayCore('S', {}, () => 5);
+    core.connectHook((copy) => modes.push(copy));
+    core.setRecording(false);
+    core.setRecording(true); // the hook's ack of `false` is still on its way
+    expect(modes).toEqual([false, true]);
+    core.onModeAck(false);
+    expect(core.recording()).toBe(false);
+    core.onModeAck(true);
+    expect(core.recording()).toBe(true);
+  });
+
   it('release tells the hook to stop copying', () => {
     const modes: boolean[] = [];
     const core = createRelayCore('S', {}, () => 5);

@@ -125,8 +125,13 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
   let released = false;
   let recording = opts.recording ?? true;
   let hookMode: ((copy: boolean) => void) | null = null;
-  /** What the hook last said it does (it starts copying). */
+  /** What the hook was last told, and what it last said it does (it starts copying). */
+  let hookTold = true;
   let hookCopies = true;
+  const tellHook = (copy: boolean) => {
+    hookTold = copy;
+    hookMode?.(copy);
+  };
   /** Recording is wanted and waits for the hook's ack. */
   let starting = false;
   let lateSkips = 0;
@@ -150,9 +155,11 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
     const conn = r.conn;
     if (r.kind === 'request' ? !conns.start(conn) : !conns.known(conn)) return 'odd';
     const bytes = r.kind === 'chunk' && 'data' in r ? r.data : null;
+    const blob = r.kind === 'chunk' && 'blob' in r ? r : null;
     if (conns.state(conn) === 'drop') {
       // Given up while not recording: its request was never kept; nothing of it is.
       if (bytes) carry.skip(conn, tail3(bytes), bytes.length);
+      else if (blob) carry.skip(conn, blob.tail, blob.n);
       else if (r.kind === 'skip' && r.tail) carry.skip(conn, r.tail, r.n!);
       if (r.kind === 'end') carry.forget(conn);
       else holding.count();
@@ -160,6 +167,7 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
     }
     if (!recording) {
       if (bytes) carry.skip(conn, tail3(bytes), bytes.length);
+      else if (blob) carry.skip(conn, blob.tail, blob.n);
       else if (r.kind === 'skip' && r.tail) carry.skip(conn, r.tail, r.n!);
       if (r.kind === 'request' || r.kind === 'response' || r.kind === 'end') holding.lifecycle(r);
       else holding.body(conn);
@@ -174,7 +182,9 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
         out.push(push({ kind: 'capture-gap', t: r.t, lost: 1, conns: [conn], reason: 'not-recording' }));
         return 'ok';
       case 'chunk':
-        if (bytes) out.push(push({ kind: 'chunk', conn, t: r.t, max: maxChars, data: bytes, ...carry.take(conn, bytes) }));
+        if (bytes) out.push(push({ kind: 'chunk', conn, t: r.t, max: maxChars, data: bytes, ...carry.take(conn, tail3(bytes), bytes.length) }));
+        // Kept as the reference to the hook's Blob (delivery.ts sends it as a handle).
+        else if (blob) out.push(push({ kind: 'chunk', conn, t: r.t, max: maxChars, blob: blob.blob, at: 0, len: blob.n, ...carry.take(conn, blob.tail, blob.n) } as Unnumbered));
         else out.push(push({ ...(r as Extract<HookWireRecord, { text: string }>), max: maxChars }));
         break;
       case 'end': {
@@ -221,7 +231,7 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
     onHookMessage: (msg) => (isMessage(msg, 'hook-batch') ? core.onHookRecords(msg.records) : 0),
     connectHook(mode) {
       hookMode = mode;
-      if (!recording && !starting) mode(false);
+      if (!recording && !starting) tellHook(false);
     },
     onModeAck(copy) {
       hookCopies = copy;
@@ -244,15 +254,17 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
         starting = false;
         if (recording) {
           recording = false; // the buffer stays as it is
-          hookMode?.(false);
+          tellHook(false);
         }
         return;
       }
       if (recording || starting) return;
-      if (!hookMode || hookCopies) return startRecording();
-      // Ask the hook to copy again; start when it says it does (or after HOOK_ACK_MS anyway).
+      // The hook copies and was never told otherwise: record at once.
+      if (!hookMode || (hookTold && hookCopies)) return startRecording();
+      // Ask the hook to copy again; start when it says it does (or after HOOK_ACK_MS anyway). Its
+      // ack of an earlier `copy: false` may still be on its way: only an ack of `true` counts.
       starting = true;
-      hookMode(true);
+      tellHook(true);
       setTimer(() => {
         if (starting && !released) startRecording();
       }, HOOK_ACK_MS);
@@ -295,7 +307,7 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
       starting = false;
       delivery.detach();
       // The page keeps its hook: tell it to stop copying what no one will read.
-      hookMode?.(false);
+      tellHook(false);
       conns.clear();
       carry.clear();
       holding.clear();
