@@ -196,14 +196,18 @@ export function createPipeline(opts: { tabId?: number } = {}): Pipeline {
       for (const e of ends) e.close();
     },
     async settle() {
-      // Until nothing moves: messages are microtasks, reconnects timers, Blob reads promises.
+      // Until nothing moves: messages are microtasks, reconnects timers (backing off up to a few
+      // ms after quick restarts), Blob reads promises. A closed panel port is not "quiet".
       let last = -1;
-      for (let quiet = 0; quiet < 5; ) {
+      let since = Date.now();
+      for (;;) {
         await tick();
         await p.panel?.idle();
         const n = store.getSnapshot().revision + (p.panel?.connects() ?? 0);
-        quiet = n === last ? quiet + 1 : 0;
-        last = n;
+        if (n !== last || (p.panel && !p.panel.connected())) {
+          last = n;
+          since = Date.now();
+        } else if (Date.now() - since >= 20) return;
       }
     },
   };

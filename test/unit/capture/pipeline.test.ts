@@ -63,6 +63,7 @@ async function expectStoreIsBuffer(p: Pipeline, snapshot: () => AnalysisSnapshot
   const stored = p.store.getSnapshot().records;
   const buffered: CaptureRecord[] = [];
   p.panel?.close();
+  p.panel = null;
   await p.settle();
   for (const r of p.relays) {
     r.core.detach();
