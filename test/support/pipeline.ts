@@ -46,8 +46,7 @@ export interface Pipeline {
   panel: PanelConnection | null;
   router(): Router;
   relays: PipelineRelay[];
-  /** `hookBlobMin`: reads of at least this many bytes go as a Blob, as the hook's large reads do. */
-  addRelay(src: string, opts?: { frameId?: number; relay?: Partial<RelayOptions>; captureWhileClosed?: boolean; hookBlobMin?: number }): PipelineRelay;
+  addRelay(src: string, opts?: { frameId?: number; relay?: Partial<RelayOptions>; captureWhileClosed?: boolean }): PipelineRelay;
   /** Open the panel (a DevTools panel on the tab: it attaches the relays). */
   openPanel(): PanelConnection;
   /** Chrome stopped the service worker: every port closes; a new router takes over. */
@@ -135,10 +134,7 @@ export function createPipeline(opts: { tabId?: number } = {}): Pipeline {
         copying: () => copy,
         send(records) {
           for (const r of records) {
-            if (copy && r.kind === 'chunk' && 'data' in r && r.data.length >= (o.hookBlobMin ?? Infinity)) {
-              const n = r.data.length;
-              pending.push({ kind: 'chunk', conn: r.conn, t: r.t, blob: new Blob([r.data.slice()]), n, tail: r.data.slice(Math.max(0, n - 3)) });
-            } else if (copy) {
+            if (copy) {
               pending.push(r.kind === 'chunk' && 'data' in r ? { ...r, data: r.data.slice() } : (r as HookWireRecord));
             } else if (r.kind === 'chunk' && 'data' in r) {
               const n = r.data.length;

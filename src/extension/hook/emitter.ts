@@ -68,15 +68,6 @@ function transferList(buffers: readonly Transferable[]): Iterable<Transferable> 
   } as unknown as Iterable<Transferable>;
 }
 
-/**
- * A Blob of one chunk's bytes, made with the native constructor and a parts list whose iterator
- * is an own property (the conversion of a sequence would otherwise call Array.prototype's
- * iterator, which a page could patch to see the bytes).
- */
-export function blobOf(chunk: Uint8Array): Blob {
-  return new N.Blob(transferList([chunk as unknown as Transferable]) as unknown as BlobPart[]);
-}
-
 /** The private port with natives only (a page may patch every prototype after install). */
 const HOOK_PORT: PortNatives = {
   post: (port, msg, transfer) => (transfer && transfer.length ? call(N.portPost, port, msg, transferList(transfer)) : call(N.portPost, port, msg)),

@@ -13,8 +13,8 @@
 // once, when the first branch read it. Other responses are not touched at all.
 
 import { isEventStreamType, isJsonType, type Header, type HookRecord } from '../../core/record';
-import { blobOf, createConn, type Conn, type Emitter } from './emitter';
-import type { HookBlobChunk, HookBytesChunk, HookSkip } from '../wire/records';
+import { createConn, type Conn, type Emitter } from './emitter';
+import type { HookBytesChunk, HookSkip } from '../wire/records';
 import { call, disguise, G, N, now, patchGetter, patchMethod } from './natives';
 import { describeRequest, type RequestInfo } from './request-info';
 
@@ -38,8 +38,6 @@ interface BodyState {
 }
 
 const states = new WeakMap<Response, BodyState>();
-/** Reads of at least this many bytes are copied into a Blob rather than a Uint8Array. */
-export const HOOK_BLOB_MIN = 256 * 1024;
 
 function headerList(h: Headers): Header[] {
   const out: Header[] = [];
@@ -76,17 +74,12 @@ function recordChunk(st: BodyState, chunk: Uint8Array) {
     return;
   }
   // The page owns `chunk` (enqueueing it transfers its buffer to the page), so its bytes are
-  // copied once, and nothing is decoded here: the relay keeps them with the decoding carry
-  // (relay/carry.ts) and the panel decodes them (wire/decode.ts), exactly as one streaming decoder
-  // here would have. A large read is copied into a Blob: its bytes then leave for the browser
-  // process off this thread and cross every later port as a handle (one synchronous IPC to
-  // register it, so small reads are copied into a Uint8Array instead, transferred to the relay,
-  // which sends many of them in one message). docs/capture.md "Cost to the page".
-  if (n >= HOOK_BLOB_MIN) {
-    const rec: HookBlobChunk = { kind: 'chunk', conn: cs.conn.id, t: now(), blob: blobOf(chunk), n, tail };
-    cs.conn.emit(rec);
-    return;
-  }
+  // copied once, into a Uint8Array whose buffer is transferred to the relay, and nothing is
+  // decoded here: the relay keeps them with the decoding carry (relay/carry.ts) and the panel
+  // decodes them (wire/decode.ts), exactly as one streaming decoder here would have. Not a Blob
+  // here: a Blob costs a synchronous IPC and a second copy, worth paying only for bytes that go to
+  // a panel (relay/delivery.ts); with DevTools closed and capture while closed on, a Blob per read
+  // made the 50 MB stream ~1.9x slower (bench row 1b', docs/benchmarks.md).
   const data = new N.Uint8Array(chunk);
   const rec: HookBytesChunk = { kind: 'chunk', conn: cs.conn.id, t: now(), data };
   cs.conn.emit(rec);

@@ -18,7 +18,6 @@ export const N = {
   ReadableStream: window.ReadableStream,
   TextDecoder: window.TextDecoder,
   Uint8Array: window.Uint8Array,
-  Blob: window.Blob,
   /** %TypedArray%.prototype.buffer getter. */
   typedArrayBuffer: Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype) as object, 'buffer')!.get!,
   /** %TypedArray%.prototype.byteLength getter. */

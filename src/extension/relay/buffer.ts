@@ -15,7 +15,7 @@ import type { CaptureGapRecord, HookRecord } from '../../core/record';
 import type { WireChunk, WireRecord } from '../wire/records';
 
 /** A record before numbering: a hook record, or a chunk the panel will decode. */
-export type Unnumbered = HookRecord | (Omit<WireChunk, 'seq' | 'src'> & { blob?: Blob });
+export type Unnumbered = HookRecord | Omit<WireChunk, 'seq' | 'src'>;
 /** A kept chunk whose bytes were sent in a Blob: the reference (delivery.ts). */
 export type StoredRecord = WireRecord & { blob?: Blob };
 

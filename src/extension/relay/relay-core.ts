@@ -155,11 +155,9 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
     const conn = r.conn;
     if (r.kind === 'request' ? !conns.start(conn) : !conns.known(conn)) return 'odd';
     const bytes = r.kind === 'chunk' && 'data' in r ? r.data : null;
-    const blob = r.kind === 'chunk' && 'blob' in r ? r : null;
     if (conns.state(conn) === 'drop') {
       // Given up while not recording: its request was never kept; nothing of it is.
       if (bytes) carry.skip(conn, tail3(bytes), bytes.length);
-      else if (blob) carry.skip(conn, blob.tail, blob.n);
       else if (r.kind === 'skip' && r.tail) carry.skip(conn, r.tail, r.n!);
       if (r.kind === 'end') carry.forget(conn);
       else holding.count();
@@ -167,7 +165,6 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
     }
     if (!recording) {
       if (bytes) carry.skip(conn, tail3(bytes), bytes.length);
-      else if (blob) carry.skip(conn, blob.tail, blob.n);
       else if (r.kind === 'skip' && r.tail) carry.skip(conn, r.tail, r.n!);
       if (r.kind === 'request' || r.kind === 'response' || r.kind === 'end') holding.lifecycle(r);
       else holding.body(conn);
@@ -183,8 +180,6 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
         return 'ok';
       case 'chunk':
         if (bytes) out.push(push({ kind: 'chunk', conn, t: r.t, max: maxChars, data: bytes, ...carry.take(conn, tail3(bytes), bytes.length) }));
-        // Kept as the reference to the hook's Blob (delivery.ts sends it as a handle).
-        else if (blob) out.push(push({ kind: 'chunk', conn, t: r.t, max: maxChars, blob: blob.blob, at: 0, len: blob.n, ...carry.take(conn, blob.tail, blob.n) } as Unnumbered));
         else out.push(push({ ...(r as Extract<HookWireRecord, { text: string }>), max: maxChars }));
         break;
       case 'end': {

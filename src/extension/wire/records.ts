@@ -24,19 +24,6 @@ export interface HookBytesChunk {
   data: Uint8Array;
 }
 /**
- * A large fetch read as the hook sends it: its bytes copied once, into a Blob (their only copy on
- * the page's thread; the Blob's bytes live in the browser process), with the read's length and
- * last ≤ 3 bytes for the relay's decoding carry.
- */
-export interface HookBlobChunk {
-  kind: 'chunk';
-  conn: string;
-  t: number;
-  blob: Blob;
-  n: number;
-  tail: Uint8Array;
-}
-/**
  * An XHR delta as the hook sends it: its text. `bytes` (and `droppedBytes`) only when the hook cut
  * the text at its hard bound; otherwise the panel counts the bytes.
  */
@@ -57,7 +44,7 @@ export interface HookSkip {
   n?: number;
   tail?: Uint8Array;
 }
-export type HookWireRecord = Exclude<HookRecord, { kind: 'chunk' }> | HookBytesChunk | HookBlobChunk | HookTextChunk | HookSkip;
+export type HookWireRecord = Exclude<HookRecord, { kind: 'chunk' }> | HookBytesChunk | HookTextChunk | HookSkip;
 
 /** A numbered chunk whose text the panel makes (decode.ts). */
 export interface WireChunk {
@@ -157,13 +144,7 @@ export function isHookWireRecord(x: unknown): x is HookWireRecord {
   }
   if (r.kind === 'chunk') {
     if (!str(r.conn) || !num(r.t)) return false;
-    if ('data' in r) return isBytes(r.data) && !('text' in r) && !('bytes' in r) && !('blob' in r);
-    if ('blob' in r) {
-      return (
-        r.blob instanceof Blob && num(r.n) && r.blob.size === r.n && isBytes(r.tail) && r.tail.length === Math.min(3, r.n) &&
-        !('text' in r) && !('bytes' in r)
-      );
-    }
+    if ('data' in r) return isBytes(r.data) && !('text' in r) && !('bytes' in r);
     return str(r.text) && optNum(r.bytes) && optNum(r.droppedBytes);
   }
   return bodyOk(r);

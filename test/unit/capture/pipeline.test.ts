@@ -105,7 +105,7 @@ describe('capture pipeline over in-memory adapters', () => {
       const p = createPipeline();
       const snapshot = followStore(p);
       p.openPanel();
-      const relays = srcs.map((src, i) => p.addRelay(`relay-${i}`, { frameId: i, relay: { blobMinBytes: 256 }, hookBlobMin: 1024 }));
+      const relays = srcs.map((src, i) => p.addRelay(`relay-${i}`, { frameId: i, relay: { blobMinBytes: 256 } }));
       await p.settle();
       const reads = srcs.map((src) => pageReads(records.filter((r) => r.src === src), (b) => (b.length > 4 ? [1, b.length >> 1] : [])));
       for (let i = 0; i < relays.length; i++) {
@@ -130,7 +130,7 @@ describe('capture pipeline over in-memory adapters', () => {
     }
   });
 
-  it('random reads, batches, Blob thresholds (relay and hook), DevTools opened late, worker restarts anywhere (property)', async () => {
+  it('random reads, batches, Blob thresholds, DevTools opened late, worker restarts anywhere (property)', async () => {
     const sources = [wideStream(), ...fixtures.slice(0, 8).map((f) => importText(readFileSync('test/fixtures/captures/' + f, 'utf8')).records)];
     await fc.assert(
       fc.asyncProperty(
@@ -138,16 +138,15 @@ describe('capture pipeline over in-memory adapters', () => {
         fc.array(fc.nat(60), { minLength: 1, maxLength: 6 }),
         fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 6 }),
         fc.constantFrom(0, 64, 4096, Infinity),
-        fc.constantFrom(1, 8, 100, Infinity),
         fc.nat(40),
         fc.array(fc.nat(40), { maxLength: 3 }),
         fc.boolean(),
-        async (which, cuts, sizes, blobMinBytes, hookBlobMin, openAt, restarts, captureWhileClosed) => {
+        async (which, cuts, sizes, blobMinBytes, openAt, restarts, captureWhileClosed) => {
           const records = sources[which]!;
           const src0 = records[0]!.src;
           const p = createPipeline();
           const snapshot = followStore(p);
-          const relay = p.addRelay('S', { relay: { blobMinBytes }, captureWhileClosed, hookBlobMin });
+          const relay = p.addRelay('S', { relay: { blobMinBytes }, captureWhileClosed });
           await p.settle();
           const reads = pageReads(records.filter((r) => r.src === src0), (b) => cuts.map((c) => c % (b.length + 1)).sort((x, y) => x - y));
           let i = 0;
