@@ -51,10 +51,11 @@ export interface PageResults {
   fetchRpc?: { ratios: Spread; withMs: Spread; withoutMs: Spread };
   profile: { events: number; extMs: number; busyMs: number; usPerEvent: number; chunks: number; reads: number; top: [string, number][] }[][];
   /**
-   * Row 3c: thread CPU of the page's main thread (Chrome trace, RunTask tdur) during one stream,
-   * with the extension (panel open) and without, alternating; per size, the pairs.
+   * Row 3c: thread CPU of the page's main thread (Chrome trace, top-level tasks' tdur) during one
+   * stream, in the browser with the extension (panel open): captured vs the same bytes uncaptured,
+   * alternating; per size, the pairs.
    */
-  threadCpu?: { events: number; withMs: number; withoutMs: number; usPerEvent: number; byProcess: Record<string, number> }[][];
+  threadCpu?: { events: number; withMs: number; withoutMs: number; usPerEvent: number; extCallsMs: number; byProcess: Record<string, number> }[][];
   relay: { cap: number; deltaWith: number; deltaWithout: number; label: string }[];
   latency: { storeP50: number; storeP95: number; rowP50: number; rowP95: number; n: number; rows: number }[];
 }
@@ -104,7 +105,7 @@ async function gcHeap(arm: Arm): Promise<number> {
   return h.usedSize + (h.backingStorageSize ?? 0);
 }
 
-async function openArm(name: string, dist: string | null, devtools: boolean, url: string, withPanel: boolean): Promise<Arm> {
+export async function openArm(name: string, dist: string | null, devtools: boolean, url: string, withPanel: boolean): Promise<Arm> {
   const browser = await launch({ dist, devtools, url });
   try {
     const page = await browser.attachPage(new URL(url).host);
@@ -223,14 +224,14 @@ export function attribute(p: Profile): { extMs: number; busyMs: number; top: [st
   return { extMs: ext, busyMs: busy, top };
 }
 
-type TraceEvent = { ph: string; name: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: { name?: string; data?: { url?: string; frames?: { url?: string; processId?: number }[] } } };
+type TraceEvent = { ph: string; name: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: { name?: string; data?: { url?: string; functionName?: string; frames?: { url?: string; processId?: number }[] } } };
 
 /**
  * A Chrome trace of the whole browser (every process) around one stream: the thread CPU time
  * (`tdur`) of the top-level tasks of the page's renderer main thread, and, per process kind, of
  * all their threads (where the CPU of a "panel open" run goes: docs/benchmarks.md row 1).
  */
-async function tracedRun(arm: Arm, url: string, expr: string) {
+export async function tracedRun(arm: Arm, url: string, expr: string) {
   const { cdp } = arm.browser;
   await navigateFresh(arm, url);
   await panelQuiet(arm);
@@ -251,7 +252,7 @@ async function tracedRun(arm: Arm, url: string, expr: string) {
   const page = new URL(url);
   let pagePid: number | undefined;
   // The renderer that sent the page's stream request (devtools.timeline ResourceSendRequest).
-  for (const e of events) if (e.name === 'ResourceSendRequest' && e.args?.data?.url?.startsWith(page.origin + '/sse')) pagePid = e.pid;
+  for (const e of events) if (e.name === 'ResourceSendRequest' && e.args?.data?.url?.startsWith(page.origin + '/')) pagePid = e.pid;
   const names = new Map<string, string>();
   const procs = new Map<number, string>();
   for (const e of events) {
@@ -260,8 +261,11 @@ async function tracedRun(arm: Arm, url: string, expr: string) {
     if (e.name === 'process_labels' || e.name === 'process_name') procs.set(e.pid, `${procs.get(e.pid) ?? ''} ${e.args?.name ?? (e.args as { labels?: string })?.labels ?? ''}`.trim());
   }
   let main = 0;
+  /** Thread CPU of JS calls into the extension's scripts that start a task of their own (the relay's message handlers: where it numbers, batches and sends). */
+  let extCalls = 0;
   const byProcess: Record<string, number> = {};
   for (const e of events) {
+    if (e.ph === 'X' && e.name === 'FunctionCall' && e.pid === pagePid && e.tdur && e.args?.data?.url?.startsWith('chrome-extension://')) extCalls += e.tdur / 1000;
     // Top-level tasks of every thread (named so on Chromium 156; RunTask on older builds).
     if (e.ph !== 'X' || !e.tdur || (e.name !== 'ThreadControllerImpl::RunTask' && e.name !== 'ThreadPool_RunTask' && e.name !== 'RunTask')) continue;
     const ms = e.tdur / 1000;
@@ -276,7 +280,7 @@ async function tracedRun(arm: Arm, url: string, expr: string) {
     console.error(pagePid, [...c].sort((a, b) => b[1] - a[1]).slice(0, 15));
   }
   if (pagePid === undefined) throw new Error('traced run: the page renderer was not found in the trace');
-  return { run: r, mainMs: main, byProcess };
+  return { run: r, mainMs: main, extCallsMs: extCalls, byProcess };
 }
 
 /** Latency: page read (record.t) -> (a) record in the panel's store, (b) row rendered in the panel. */
@@ -432,21 +436,26 @@ export async function runPageBenches(dist: string, cfg: PageConfig): Promise<Pag
     }
 
     if (want('3c')) {
-      cfg.log(`row 3c: page main-thread CPU (Chrome trace) at ${cfg.profileSizes.join(' and ')} events, with/without alternating`);
+      // Thread CPU of the page's main thread (Chrome trace), in the browser with the extension and
+      // the panel open: the stream captured (/sse) against the same bytes uncaptured (/plain,
+      // text/plain: the hook leaves the body alone), alternating. One browser, one DevTools, one
+      // page: what differs is the capture only (browser-to-browser differences of DevTools' own
+      // network work swing the page's CPU by 2-4x, docs/benchmarks.md). Plus the CPU by process of
+      // each captured run minus its uncaptured pair (where a "panel open" run's CPU goes).
+      cfg.log(`row 3c: page main-thread CPU (Chrome trace) at ${cfg.profileSizes.join(' and ')} events, captured vs not, alternating`);
       res.threadCpu = [];
       for (const size of cfg.profileSizes) {
-        const e = `consume(${JSON.stringify(server.url(`/sse?n=${size}&b=${b}`))})`;
         server.bodyFor(size, b);
+        const captured = `consume(${JSON.stringify(server.url(`/sse?n=${size}&b=${b}`))})`;
+        const plain = `consume(${JSON.stringify(server.url(`/plain?n=${size}&b=${b}`))})`;
         const pairs = [];
-        for (let i = 0; i < Math.max(2, cfg.reps); i++) {
-          const first = i % 2 === 0 ? A : B;
-          const second = first === A ? B : A;
-          const x = await tracedRun(first, url, e);
-          const y = await tracedRun(second, url, e);
-          const w = first === B ? x : y;
-          const wo = first === B ? y : x;
+        for (let i = 0; i < Math.max(3, cfg.reps); i++) {
+          const x = await tracedRun(B, url, i % 2 ? plain : captured);
+          const y = await tracedRun(B, url, i % 2 ? captured : plain);
+          const w = i % 2 ? y : x;
+          const wo = i % 2 ? x : y;
           if (w.run.events !== size || wo.run.events !== size) throw new Error(`row 3c: page counted ${w.run.events}/${wo.run.events} events, expected ${size}`);
-          pairs.push({ events: size, withMs: w.mainMs, withoutMs: wo.mainMs, usPerEvent: ((w.mainMs - wo.mainMs) * 1000) / size, byProcess: Object.fromEntries(Object.keys({ ...w.byProcess, ...wo.byProcess }).map((k) => [k, +((w.byProcess[k] ?? 0) - (wo.byProcess[k] ?? 0)).toFixed(1)])) });
+          pairs.push({ events: size, withMs: w.mainMs, withoutMs: wo.mainMs, usPerEvent: ((w.mainMs - wo.mainMs) * 1000) / size, extCallsMs: w.extCallsMs, byProcess: Object.fromEntries(Object.keys({ ...w.byProcess, ...wo.byProcess }).map((k) => [k, +((w.byProcess[k] ?? 0) - (wo.byProcess[k] ?? 0)).toFixed(1)])) });
         }
         res.threadCpu.push(pairs);
       }
