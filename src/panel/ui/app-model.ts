@@ -3,6 +3,7 @@
 
 import type { CaptureRecord } from '../../core/record';
 import type { AnalysisSnapshot } from '../../core/model';
+import { EMPTY_CAPTURE } from '../../core/analysis/capture-health';
 import type { Analyzer, AnalyzerFactory, InspectorSettings, InspectorSource } from './store-types';
 
 export const EMPTY_SNAPSHOT: AnalysisSnapshot = Object.freeze({
@@ -13,6 +14,7 @@ export const EMPTY_SNAPSHOT: AnalysisSnapshot = Object.freeze({
   findings: [],
   markers: [],
   recordCount: 0,
+  capture: EMPTY_CAPTURE,
 }) as AnalysisSnapshot;
 
 export interface AppModel {

@@ -2,7 +2,7 @@
 // zero-padded and prefixed counters, ids the generic parser does not read).
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { IdIndex } from '../../../src/core/id-index';
+import { IdIndex } from '../../../src/core/analysis/id-index';
 import { parseIdGeneric } from '../../../src/core/ids';
 
 describe('IdIndex', () => {

@@ -22,31 +22,11 @@
 // p was made; when X was opened without Last-Event-ID and the jump is not in a replay, p (hence m)
 // was made after X's request. Read times bound nothing more: a connection may lag far behind the
 // server (the seed's slow consumer under backpressure), and a replay delivers old ids late.
-import type { ParsedId } from './ids';
-import type { Candidate, SessionState, StreamS } from './state';
+import type { ParsedId } from '../ids';
+import { LOST } from './texts';
+import type { Candidate, LostPart, SessionState, StreamS } from './state';
 
-export interface LostPart {
-  /** The connection whose records were lost; undefined when the capture cannot name it. */
-  stream?: StreamS;
-  /** May belong to any session: an unnamed connection, or one whose request (hence session) is lost. */
-  global: boolean;
-  /** In words, for messages: "records of tab1:c3 lost by the inspector (buffer-cap)". */
-  what: string;
-  /** The last id kept on the connection before the stretch, and the first kept after it. */
-  lo?: ParsedId;
-  hi?: ParsedId;
-  /** The lost records were read no later than this (Infinity: unknown). */
-  tHi: number;
-  /** Their events were made no earlier than this (-Infinity: unknown). */
-  genLo: number;
-  /** Bounded by the connection's end, not its next body record (a whole connection of unknown session). */
-  untilEnd?: boolean;
-  /**
-   * The Last-Event-ID a resume of this connection sent: the last id the client read on it, so
-   * what it carried ended there (ids of that counter after it cannot be in the stretch).
-   */
-  upTo?: string;
-}
+export type { LostPart } from './state';
 
 export interface LostIds {
   /** Parts that may belong to any session. */
@@ -151,7 +131,7 @@ export function createLostIds(touchAll: () => void): LostIds {
 
   function unknownSession(st: StreamS) {
     if (st.lost?.some((p) => p.untilEnd)) return;
-    const part: LostPart = { stream: st, global: true, what: `events of ${st.id}, whose request (so its session) is not in the capture`, tHi: Infinity, genLo: -Infinity, untilEnd: true };
+    const part: LostPart = { stream: st, global: true, what: LOST.unknownSession(st.id), tHi: Infinity, genLo: -Infinity, untilEnd: true };
     (st.lost ??= []).push(part);
     global.push(part);
     changed(st, part);
@@ -280,11 +260,4 @@ export function coverMissing(
     if (next <= b) rest.push([next, b]);
   }
   return { covered, rest, by };
-}
-
-/** "records of tab1:c3 lost by the inspector (buffer-cap); …" for a message (the first few). */
-export function describeParts(by: readonly LostPart[], cap = 3): string {
-  const names = by.slice(0, cap).map((p) => p.what);
-  if (by.length > cap) names.push(`${by.length - cap} more stretch(es) of lost records`);
-  return names.join('; ');
 }
