@@ -35,8 +35,17 @@ describe('audit (in process)', () => {
     const r = await run(['audit', `${DIR}lossy.har`, '--json']);
     expect(r.code).toBe(1);
     const j = JSON.parse(r.stdout);
-    expect(Object.keys(j)).toEqual(['version', 'sessions', 'findings']);
+    expect(Object.keys(j)).toEqual(['version', 'sessions', 'findings', 'files']);
     expect(j.version).toBe(1);
+    // Capture health per file, in the words of src/core/presentation.ts.
+    expect(j.files).toEqual([
+      {
+        file: `${DIR}lossy.har`,
+        format: 'HAR',
+        records: expect.any(Number),
+        capture: { summary: 'complete: the inspector lost no records and has no notice about capture', worst: null, lost: 0, notKept: 0, bodiesAbsent: 0, unknownLoss: 0, items: [] },
+      },
+    ]);
     expect(Object.keys(j.sessions[0])).toEqual(['sessionId', 'protocolVersion', 'endpoint', 'idScheme', 'lossless', 'requests', 'idSchemeScope', 'idSchemeEvidence', 'losslessReasons']);
     expect(j.sessions[0]).toMatchObject({ protocolVersion: '2025-11-25', idScheme: 'contiguous', idSchemeScope: 'session', lossless: false });
     expect(j.sessions[0].idSchemeEvidence).toMatch(/^contiguous counter/);
