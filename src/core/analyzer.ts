@@ -15,7 +15,7 @@
 import type { CaptureRecord } from './record';
 import type { AnalysisSnapshot } from './model';
 import { resolveOptions, type AnalyzerOptions } from './options';
-import type { AnalyzerState } from './analysis/state';
+import type { AnalyzerState } from './analysis/analyzer-state';
 import { createLostIds } from './analysis/lost-ids';
 import { finishBodies, onChunk, onEnd, onEsEvent, onRequest, onResponse } from './analysis/connections';
 import { onCaptureGap } from './analysis/capture-gaps';

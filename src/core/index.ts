@@ -6,4 +6,4 @@ export type { IdSchemeOverride } from './ids';
 export { SEVERITY, TITLE, ALL_CODES, SEVERITY_RANK } from './findings';
 export { createSseConnectionParser, type SseBlock, type SseConnectionParser } from './sse';
 export * from './model';
-export { EMPTY_CAPTURE } from './analysis/capture-health';
+export * from './presentation';

@@ -99,6 +99,9 @@ export function lossDetail(snap: AnalysisSnapshot, sessionKey: string, req: Requ
 
 // ---------------------------------------------------------------- capture health
 
+/** The capture health of a capture with no gap and no notice. */
+export const EMPTY_CAPTURE: CaptureHealth = Object.freeze({ lost: 0, notKept: 0, bodiesAbsent: 0, unknownLoss: 0, items: Object.freeze([]) as unknown as CaptureHealthItem[] }) as CaptureHealth;
+
 /** Capture health in one line: what the inspector lost or did not keep, and how many notices. */
 export function captureSummary(c: CaptureHealth): string {
   const parts: string[] = [];

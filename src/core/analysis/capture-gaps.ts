@@ -15,7 +15,8 @@ import { frozen, makeFinding, touch } from './findings-log';
 import { newStream } from './streams';
 import { attachSession, getSession } from './sessions';
 import * as T from './texts';
-import { connKey, type AnalyzerState, type ConnState, type GapNote, type SessionState, type StreamS } from './state';
+import { type GapNote, type SessionState, type StreamS } from './state';
+import { connKey, type AnalyzerState, type ConnState } from './analyzer-state';
 
 /**
  * What the relay's gap record bounds: for these reasons it is written after the records it reports

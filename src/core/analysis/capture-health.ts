@@ -5,6 +5,7 @@
 // strip, the Markdown report and `audit` all show these items and the summary of presentation.ts.
 import type { CaptureGapRecord, CaptureNoticeRecord } from '../record';
 import type { CaptureHealth, CaptureHealthItem, Severity } from '../model';
+import { EMPTY_CAPTURE } from '../presentation';
 import { captureGapWhat } from './texts';
 
 const MAX_ITEMS = 200;
@@ -21,8 +22,6 @@ export interface CaptureHealthState {
   out: CaptureHealth;
 }
 
-/** The capture health of a capture with no gap and no notice. */
-export const EMPTY_CAPTURE: CaptureHealth = Object.freeze({ lost: 0, notKept: 0, bodiesAbsent: 0, unknownLoss: 0, items: Object.freeze([]) as unknown as CaptureHealthItem[] }) as CaptureHealth;
 
 export function newCaptureHealth(): CaptureHealthState {
   return { byKey: new Map(), lost: 0, notKept: 0, bodiesAbsent: 0, unknownLoss: 0, changed: false, out: EMPTY_CAPTURE };

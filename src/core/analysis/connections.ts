@@ -12,7 +12,7 @@ import { attachSession, ensureSession, getSession, linkResume } from './sessions
 import { extendLastRaw, onBlock, onJsonBody } from './events';
 import { cutChunk, finishResync, lostResponse, noteOrphan, orphanStream, resyncAfterGap } from './capture-gaps';
 import { ORPHAN_WHAT, resumeEmpty, resumeRefused, sessionExpired } from './texts';
-import { connKey, type AnalyzerState, type ConnState, type StreamS } from './state';
+import { connKey, type AnalyzerState, type ConnState } from './analyzer-state';
 
 function looksJsonRpc(body: string | null): DecodedMessage[] | null {
   if (!body) return null;

@@ -7,7 +7,8 @@ import type { SseEvent } from '../model';
 import { IntervalSet, formatId, hexFieldStart, hexLetters, newIdStats, parseIdHex, recordId, recordStep, type ParsedId } from '../ids';
 import { addCode, runFinding } from './findings-log';
 import { duplicateRun, otherStreamRun } from './texts';
-import type { AnalyzerState, Candidate, IdTrack, IdView, SessionState, StreamS } from './state';
+import type { Candidate, IdTrack, IdView, SessionState, StreamS } from './state';
+import type { AnalyzerState } from './analyzer-state';
 
 function addCandidate(v: IdView, st: StreamS, tr: IdTrack, eventIndex: number, at: number, p: ParsedId, id: string, kind: Candidate['kind'], from: number, to: number, prevId?: string): void {
   const prevOrd = st.isResume && !tr.lastParsed ? st.ord : tr.lastIdOrd ?? st.ord;

@@ -10,7 +10,8 @@ import { ensureSession } from './sessions';
 import { onId } from './event-ids';
 import { onMessage } from './messages';
 import { truncatedEvent } from './texts';
-import type { AnalyzerState, StreamS } from './state';
+import type { StreamS } from './state';
+import type { AnalyzerState } from './analyzer-state';
 
 /** Shared by every event without messages (copy on write: never mutated). */
 const NO_MESSAGES = Object.freeze([]) as unknown as JsonRpcSummary[];

@@ -5,7 +5,8 @@
 // what changed.
 import type { Finding, FindingCode, SseEvent } from '../model';
 import { SEVERITY, type FindingInput } from '../findings';
-import { NO_SESSION, type AnalyzerState, type FindingRun, type Growing, type OrdFinding, type SessionState, type StreamS } from './state';
+import { NO_SESSION, type FindingRun, type Growing, type OrdFinding, type SessionState, type StreamS } from './state';
+import { type AnalyzerState } from './analyzer-state';
 
 /** Shared by every event without finding codes (copy on write: never mutated). */
 export const NO_CODES = Object.freeze([]) as unknown as FindingCode[];

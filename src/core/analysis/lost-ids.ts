@@ -24,40 +24,9 @@
 // server (the seed's slow consumer under backpressure), and a replay delivers old ids late.
 import type { ParsedId } from '../ids';
 import { LOST } from './texts';
-import type { Candidate, LostPart, SessionState, StreamS } from './state';
+import type { Candidate, LostIds, LostPart, SessionState, StreamS } from './state';
 
-export type { LostPart } from './state';
-
-export interface LostIds {
-  /** Parts that may belong to any session. */
-  readonly global: LostPart[];
-  /**
-   * Records of `st` (or, without `st`, of connections the capture cannot name) were lost here,
-   * read no later than `tHi`. A stretch that follows another of the same connection with no id
-   * kept in between extends it (one part per stretch between kept ids).
-   */
-  add(st: StreamS | undefined, what: string, tHi: number, global?: boolean): void;
-  /**
-   * A body record (chunk, EventSource event, end) of `st` read at `t` after which its text is whole
-   * again (the SSE parser's resync after a loss is over): its earlier parts were read by then,
-   * the text the resync dropped included.
-   */
-  bodyRecord(st: StreamS, t: number): void;
-  /** An id kept on `st` (not a duplicate, not a priming event): bounds its earlier parts. */
-  keptId(st: StreamS, p: ParsedId): void;
-  /**
-   * `st`'s request is not in the capture, so its session is unknown: the ids it delivers are
-   * counted in the session it was guessed into, yet may be another's. For every session they are
-   * ids it may have missed in the capture, from its first record until it ends.
-   */
-  unknownSession(st: StreamS): void;
-  /** `st` ended at `t`. */
-  ended(st: StreamS, t: number): void;
-  /** A resume of `st` sent Last-Event-ID `cursor`: the client read nothing on `st` after it. */
-  resumedFrom(st: StreamS, cursor: string): void;
-  /** Changes whenever a part `s` may use changes (part of the derivation's cache key). */
-  rev(s: SessionState): number;
-}
+export type { LostIds, LostPart } from './state';
 
 export function createLostIds(touchAll: () => void): LostIds {
   const global: LostPart[] = [];

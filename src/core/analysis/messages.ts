@@ -8,7 +8,8 @@ import { lookupCapability } from '../options';
 import { addCode, addFinding, runFinding, touch } from './findings-log';
 import { ensureSession, setPv } from './sessions';
 import { cumulativeTwice, duplicateResponse, foreignProgressRun, foreignResponse, progressBack, progressReplayed } from './texts';
-import type { AnalyzerState, ReqState, SessionState, StreamS } from './state';
+import type { ReqState, SessionState, StreamS } from './state';
+import type { AnalyzerState } from './analyzer-state';
 
 function onResponse(A: AnalyzerState, st: StreamS, s: SessionState, ev: SseEvent, m: DecodedMessage, at: number): void {
   const sm = m.summary;

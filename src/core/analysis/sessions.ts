@@ -7,7 +7,8 @@ import { makeIdParser, newIdStats, parseIdGeneric } from '../ids';
 import { IdIndex } from './id-index';
 import { addFinding } from './findings-log';
 import { needlessResume, staleCursor } from './texts';
-import type { AnalyzerState, Candidate, ReqState, SessionState, StreamS } from './state';
+import type { Candidate, ReqState, SessionState, StreamS } from './state';
+import type { AnalyzerState } from './analyzer-state';
 
 function safeUrl(url: string): { origin: string; endpoint: string } {
   try {

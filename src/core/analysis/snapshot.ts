@@ -8,7 +8,8 @@ import { captureHealth } from './capture-health';
 import { deriveSession, newDeriveCache } from './derive/session';
 import type { DeriveCache } from './derive/cache';
 import { addOverlayCode, applyOverlay, streamModel, type StreamView } from './stream-view';
-import type { AnalyzerState, OrdFinding, SessionState, StreamS } from './state';
+import type { OrdFinding, SessionState, StreamS } from './state';
+import type { AnalyzerState } from './analyzer-state';
 
 /** What the snapshot stage keeps between snapshots (derivation caches, stream views, the merged list). */
 export interface SnapshotCache {

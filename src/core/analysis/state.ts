@@ -1,15 +1,16 @@
-// The analyzer's state: what the push-time stages (connections, sessions, events, event ids,
-// capture gaps, lost ids) write, and what derivation reads. Types only; nothing here is public
-// model (model.ts is). One object holds it all (AnalyzerState), passed to every stage.
-import type { Header, RequestRecord } from '../record';
-import type { AnalysisSnapshot, Finding, FindingCode, SseEvent, StreamKind, StreamState } from '../model';
+// The analyzer's state: sessions, streams, requests, id readings and lost records, what the
+// push-time stages (connections, sessions, events, event ids, capture gaps, lost ids) write and
+// derivation reads. Types only (the public model is model.ts); AnalyzerState (analyzer-state.ts)
+// holds it all.
+import type { Header } from '../record';
+import type { Finding, FindingCode, SseEvent, StreamKind, StreamState } from '../model';
 import type { SseBlock, SseConnectionParser } from '../sse';
 import type { IdIndex } from './id-index';
-import type { LostIds } from './lost-ids';
-import type { CaptureHealthState } from './capture-health';
+import type { IdTrack } from './id-track';
+
+export type { IdTrack } from './id-track';
 import type { DecodedMessage } from '../jsonrpc';
 import type { IdSchemeOverride, IdStats, IntervalSet, ParsedId } from '../ids';
-import type { ResolvedOptions } from '../options';
 
 /** Session key of findings that belong to no session (capture gaps outside any stream). */
 export const NO_SESSION = '';
@@ -125,22 +126,6 @@ export interface IdView {
   hex: boolean;
   /** Per-stream tracks; absent for the main view (a StreamS is its own track). */
   tracks?: Map<StreamS, IdTrack>;
-}
-
-/**
- * The per-connection state of the id checks (lastParsed and the resume cursor's parse, the chain's
- * delivered counters). A StreamS is its own track for the session's main reading; the hexadecimal
- * reading (IdView) keeps one per stream in a Map.
- */
-export interface IdTrack {
-  lastParsed?: ParsedId;
-  resumeBase?: ParsedId | null;
-  lastIdOrd?: number;
-  /** On a chain root: counters delivered on the chain, per prefix (for servers that reuse ids). */
-  chainIds: Map<string, IntervalSet>;
-  chainLast?: { prefix: string; set: IntervalSet };
-  /** StreamS.gaps when this track last read an id (the main track uses StreamS.afterGap). */
-  gaps?: number;
 }
 
 export interface StreamS {
@@ -280,6 +265,38 @@ export interface LostPart {
   upTo?: string;
 }
 
+/** Stretches of records the capture does not hold (implemented in lost-ids.ts). */
+export interface LostIds {
+  /** Parts that may belong to any session. */
+  readonly global: LostPart[];
+  /**
+   * Records of `st` (or, without `st`, of connections the capture cannot name) were lost here,
+   * read no later than `tHi`. A stretch that follows another of the same connection with no id
+   * kept in between extends it (one part per stretch between kept ids).
+   */
+  add(st: StreamS | undefined, what: string, tHi: number, global?: boolean): void;
+  /**
+   * A body record (chunk, EventSource event, end) of `st` read at `t` after which its text is whole
+   * again (the SSE parser's resync after a loss is over): its earlier parts were read by then,
+   * the text the resync dropped included.
+   */
+  bodyRecord(st: StreamS, t: number): void;
+  /** An id kept on `st` (not a duplicate, not a priming event): bounds its earlier parts. */
+  keptId(st: StreamS, p: ParsedId): void;
+  /**
+   * `st`'s request is not in the capture, so its session is unknown: the ids it delivers are
+   * counted in the session it was guessed into, yet may be another's. For every session they are
+   * ids it may have missed in the capture, from its first record until it ends.
+   */
+  unknownSession(st: StreamS): void;
+  /** `st` ended at `t`. */
+  ended(st: StreamS, t: number): void;
+  /** A resume of `st` sent Last-Event-ID `cursor`: the client read nothing on `st` after it. */
+  resumedFrom(st: StreamS, cursor: string): void;
+  /** Changes whenever a part `s` may use changes (part of the derivation's cache key). */
+  rev(s: SessionState): number;
+}
+
 /** Sessions of one MCP endpoint (origin + path): their ids may come from one server-wide counter. */
 export interface EndpointState {
   sessions: SessionState[];
@@ -340,41 +357,3 @@ export interface SessionState {
   /** Changed since its last derivation. */
   dirty: boolean;
 }
-
-export interface ConnState {
-  req?: RequestRecord;
-  stream?: StreamS;
-  ignored?: boolean;
-}
-
-/** The whole state of one analyzer: every push-time stage takes it as its first argument. */
-export interface AnalyzerState {
-  opts: ResolvedOptions;
-  resync: Set<string>;
-  isCumulative: (method: string) => boolean;
-  /** Connections by connKey(src, conn). */
-  conns: Map<string, ConnState>;
-  sessions: Map<string, SessionState>;
-  /** Sessions with an Mcp-Session-Id, per endpoint (origin + path). */
-  endpoints: Map<string, EndpointState>;
-  streamsById: Map<string, StreamS>;
-  streamOrder: StreamS[];
-  /** Findings of no session (capture gaps outside any stream). */
-  globalFindings: OrdFinding[];
-  markers: AnalysisSnapshot['markers'];
-  /** Connections some gap record listed, and the capture-gap finding of each (for streams seen later). */
-  gapConns: Set<string>;
-  gapNotes: Map<string, GapNote>;
-  /** Legacy HTTP+SSE transport: POST endpoint URL announced by an `endpoint` event -> session. */
-  legacyAlias: Map<string, SessionState>;
-  /** Capture order of findings and stream ends. */
-  ord: number;
-  finished: boolean;
-  lost: LostIds;
-  /** Growing findings changed since the last snapshot (remade before it). */
-  stale: Growing[];
-  /** Capture health (snapshot.capture): the inspector's own losses and notices. */
-  health: CaptureHealthState;
-}
-
-export const connKey = (src: string, conn: string): string => src + '\u0000' + conn;

@@ -2,7 +2,8 @@
 import type { RequestRecord } from '../record';
 import { headerValue } from '../record';
 import type { StreamKind } from '../model';
-import { connKey, type AnalyzerState, type StreamS } from './state';
+import { type StreamS } from './state';
+import { connKey, type AnalyzerState } from './analyzer-state';
 
 /** A new stream for connection `conn` of `src`, opened by `req` (undefined: its request is not in the capture). */
 export function newStream(A: AnalyzerState, src: string, conn: string, req: RequestRecord | undefined, t: number): StreamS {

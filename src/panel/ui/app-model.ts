@@ -3,7 +3,7 @@
 
 import type { CaptureRecord } from '../../core/record';
 import type { AnalysisSnapshot } from '../../core/model';
-import { EMPTY_CAPTURE } from '../../core/analysis/capture-health';
+import { EMPTY_CAPTURE } from '../../core/presentation';
 import type { Analyzer, AnalyzerFactory, InspectorSettings, InspectorSource } from './store-types';
 
 export const EMPTY_SNAPSHOT: AnalysisSnapshot = Object.freeze({

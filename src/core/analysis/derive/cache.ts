@@ -1,6 +1,6 @@
 // What derivation keeps between snapshots, per session: the only thing derivation writes. It reads
 // the state (SessionState and what it links to) and the options, never changes them.
-import type { Finding, FindingCode, RequestInfo, Session, Severity } from '../../model';
+import type { FindingCode, RequestInfo, Session, Severity } from '../../model';
 import type { IntervalSet } from '../../ids';
 import type { Candidate, OrdFinding, SessionState, StreamS } from '../state';
 

@@ -4,7 +4,7 @@
 
 import type { CaptureRecord } from '../../../core/record';
 import type { AnalysisSnapshot, Finding, RequestInfo, SseEvent, Stream } from '../../../core/model';
-import { EMPTY_CAPTURE } from '../../../core/analysis/capture-health';
+import { EMPTY_CAPTURE } from '../../../core/presentation';
 
 export const T0 = Date.UTC(2026, 10, 30, 7, 0, 0);
 export const SESSION = '64e82829c1d04b7e9a3f5d2e8b7c6a10';
