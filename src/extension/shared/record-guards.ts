@@ -4,12 +4,12 @@
 // make genuine traffic). One check per record, never per byte (chunk bytes arrive in batches the
 // relay reads without this guard).
 import type { CaptureRecord, HookRecord } from '../../core/record';
-import { hookRecordError, recordError } from '../../core/contract/validate';
+import { isHookRecordValue, isRecord } from '../../core/contract/validate';
 
 export function isHookRecord(x: unknown): x is HookRecord {
-  return hookRecordError(x) === undefined;
+  return isHookRecordValue(x);
 }
 
 export function isCaptureRecord(x: unknown): x is CaptureRecord {
-  return recordError(x) === undefined;
+  return isRecord(x);
 }

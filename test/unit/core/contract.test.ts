@@ -4,7 +4,7 @@
 // field at a time: wrong type, a value outside an enumeration, seq 0, fractions, missing fields,
 // extra fields) and each verdict is compared. The schema is read from the file and compiled with
 // Ajv (an independent JSON Schema implementation), so a stale committed schema fails too.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +17,13 @@ const committed = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as Record<string
 const ajv = new Ajv2020({ strict: false, allErrors: false });
 const schemaOk = ajv.compile(committed);
 
+// zod's own verdict (the messages come from it; the guard asks a checker derived from the same
+// schemas). Loaded dynamically so that this file still runs, and fails, on code without the contract.
+let zodAccepts: ((r: unknown) => boolean) | undefined;
+beforeAll(async () => {
+  const m = await import('../../../src/core/contract/records').catch(() => undefined);
+  if (m) zodAccepts = (r) => m.captureRecord.safeParse(r).success;
+});
 const file = (records: unknown[]) => ({ format: 'mcp-stream-inspector', version: 1, createdAt: '2026-01-01T00:00:00.000Z', records });
 const importerOk = (records: unknown[]) => {
   try {
@@ -97,6 +104,7 @@ describe('one record contract', () => {
         const bySchema = schemaOk(file([r]));
         expect({ r, importer: importerOk([r]) }).toEqual({ r, importer: bySchema });
         expect({ r, guard: isCaptureRecord(r) }).toEqual({ r, guard: bySchema });
+        if (zodAccepts) expect({ r, zod: zodAccepts(r) }).toEqual({ r, zod: bySchema });
       }),
       { numRuns: 3000 },
     );
