@@ -9,12 +9,18 @@
 //        then long frames (> 50 ms) while scrolling the 100k events table.
 // Row 7a: heap after GC with 100k events minus heap with 1k events, per event, vs the event's raw
 //        SSE bytes.
+// Row 6h: the first frame for a HAR file (the panel reads a HAR entry by entry): 100k vs 1k events
+//        in an agent's session of tool calls of 1,000 events each (one HAR entry per call, what
+//        "Save all as HAR" gives), and (6h′) in one stream of n events (one entry: its records can
+//        only be placed once the whole entry is read).
 
 import type { Browser } from '../test/support/browser';
 import { waitFor } from '../test/support/wait';
 import { launch, sleep } from './lib/browser';
 import { startBenchServer } from './lib/server';
 import { spread, type Spread } from './lib/stats';
+import { exportHar } from '../src/export/har';
+import type { CaptureRecord } from '../src/core/record';
 import { buildCapture, captureFile } from './lib/workload';
 
 export interface ViewerConfig {
@@ -43,9 +49,49 @@ export interface ViewerResults {
     cpuShare: number;
   }[];
   heap: { ratios: Spread; bytesPerEvent: Spread; rawBytesPerEvent: number };
+  /** First frame of HAR files: `calls` one entry per tool call, `stream` one entry for all events. */
+  har?: { calls: { ratios: Spread; bigMs: Spread; smallMs: Spread }; stream: { ratios: Spread; bigMs: Spread; smallMs: Spread } };
+}
+
+/**
+ * `total` events in tool calls of `perCall` events each (the last event of a call is its result),
+ * one POST and one SSE stream per call, ids counting across the session.
+ */
+export function buildCallsCapture(total: number, perCall: number, eventBytes: number, origin: string): CaptureRecord[] {
+  const src = 'bench-calls';
+  const url = `${origin}/mcp`;
+  const records: CaptureRecord[] = [];
+  let seq = 0;
+  let t = 1_700_000_000_000;
+  let id = 0;
+  const headers: [string, string][] = [['content-type', 'application/json'], ['accept', 'application/json, text/event-stream'], ['mcp-session-id', 'bench-calls-0001'], ['mcp-protocol-version', '2025-06-18']];
+  for (let c = 0; id < total; c++) {
+    const conn = `c${c + 1}`;
+    const rpc = c + 1;
+    records.push({ kind: 'request', seq: ++seq, src, t: (t += 1), conn, transport: 'fetch', method: 'POST', url, headers, body: `{"jsonrpc":"2.0","id":${rpc},"method":"tools/call","params":{"name":"long","arguments":{},"_meta":{"progressToken":${rpc}}}}` });
+    records.push({ kind: 'response', seq: ++seq, src, t: (t += 1), conn, status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']], url, redirected: false, type: 'basic', capture: 'sse' });
+    const n = Math.min(perCall, total - id);
+    let text = '';
+    for (let k = 1; k <= n; k++) {
+      id++;
+      const msg = k === n ? `{"jsonrpc":"2.0","id":${rpc},"result":{"content":[{"type":"text","text":"done"}]},"pad":"` : `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":${rpc},"progress":${k},"total":${n},"message":"`;
+      const head = `id: ${id}\nevent: message\ndata: ${msg}`;
+      const tail = k === n ? '"}\n\n' : '"}}\n\n';
+      text += head + 'x'.repeat(Math.max(0, eventBytes - head.length - tail.length)) + tail;
+      if (text.length >= 64 * 1024 || k === n) {
+        records.push({ kind: 'chunk', seq: ++seq, src, t: (t += 0.5), conn, text, bytes: text.length });
+        text = '';
+      }
+    }
+    records.push({ kind: 'end', seq: ++seq, src, t: (t += 1), conn, how: 'complete' });
+  }
+  return records;
 }
 
 const INSTRUMENT = `(() => {
+  // Every load is a first visit: the viewer keeps the view of a file in sessionStorage (a reload
+  // would reopen the Events tab the previous load clicked).
+  try { sessionStorage.clear(); } catch (e) {}
   const b = (window.__bench = { marks: {} });
   const mark = (k) => { if (!(k in b.marks)) b.marks[k] = performance.now(); };
   const afterPaint = (k) => requestAnimationFrame(() => { const ch = new MessageChannel(); ch.port1.onmessage = () => mark(k); ch.port2.postMessage(0); });
@@ -181,12 +227,24 @@ export async function runViewerBenches(dist: string, cfg: ViewerConfig): Promise
         res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'cache-control': 'no-store' }).end(files.get(n));
       });
     }
+    // HAR files of the same events: per tool call (one entry each) and in one stream.
+    const harFiles = new Map<string, Buffer>();
+    for (const n of [cfg.small, cfg.big]) {
+      harFiles.set(`calls-${n}`, Buffer.from(exportHar(buildCallsCapture(n, 1000, cfg.eventBytes, server.origin))));
+      harFiles.set(`stream-${n}`, Buffer.from(exportHar(buildCapture(n, cfg.eventBytes, 64 * 1024, server.origin).records)));
+    }
+    for (const [name, body] of harFiles) {
+      server.route(`/${name}.har`, (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'cache-control': 'no-store' }).end(body);
+      });
+    }
     browser = await launch({ dist, devtools: false, url: server.url('/bench.html') });
     const session = await browser.attachPage('/bench.html');
     await browser.cdp.send('Page.enable', {}, session);
     await browser.cdp.send('HeapProfiler.enable', {}, session);
     await browser.cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: INSTRUMENT }, session);
     const viewer = (n: number) => `chrome-extension://${browser!.extensionId}/src/panel/viewer.html?src=${encodeURIComponent(server.url(`/cap-${n}.json`))}`;
+    const viewerHar = (name: string) => `chrome-extension://${browser!.extensionId}/src/panel/viewer.html?src=${encodeURIComponent(server.url(`/${name}.har`))}`;
     // Warm-up (compile caches, the extension process).
     await load(browser, session, viewer(cfg.small), cfg.small, null, 0);
     await load(browser, session, viewer(cfg.big), cfg.big, null, 0);
@@ -216,7 +274,32 @@ export async function runViewerBenches(dist: string, cfg: ViewerConfig): Promise
       hp.push(per);
       hpr.push(per / rawPerEvent);
     }
+    // Row 6h: HAR files, the same alternation.
+    const har = { calls: { r: [] as number[], b: [] as number[], s: [] as number[] }, stream: { r: [] as number[], b: [] as number[], s: [] as number[] } };
+    for (const kind of ['calls', 'stream'] as const) {
+      await load(browser, session, viewerHar(`${kind}-${cfg.big}`), cfg.big, null, 0); // warm-up
+      for (let i = 0; i < cfg.reps; i++) {
+        cfg.log(`HAR (${kind}) rep ${i + 1}/${cfg.reps}`);
+        const small = () => load(browser!, session, viewerHar(`${kind}-${cfg.small}`), cfg.small, null, 0);
+        const big = () => load(browser!, session, viewerHar(`${kind}-${cfg.big}`), cfg.big, null, 0);
+        let s1: Loaded, b1: Loaded;
+        if (i % 2 === 0) {
+          s1 = await small();
+          b1 = await big();
+        } else {
+          b1 = await big();
+          s1 = await small();
+        }
+        har[kind].r.push(b1.firstFrame / s1.firstFrame);
+        har[kind].b.push(b1.firstFrame);
+        har[kind].s.push(s1.firstFrame);
+      }
+    }
     return {
+      har: {
+        calls: { ratios: spread(har.calls.r), bigMs: spread(har.calls.b), smallMs: spread(har.calls.s) },
+        stream: { ratios: spread(har.stream.r), bigMs: spread(har.stream.b), smallMs: spread(har.stream.s) },
+      },
       firstFrame: { ratios: spread(ff), bigMs: spread(ffB), smallMs: spread(ffS) },
       eventsTab: { ratios: spread(et), bigMs: spread(etB), smallMs: spread(etS) },
       scroll,

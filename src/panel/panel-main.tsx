@@ -5,7 +5,7 @@ import type { CaptureRecord } from '../core/record';
 import { createPanelConnection } from './live/connection';
 import { startNetworkFallback, type HarLikeEntry } from './live/network';
 import { createLiveStore } from './live/store';
-import { mountDevtoolsInspector } from './ui/mount';
+import { mountDevtoolsInspector } from './ui/app/mount';
 import { TEST_HOOKS } from '../extension/shared/test-hooks';
 
 // "Preserve log" survives panel reloads and DevTools restarts, as the Network panel's does.

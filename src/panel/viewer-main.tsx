@@ -1,14 +1,16 @@
 // The standalone viewer: the same UI as the DevTools panel, opening an export (own JSON or HAR)
-// from a file picker, drag-and-drop, or `?src=<url>` (the demo serves an export to it).
+// from a file picker, drag-and-drop, or `?src=<url>` (the demo serves an export to it). Settings
+// and column widths in localStorage, the view in sessionStorage (a reload of the page keeps it).
 
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createAnalyzer, optionsFromSettings } from '../core';
-import { InspectorApp } from './ui/App';
-import { importWithCore, ImportError, openStream } from './ui/importer';
-import { createLocalStorageAdapter } from './ui/settings';
-import { createStaticSource } from './ui/static-source';
-import type { InspectorSource } from './ui/store-types';
+import { InspectorApp } from './ui/app/InspectorApp';
+import { sessionViewStorage, VIEW_KEY } from './ui/navigation/persist';
+import { importWithCore, ImportError, openStream } from './ui/sources/importer';
+import { createLocalStorageAdapter } from './ui/settings/settings';
+import { createStaticSource } from './ui/sources/static-source';
+import type { InspectorSource } from './ui/store/types';
 
 const storage = createLocalStorageAdapter();
 const importFile = importWithCore;
@@ -25,6 +27,9 @@ function srcParam(): URL | undefined {
   }
 }
 
+// The view is kept per file: a reload of the page restores it, another file opens fresh.
+const viewStorage = sessionViewStorage(`${VIEW_KEY}:${srcParam()?.href ?? ''}`);
+
 function Viewer() {
   const [source, setSource] = useState<InspectorSource>(() => createStaticSource([], undefined));
   const [error, setError] = useState<string | undefined>(undefined);
@@ -38,9 +43,10 @@ function Viewer() {
         const res = await fetch(u);
         if (!res.ok) throw new ImportError(`HTTP ${res.status} ${res.statusText}`.trim());
         if (!res.body) throw new ImportError('the response has no body');
+        const length = Number(res.headers.get('content-length'));
         // The body is split into records as it arrives: the first screen shows the first records
         // while the rest of the file is still being read, parsed and analysed.
-        const imp = await openStream(res.body, name, importFile);
+        const imp = await openStream(res.body, name, importFile, Number.isFinite(length) && length > 0 ? length : undefined);
         performance.mark('msi:first-records');
         void imp.done.then(() => performance.mark('msi:all-records'), () => {});
         setSource(imp.source);
@@ -54,7 +60,18 @@ function Viewer() {
       }
     })();
   }, []);
-  return <InspectorApp source={source} analyzerFactory={analyzerFactory} storage={storage} theme="auto" mode="viewer" importFile={importFile} {...(error ? { error } : {})} />;
+  return (
+    <InspectorApp
+      source={source}
+      analyzerFactory={analyzerFactory}
+      storage={storage}
+      {...(viewStorage ? { viewStorage } : {})}
+      theme="auto"
+      mode="viewer"
+      importFile={importFile}
+      {...(error ? { error } : {})}
+    />
+  );
 }
 
 createRoot(document.getElementById('root')!).render(

@@ -136,3 +136,32 @@ export async function setDock(browser: Browser, side: 'right' | 'bottom' | 'undo
     { timeoutMs: 20_000, message: `DevTools dock ${side}` },
   );
 }
+
+/** Dispatch a keydown on the first element matching `selector` (focused first), as a key press would. */
+export async function keyOn(t: UiTarget, selector: string, key: string, init: { shiftKey?: boolean; ctrlKey?: boolean; metaKey?: boolean } = {}): Promise<void> {
+  await waitFor(
+    () =>
+      t.eval<boolean>(`(() => { const el = document.querySelector(${JSON.stringify(selector)}); if (!el) return false; el.focus();
+        el.dispatchEvent(new KeyboardEvent('keydown', { key: ${JSON.stringify(key)}, bubbles: true, cancelable: true, ...${JSON.stringify(init)} })); return true; })()`),
+    { timeoutMs: 10_000, message: `key ${key} on ${selector}` },
+  );
+}
+
+/** A right click (contextmenu event) on the first element matching `selector`, at its centre. */
+export async function rightClick(t: UiTarget, selector: string): Promise<void> {
+  await waitFor(
+    () =>
+      t.eval<boolean>(`(() => { const el = document.querySelector(${JSON.stringify(selector)}); if (!el) return false; const r = el.getBoundingClientRect();
+        el.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true, button: 2, clientX: r.left + Math.min(60, r.width / 2), clientY: r.top + r.height / 2 })); return true; })()`),
+    { timeoutMs: 10_000, message: `right click on ${selector}` },
+  );
+}
+
+/** Reload the panel's page (what "Reload frame" does) and wait for the UI to be back. */
+export async function reloadPanel(panel: UiTarget): Promise<void> {
+  await panel.eval('(window.__msiBeforeReload = true, setTimeout(() => location.reload(), 0), true)');
+  await waitFor(() => panel.eval(`!window.__msiBeforeReload && typeof globalThis.__MSI_UI__ === 'object' && document.readyState === 'complete'`).catch(() => false), {
+    timeoutMs: 20_000,
+    message: 'panel reloaded',
+  });
+}

@@ -55,6 +55,15 @@ export interface Exchange {
   units: Unit[];
   /** How the body ended, ms after the response; none = it was still open when the capture ended. */
   end?: { how: EndHow; t: number };
+  /**
+   * The server ended this stream as the client ended its session (a DELETE of the same session
+   * was sent before the end, or within SESSION_END_SLACK_MS after it): a server closes a session's open streams when the
+   * session ends (the SDK servers, the Python SDK's session manager), so the replay ends it when
+   * the live client's DELETE arrives, not at the recorded time. Played by the clock, a standalone
+   * GET would end before a slower client's DELETE and the SDK client would open another GET that
+   * the recording does not hold.
+   */
+  endsWithSession?: true;
   /** Recorded session id (request or response header), or `endpoint:<endpoint>` when sessionless. */
   group: string;
   responseSessionId?: string;
@@ -205,6 +214,8 @@ export function buildRecording(records: readonly CaptureRecord[]): Recording {
 
   const warnings: string[] = [];
   const exchanges: Exchange[] = [];
+  /** Absolute request and end times (the recording's clock) per exchange index. */
+  const absolute: { request: number; end?: number }[] = [];
   let ignored = 0;
   for (const c of order) {
     const { origin, path } = originPath(c.request.url);
@@ -265,9 +276,36 @@ export function buildRecording(records: readonly CaptureRecord[]): Recording {
       ...(responseSessionId !== undefined ? { responseSessionId } : {}),
       notes,
     });
+    absolute.push({ request: req.t, ...(endRec?.kind === 'end' ? { end: endRec.t } : {}) });
     if (notes.length) warnings.push(`${req.method} ${served} (${req.conn}): ${notes.join('; ')}; served as the capture holds it`);
   }
+  markSessionEnds(exchanges, absolute);
   const paths = new Map<string, string>();
   for (const [e, p] of pathOf) paths.set(p, e);
   return { exchanges, paths, ignored, warnings };
+}
+
+/**
+ * How long before the recorded DELETE a stream's end still counts as the session's end: a
+ * recorder that takes a request's time when its answer arrives (the Node recorder of the fixture
+ * captures) puts the DELETE after the ends the server made while handling it (1–2 ms seen).
+ */
+const SESSION_END_SLACK_MS = 50;
+
+/** Sets `endsWithSession` on streams the server ended as their session's DELETE was handled. */
+function markSessionEnds(exchanges: Exchange[], absolute: readonly { request: number; end?: number }[]): void {
+  const deleteAt = new Map<string, number>();
+  for (const ex of exchanges) {
+    if (ex.httpMethod !== 'DELETE' || !ex.group.startsWith('session:')) continue;
+    const t = absolute[ex.index]!.request;
+    deleteAt.set(ex.group, Math.min(deleteAt.get(ex.group) ?? Infinity, t));
+  }
+  for (const ex of exchanges) {
+    const d = deleteAt.get(ex.group);
+    const end = absolute[ex.index]!.end;
+    if (d === undefined || end === undefined || ex.httpMethod === 'DELETE' || !ex.end) continue;
+    // Only ends the server made; a stream the client closed stays open on replay anyway.
+    if (ex.end.how !== 'complete' && ex.end.how !== 'unknown' && ex.end.how !== 'network-error') continue;
+    if (end >= d - SESSION_END_SLACK_MS) ex.endsWithSession = true;
+  }
 }

@@ -46,6 +46,9 @@ export interface Pass {
    * way to recover) is answered from them again, as the server would answer it.
    */
   faulted: Set<number>;
+  /** Resolves when the live client's DELETE of this pass's session has been answered. */
+  sessionEnded: Promise<void>;
+  endSession(): void;
 }
 
 export type Answer =
@@ -156,7 +159,12 @@ export function createReplay(rec: Recording, options: ReplayOptions = {}): Repla
   const sessions = new Map<string, Pass>();
   const newPass = (group: string): Pass => {
     const prev = current.get(group);
-    const p: Pass = { group, number: (prev?.number ?? 0) + 1, used: new Set(), maps: newIdMaps(), expired: false, cursors: new Map(), lost: new Set(), faulted: new Set() };
+    let endSession = () => {};
+    const sessionEnded = new Promise<void>((resolve) => (endSession = resolve));
+    const p: Pass = {
+      group, number: (prev?.number ?? 0) + 1, used: new Set(), maps: newIdMaps(), expired: false, cursors: new Map(), lost: new Set(), faulted: new Set(),
+      sessionEnded, endSession: () => endSession(),
+    };
     current.set(group, p);
     all.push(p);
     return p;
@@ -318,6 +326,7 @@ export function createReplay(rec: Recording, options: ReplayOptions = {}): Repla
   function replayAnswer(live: LiveRequest, ex: Exchange, pass: Pass, active: ActiveFault[], again = false): Answer {
     if (again) pass.faulted.delete(ex.index);
     pass.used.add(ex.index);
+    if (ex.httpMethod === 'DELETE') pass.endSession();
     const requestIds = mapIds(live, ex, pass);
     if (ex.responseSessionId !== undefined && ex.sessionId === undefined) {
       pass.recordedSessionId = ex.responseSessionId;

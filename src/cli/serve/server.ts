@@ -137,6 +137,18 @@ export async function startServeServer(o: ServeServerOptions): Promise<ServeServ
         })
       : Promise.resolve();
 
+  /** `p`, or close() — whichever comes first (close() ends every pending wait). */
+  const untilShutdown = (p: Promise<void>): Promise<void> =>
+    new Promise((resolve) => {
+      const t = setTimeout(() => {}, 2 ** 31 - 1);
+      waits.set(t, resolve);
+      void p.then(() => {
+        clearTimeout(t);
+        waits.delete(t);
+        resolve();
+      });
+    });
+
   function cors(req: IncomingMessage, res: ServerResponse, expose: string[]): void {
     const origin = req.headers.origin;
     const allow = o.allowOrigin ?? '*';
@@ -371,7 +383,8 @@ export async function startServeServer(o: ServeServerOptions): Promise<ServeServ
         return;
       }
       if (!end) return; // still open when the capture ended: stays open
-      await at(end.t);
+      if (ex.endsWithSession) await untilShutdown(pass.sessionEnded);
+      else await at(end.t);
       if (out.closed()) return;
       const how: EndHow = end.how;
       if (how === 'complete' || how === 'unknown') await out.finish('complete');

@@ -134,21 +134,39 @@ function splitEvents(text: string): string[] {
 
 export function importHar(v: unknown, srcOrOptions: string | HarImportOptions = 'har'): CaptureRecord[] {
   const o: HarImportOptions = typeof srcOrOptions === 'string' ? { src: srcOrOptions } : srcOrOptions;
-  const src = o.src ?? 'har';
   if (!isHarLike(v)) throw new ImportError('not a HAR file: no log.entries array');
   const log = (v as { log: Record<string, unknown> }).log;
   const entries = (log.entries ?? []) as unknown[];
   // Our own export: `_msi` names each entry's connection; map them to this import's conns.
   const msiConn = new Map<string, string>();
-  entries.forEach((raw, i) => {
-    const k = isObj(raw) ? readMsi(raw._msi)?.key : undefined;
-    if (k !== undefined && !msiConn.has(k)) msiConn.set(k, `e${i}`);
-  });
-  type Timed = { t: number; rank: number; entry: number; step: number; rec: NoSeq };
+  entries.forEach((raw, i) => noteMsiConn(msiConn, raw, i));
+  const reader = harEntryReader(o, msiConn);
+  entries.forEach((raw, i) => reader.entry(raw, i));
+  reader.logRecords(log);
+  return orderHarRecords(reader.timed);
+}
+
+/** Maps entry `i`'s `_msi` connection (our own export) to its conn in this import, first one wins. */
+export function noteMsiConn(msiConn: Map<string, string>, raw: unknown, i: number): void {
+  const k = isObj(raw) ? readMsi(raw._msi)?.key : undefined;
+  if (k !== undefined && !msiConn.has(k)) msiConn.set(k, `e${i}`);
+}
+
+/** A record of an entry with what orders it (capture order: see orderHarRecords). */
+export type HarTimed = { t: number; rank: number; entry: number; step: number; rec: NoSeq };
+
+/**
+ * The conversion of one entry at a time (shared with the streaming importer, har-stream.ts): its
+ * records go to `timed`, unordered; `logRecords`, once every entry is read, adds the records of
+ * the file as a whole (the _eventSourceMessages notice, our own export's `_msiRecords`).
+ */
+export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string, string>) {
+  const src = o.src ?? 'har';
+  type Timed = HarTimed;
   const timed: Timed[] = [];
   let fallbackT = 0;
   const esmEntries: Parameters<typeof eventSourceMessagesNotice>[0][number][] = [];
-  entries.forEach((raw, i) => {
+  const entry = (raw: unknown, i: number): void => {
     if (!isObj(raw)) throw new ImportError(`HAR entry ${i} is not an object`);
     const req = raw.request;
     const res = raw.response;
@@ -325,7 +343,8 @@ export function importHar(v: unknown, srcOrOptions: string | HarImportOptions = 
       const end = endHowFor(error);
       push(endT, 0, 1e9, { kind: 'end', src, t: endT, conn, how: end.how, ...(end.reason ? { reason: end.reason } : {}) });
     }
-  });
+  };
+  const logRecords = (log: Record<string, unknown>): void => {
   const esmNote = eventSourceMessagesNotice(esmEntries);
   if (esmNote) timed.push({ t: esmNote.t, rank: 1, entry: -1, step: 0, rec: { ...esmNote, src } });
   // Our own export: records that belong to no connection (navigations, the inspector's capture
@@ -346,8 +365,17 @@ export function importHar(v: unknown, srcOrOptions: string | HarImportOptions = 
       }
     }
   }
-  // Capture order: by time; at equal times, ends before starts (a resume begins after the cut),
-  // and within one entry in its own order.
-  timed.sort((a, b) => a.t - b.t || (a.entry === b.entry ? a.step - b.step : a.rank - b.rank || a.entry - b.entry));
+  };
+  return { entry, logRecords, timed };
+}
+
+/**
+ * Capture order: by time; at equal times, ends before starts (a resume begins after the cut),
+ * and within one entry in its own order.
+ */
+export const compareHarTimed = (a: HarTimed, b: HarTimed): number => a.t - b.t || (a.entry === b.entry ? a.step - b.step : a.rank - b.rank || a.entry - b.entry);
+
+export function orderHarRecords(timed: HarTimed[]): CaptureRecord[] {
+  timed.sort(compareHarTimed);
   return timed.map((x, k) => ({ ...x.rec, seq: k + 1 }) as CaptureRecord);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020.js';
-import { lossyRecords, lossySnapshot, SESSION } from '../../../src/panel/ui/__fixtures__/lossy';
+import { lossyRecords, lossySnapshot, SESSION } from '../../support/hand-made-lossy';
 import { exportCapture, exportHar, exportJson, exportMarkdown, exportTrace, filterRecords, toHar } from '../../../src/export';
 import { parseSseChunks } from '../../../src/export/sse';
 import { countRange, lossDetail } from '../../../src/export/advice';

@@ -13,7 +13,7 @@ import { analyzeRecords } from '../../../src/core';
 import { importText, importValue } from '../../../src/core/import';
 import type { CaptureRecord } from '../../../src/core/record';
 import { toHar, type Har, type HarEntry } from '../../../src/export/har';
-import { lossyRecords } from '../../../src/panel/ui/__fixtures__/lossy';
+import { lossyRecords } from '../../support/hand-made-lossy';
 import { summary } from './helpers';
 
 const dir = 'test/fixtures/captures';

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import Ajv from 'ajv';
 import type { CaptureRecord } from '../../../src/core/record';
 import { exportHar } from '../../../src/export';
-import { lossyRecords } from '../../../src/panel/ui/__fixtures__/lossy';
+import { lossyRecords } from '../../support/hand-made-lossy';
 
 const require = createRequire(import.meta.url);
 const schemas = require('har-schema') as Record<string, object>;

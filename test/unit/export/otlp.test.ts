@@ -18,7 +18,7 @@ import type { CaptureRecord } from '../../../src/core/record';
 import { exportCapture } from '../../../src/export';
 import { eventsOf } from '../../../src/export/trace';
 import { type OtlpAnyValue, type OtlpSpan, type OtlpTraces, toOtlp } from '../../../src/export/otlp';
-import { lossyRecords } from '../../../src/panel/ui/__fixtures__/lossy';
+import { lossyRecords } from '../../support/hand-made-lossy';
 import { hostileCutCapture } from './helpers';
 
 interface ProtoType {

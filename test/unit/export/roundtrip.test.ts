@@ -5,7 +5,7 @@ import { analyzeRecords } from '../../../src/core';
 import { importText } from '../../../src/core/import';
 import type { CaptureRecord } from '../../../src/core/record';
 import { exportHar, exportJson, exportMarkdown, exportTrace } from '../../../src/export';
-import { lossyRecords } from '../../../src/panel/ui/__fixtures__/lossy';
+import { lossyRecords } from '../../support/hand-made-lossy';
 import { summary } from './helpers';
 
 const dir = 'test/fixtures/captures';

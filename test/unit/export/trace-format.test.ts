@@ -11,7 +11,7 @@ import { analyzeRecords } from '../../../src/core';
 import type { AnalysisSnapshot } from '../../../src/core/model';
 import type { CaptureRecord } from '../../../src/core/record';
 import { toTrace, type TraceEvent } from '../../../src/export/trace';
-import { lossyRecords, lossySnapshot } from '../../../src/panel/ui/__fixtures__/lossy';
+import { lossyRecords, lossySnapshot } from '../../support/hand-made-lossy';
 import { Capture, ev, progress, result } from '../core/helpers';
 
 const capture = (name: string) => (JSON.parse(readFileSync(`test/fixtures/captures/${name}.capture.json`, 'utf8')) as { records: CaptureRecord[] }).records;

@@ -1,0 +1,95 @@
+// The toolbar filter: free text ("quoted phrases" allowed) plus DevTools-style `key:value` tokens.
+//   method:tools/call  request:2  code:replay-gap  stream:<id>  event:<type>  -text (exclude)
+
+import type { AnalysisSnapshot, SseEvent, Stream } from '../../../core/model';
+import type { EventRows } from './event-rows';
+
+export interface ParsedFilter {
+  text: string[];
+  exclude: string[];
+  method: string[];
+  request: string[];
+  code: string[];
+  stream: string[];
+  event: string[];
+  empty: boolean;
+}
+
+export function parseFilter(q: string): ParsedFilter {
+  const f: ParsedFilter = { text: [], exclude: [], method: [], request: [], code: [], stream: [], event: [], empty: true };
+  // Tokens: key:value, "quoted phrase", -exclude, words.
+  for (const raw of q.match(/-?"[^"]*"?|\S+/g) ?? []) {
+    const quoted = /^-?"/.test(raw);
+    const tok = quoted ? raw.replace(/^(-?)"([^"]*)"?$/, '$1$2') : raw;
+    if (!tok || tok === '-') continue;
+    if (quoted) {
+      f.empty = false;
+      if (tok.startsWith('-')) f.exclude.push(tok.slice(1).toLowerCase());
+      else f.text.push(tok.toLowerCase());
+      continue;
+    }
+    const m = /^(method|request|req|code|stream|event|type):(.+)$/i.exec(tok);
+    f.empty = false;
+    if (m) {
+      const k = m[1]!.toLowerCase();
+      const v = m[2]!.toLowerCase();
+      if (k === 'method') f.method.push(v);
+      else if (k === 'request' || k === 'req') f.request.push(v.replace(/^"|"$/g, ''));
+      else if (k === 'code') f.code.push(v);
+      else if (k === 'stream') f.stream.push(v);
+      else f.event.push(v);
+    } else if (tok.startsWith('-') && tok.length > 1) f.exclude.push(tok.slice(1).toLowerCase());
+    else f.text.push(tok.toLowerCase());
+  }
+  return f;
+}
+
+function has(hay: string | undefined, needles: string[]): boolean {
+  if (!hay) return false;
+  const h = hay.toLowerCase();
+  return needles.some((n) => h.includes(n));
+}
+
+/** Events linked to the requests named by `request:` tokens (their notifications and response). */
+export function requestLinkedEvents(snap: AnalysisSnapshot, sessionKey: string | undefined, f: ParsedFilter): Set<string> | undefined {
+  if (!f.request.length || sessionKey === undefined) return undefined;
+  const out = new Set<string>();
+  for (const r of snap.requests[sessionKey] ?? []) {
+    if (!f.request.includes(r.id.replace(/^"|"$/g, '').toLowerCase())) continue;
+    for (const [sid, idx] of r.notifications) out.add(`${sid}\u0000${idx}`);
+  }
+  return out;
+}
+
+export function eventMatches(f: ParsedFilter, s: Stream, e: SseEvent, linked?: Set<string>): boolean {
+  if (f.empty) return true;
+  if (f.method.length && !e.messages.some((m) => has(m.method, f.method))) return false;
+  if (
+    f.request.length &&
+    !e.messages.some((m) => m.id !== undefined && f.request.includes(m.id.replace(/^"|"$/g, '').toLowerCase())) &&
+    !s.requestIds.some((id) => f.request.includes(id.replace(/^"|"$/g, '').toLowerCase())) &&
+    !linked?.has(`${s.id}\u0000${e.index}`)
+  )
+    return false;
+  if (f.code.length && !e.findings.some((c) => f.code.some((x) => c.includes(x)))) return false;
+  if (f.stream.length && !has(s.id, f.stream)) return false;
+  if (f.event.length && !has(e.event, f.event)) return false;
+  if (f.text.length || f.exclude.length) {
+    const hay = `${e.id ?? ''}\n${e.event}\n${e.data}\n${e.findings.join(' ')}`.toLowerCase();
+    if (!f.text.every((t) => hay.includes(t))) return false;
+    if (f.exclude.some((t) => hay.includes(t))) return false;
+  }
+  return true;
+}
+
+/** Positions (into `rows`) of the rows that match `f`: a new array, nothing cached or changed. */
+export function filterRows(snap: AnalysisSnapshot, sessionKey: string | undefined, rows: EventRows, f: ParsedFilter): Int32Array {
+  const linked = requestLinkedEvents(snap, sessionKey, f);
+  const out = new Int32Array(rows.count);
+  let n = 0;
+  for (let i = 0; i < rows.count; i++) {
+    const s = snap.streams[rows.streamAt(i)]!;
+    if (eventMatches(f, s, s.events[rows.indexAt(i)]!, linked)) out[n++] = i;
+  }
+  return out.slice(0, n);
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { createAnalysis, EMPTY_SNAPSHOT } from './analysis';
+import { createMutableSource, createStaticSource } from '../sources/static-source';
+import { normalizeSettings } from '../settings/settings';
+import type { Analyzer } from './types';
+import type { CaptureRecord } from '../../../core/record';
+import { captureRecords } from '../test-support/fixtures';
+const lossyRecords = () => captureRecords('lossy').slice();
+
+function countingFactory() {
+  const log = { created: 0, pushed: 0, finished: 0, snapshots: 0 };
+  const factory = (): Analyzer => {
+    log.created++;
+    let n = 0;
+    return {
+      push: () => {
+        log.pushed++;
+        n++;
+      },
+      snapshot: () => {
+        log.snapshots++;
+        return { ...EMPTY_SNAPSHOT, recordCount: n };
+      },
+      finish: () => {
+        log.finished++;
+      },
+    };
+  };
+  return { log, factory };
+}
+
+const recs = lossyRecords();
+
+describe('AppModel', () => {
+  it('feeds only new records, and restarts after a clear', () => {
+    const { log, factory } = countingFactory();
+    const src = createMutableSource(recs.slice(0, 10));
+    const m = createAnalysis({ source: src, analyzerFactory: factory, settings: normalizeSettings(undefined), throttleMs: 0 });
+    expect(m.getSnapshot().recordCount).toBe(10);
+    src.push(...recs.slice(10, 20));
+    expect(m.flush().recordCount).toBe(20);
+    src.push(...recs.slice(20));
+    expect(m.flush().recordCount).toBe(recs.length);
+    expect(log.pushed).toBe(recs.length);
+    expect(log.created).toBe(1);
+    src.clear();
+    expect(m.flush().recordCount).toBe(0);
+    src.push(...recs.slice(0, 5));
+    expect(m.flush().recordCount).toBe(5);
+    expect(log.created).toBe(2);
+    expect(log.finished).toBe(0);
+  });
+
+  it('throttles publishes while records stream in', async () => {
+    const { log, factory } = countingFactory();
+    const src = createMutableSource([]);
+    const m = createAnalysis({ source: src, analyzerFactory: factory, settings: normalizeSettings(undefined), throttleMs: 50 });
+    let published = 0;
+    const off = m.subscribe(() => published++);
+    for (const r of recs) src.push(r);
+    expect(published).toBe(0);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(published).toBe(1);
+    expect(m.getSnapshot().recordCount).toBe(recs.length);
+    expect(log.snapshots).toBe(2);
+    off();
+  });
+
+  it('finishes the analyzer for a complete (static) source, and re-analyzes on settings change', () => {
+    const { log, factory } = countingFactory();
+    const m = createAnalysis({ source: createStaticSource(recs), analyzerFactory: factory, settings: normalizeSettings(undefined) });
+    expect(log.finished).toBe(1);
+    m.setSettings(normalizeSettings({ resyncEventNames: ['x'] }));
+    expect(log.created).toBe(2);
+    expect(log.pushed).toBe(recs.length * 2);
+    expect(log.finished).toBe(2);
+  });
+
+  it('records an analyzer error and goes on', () => {
+    const factory = (): Analyzer => ({
+      push: (r: CaptureRecord) => {
+        if (r.seq === 3) throw new Error('boom');
+      },
+      snapshot: () => EMPTY_SNAPSHOT,
+    });
+    const m = createAnalysis({ source: createStaticSource(recs), analyzerFactory: factory, settings: normalizeSettings(undefined) });
+    expect(m.getErrors()).toHaveLength(1);
+    expect(m.getErrors()[0]).toContain('boom');
+  });
+});
+

@@ -1,0 +1,304 @@
+// The analysis of a source: runs the analyzer over its records incrementally (only new records are
+// fed) and publishes snapshots, throttled so a fast live capture does not re-render on every
+// record, and time-sliced so a large import does not block the first frame. The store
+// (inspector-store.ts) is its only reader.
+
+import type { CaptureRecord } from '../../../core/record';
+import type { AnalysisSnapshot } from '../../../core/model';
+import { EMPTY_CAPTURE } from '../../../core/presentation';
+import { createEmitter } from '../common/emitter';
+import type { Analyzer, AnalyzerFactory, InspectorSettings, InspectorSource } from './types';
+
+export const EMPTY_SNAPSHOT: AnalysisSnapshot = Object.freeze({
+  version: 1,
+  sessions: [],
+  streams: {},
+  requests: {},
+  findings: [],
+  markers: [],
+  recordCount: 0,
+  capture: EMPTY_CAPTURE,
+}) as AnalysisSnapshot;
+
+export interface Analysis {
+  subscribe(cb: () => void): () => void;
+  /** The latest published snapshot (stable identity until the next publish). */
+  getSnapshot(): AnalysisSnapshot;
+  getRecords(): readonly CaptureRecord[];
+  /** Re-analyze everything with new settings. */
+  setSettings(settings: InspectorSettings): void;
+  /** Swap the source (e.g. an import replaces the capture shown). */
+  setSource(source: InspectorSource): void;
+  getSource(): InspectorSource;
+  /** Analyzer errors (a record the analyzer threw on): the UI shows them, analysis goes on. */
+  getErrors(): readonly string[];
+  /** Compute and publish now, feeding every remaining record (tests, exports). */
+  flush(): AnalysisSnapshot;
+  /**
+   * While a backlog of records is being analysed in time slices: how many are fed of how many;
+   * undefined when the analysis has caught up with the source.
+   */
+  getProgress(): AnalysisProgress | undefined;
+  dispose(): void;
+}
+
+export interface AnalysisProgress {
+  fed: number;
+  /** Records the source holds so far. */
+  total: number;
+  /** The source is still reading (a progressive import): `total` will grow. */
+  importing: boolean;
+}
+
+export interface AnalysisOptions {
+  source: InspectorSource;
+  analyzerFactory: AnalyzerFactory;
+  settings: InspectorSettings;
+  /** Minimum ms between two published snapshots while records stream in. Default 120. */
+  throttleMs?: number;
+  /**
+   * Analysis time slice in ms: a backlog (an imported file, a long live capture) is fed in slices of
+   * about this length, a snapshot is published after each slice (at most every `throttleMs` after
+   * the first) and the main thread is yielded in between, so the first frame does not wait for
+   * the whole analysis. Default 12. `Infinity` feeds everything at once.
+   */
+  sliceMs?: number;
+  /**
+   * Schedules the next slice (default: a MessageChannel message, else setTimeout 0; after the next
+   * paint when a snapshot was just published, so the browser shows it before analysing on).
+   */
+  yieldTo?: (cb: () => void, afterPaint: boolean) => void;
+}
+
+/**
+ * A macrotask without setTimeout's clamping: lets the browser handle input. With `afterPaint`, after
+ * the next frame (a stream of message tasks can delay rendering) — unless the page is hidden
+ * (a DevTools panel not shown gets no animation frames).
+ */
+export function defaultYield(cb: () => void, afterPaint = false): void {
+  if (afterPaint && typeof requestAnimationFrame === 'function' && typeof document !== 'undefined' && document.visibilityState === 'visible') {
+    let done = false;
+    const go = () => {
+      if (done) return;
+      done = true;
+      defaultYield(cb);
+    };
+    requestAnimationFrame(go);
+    setTimeout(go, 100); // no frame (background tab, throttled): go on anyway
+    return;
+  }
+  if (typeof MessageChannel !== 'undefined') {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      cb();
+    };
+    ch.port2.postMessage(0);
+  } else setTimeout(cb, 0);
+}
+
+const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+
+function sameRecord(a: CaptureRecord | undefined, b: CaptureRecord | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  return a.src === b.src && a.seq === b.seq && a.kind === b.kind && a.t === b.t;
+}
+
+export function createAnalysis(opts: AnalysisOptions): Analysis {
+  let source = opts.source;
+  let settings = opts.settings;
+  const throttleMs = opts.throttleMs ?? 120;
+  const sliceMs = opts.sliceMs ?? 12;
+  const yieldTo = opts.yieldTo ?? defaultYield;
+  /** A slice is scheduled (the analysis has a backlog). */
+  let sliceScheduled = false;
+  /** Bumped by reset(): a scheduled slice of a previous analysis does nothing. */
+  let generation = 0;
+  let analyzer: Analyzer = opts.analyzerFactory(settings);
+  let fed = 0;
+  let first: CaptureRecord | undefined;
+  let lastFed: CaptureRecord | undefined;
+  let snapshot: AnalysisSnapshot = EMPTY_SNAPSHOT;
+  let dirty = true;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let lastPublish = 0;
+  let errors: string[] = [];
+  let finished = false;
+  // Subscribed to the source only while someone listens (React StrictMode mounts twice).
+  let unsubscribe: (() => void) | undefined;
+  const attach = () => {
+    if (!unsubscribe) unsubscribe = source.subscribe(onSourceChange);
+  };
+  const detach = () => {
+    unsubscribe?.();
+    unsubscribe = undefined;
+  };
+  const published = createEmitter({
+    first() {
+      attach();
+      // Records may have arrived while nobody listened.
+      if (dirty || fed !== source.getRecords().length) onSourceChange();
+    },
+    last() {
+      detach();
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+    },
+  });
+
+  function reset() {
+    analyzer = opts.analyzerFactory(settings);
+    fed = 0;
+    first = undefined;
+    lastFed = undefined;
+    errors = [];
+    finished = false;
+    generation++;
+    sliceScheduled = false;
+  }
+
+  /** Feeds new records (within `budgetMs` when given); true when all are fed. */
+  function feed(budgetMs = Infinity): boolean {
+    const records = source.getRecords();
+    // A shrink, or a different first/last-fed record, means the source was cleared or replaced.
+    if (records.length < fed || (fed > 0 && (!sameRecord(records[0], first) || !sameRecord(records[fed - 1], lastFed)))) {
+      reset();
+    }
+    const deadline = budgetMs === Infinity ? Infinity : now() + budgetMs;
+    let i = fed;
+    for (; i < records.length; i++) {
+      const r = records[i]!;
+      try {
+        analyzer.push(r);
+      } catch (e) {
+        if (errors.length < 50) errors.push(`record ${r.src}#${r.seq} (${r.kind}): ${(e as Error)?.message ?? String(e)}`);
+      }
+      // One record can hold many events (a 64 kB chunk): check the clock after each.
+      if (deadline !== Infinity && now() >= deadline) {
+        i++;
+        break;
+      }
+    }
+    if (i > 0) {
+      first = records[0];
+      lastFed = records[i - 1];
+    }
+    fed = i;
+    if (fed < records.length) return false;
+    if (source.complete && !finished) {
+      finished = true;
+      try {
+        analyzer.finish?.();
+      } catch (e) {
+        errors.push(`finish: ${(e as Error)?.message ?? String(e)}`);
+      }
+    }
+    return true;
+  }
+
+  function compute(budgetMs = Infinity): AnalysisSnapshot {
+    const done = feed(budgetMs);
+    if (!done) scheduleSlice();
+    takeSnapshot();
+    return snapshot;
+  }
+
+  function takeSnapshot() {
+    try {
+      snapshot = analyzer.snapshot();
+    } catch (e) {
+      if (errors.length < 50) errors.push(`snapshot: ${(e as Error)?.message ?? String(e)}`);
+    }
+    dirty = false;
+    lastPublish = Date.now();
+  }
+
+  const notify = published.emit;
+
+  function publish() {
+    timer = undefined;
+    compute(sliceMs);
+    notify();
+  }
+
+  function scheduleSlice(afterPaint = true) {
+    if (sliceScheduled) return;
+    sliceScheduled = true;
+    const gen = generation;
+    yieldTo(() => {
+      if (gen !== generation || !sliceScheduled) return;
+      sliceScheduled = false;
+      const done = feed(sliceMs);
+      // Publish after the first slice, then at most every throttleMs, and when done.
+      const publishNow = done || Date.now() - lastPublish >= throttleMs;
+      if (!done) scheduleSlice(publishNow);
+      if (publishNow) {
+        if (timer !== undefined) clearTimeout(timer);
+        timer = undefined;
+        takeSnapshot();
+        notify();
+      }
+    }, afterPaint);
+  }
+
+  function onSourceChange() {
+    dirty = true;
+    if (timer !== undefined) return;
+    const wait = Math.max(0, throttleMs - (Date.now() - lastPublish));
+    timer = setTimeout(publish, wait);
+  }
+
+  compute(sliceMs);
+
+  return {
+    subscribe: published.subscribe,
+    getSnapshot() {
+      return snapshot;
+    },
+    getRecords() {
+      return source.getRecords();
+    },
+    setSettings(s) {
+      settings = s;
+      reset();
+      publish();
+    },
+    setSource(s) {
+      const wasAttached = !!unsubscribe;
+      detach();
+      source = s;
+      if (wasAttached) attach();
+      reset();
+      publish();
+    },
+    getSource() {
+      return source;
+    },
+    getErrors() {
+      return errors;
+    },
+    flush() {
+      source.drain?.();
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      if (dirty || fed !== source.getRecords().length || sliceScheduled) {
+        sliceScheduled = false;
+        compute();
+        notify();
+      }
+      return snapshot;
+    },
+    getProgress() {
+      const total = source.getRecords().length;
+      const importing = !!source.drain && source.complete === false;
+      return fed < total || importing ? { fed, total, importing } : undefined;
+    },
+    dispose() {
+      detach();
+      generation++;
+      sliceScheduled = false;
+      if (timer !== undefined) clearTimeout(timer);
+    },
+  };
+}
