@@ -4,7 +4,7 @@
 import type { AnalysisSnapshot, CaptureHealth, CaptureHealthItem, Finding, RequestInfo, Severity, Verdict } from './model';
 import { SEVERITY_RANK } from './findings';
 
-export { SEVERITY_RANK, worstOf } from './findings';
+export { SEVERITY, SEVERITY_RANK, worstOf } from './findings';
 
 /** Severity as a word, for media without icons. */
 export const SEVERITY_WORD: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'info' };
