@@ -38,6 +38,7 @@ export interface AuditJson {
       notKept: number;
       bodiesAbsent: number;
       unknownLoss: number;
+      unseen: number;
       items: { kind: CaptureHealthItem['kind']; level: Severity; code: string; src: string; count: number; lost: number; conns: number; notLost: boolean; message: string }[];
     };
   }[];
@@ -82,6 +83,7 @@ export function toAuditJson(inputs: readonly Pick<AuditInput, 'file' | 'format' 
         notKept: c.notKept,
         bodiesAbsent: c.bodiesAbsent,
         unknownLoss: c.unknownLoss,
+        unseen: c.unseen,
         items: c.items.map((x) => ({ kind: x.kind, level: x.level, code: x.code, src: x.src, count: x.count, lost: x.lost, conns: x.conns, notLost: x.notLost, message: x.message })),
       },
     });

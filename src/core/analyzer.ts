@@ -21,6 +21,7 @@ import { finishBodies, onChunk, onEnd, onEsEvent, onRequest, onResponse } from '
 import { onCaptureGap } from './analysis/capture-gaps';
 import { newCaptureHealth, onGapRecord, onNoticeRecord } from './analysis/capture-health';
 import { newSnapshotCache, takeSnapshot } from './analysis/snapshot';
+import { onWitnessNotice } from './analysis/witness-notices';
 
 export interface Analyzer {
   /** Consume one record (records of one source must come in seq order). */
@@ -91,6 +92,7 @@ export function dispatch(A: AnalyzerState, r: CaptureRecord): void {
       // and ended while recording was off were not kept, and no gap record names them (when no
       // connection was open as recording began, this notice is all the capture says).
       if (r.code === 'not-recording') A.lost.add(undefined, 'connections that ended before recording began (not kept)', r.t);
+      else onWitnessNotice(A, r);
       return;
     default:
       return;

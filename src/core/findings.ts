@@ -21,6 +21,9 @@ export const SEVERITY: Record<FindingCode, Severity> = {
   'session-expired': 'warning',
   'truncated-event': 'warning',
   'capture-gap': 'error',
+  // From the network witness (witness.ts): CORS misconfigurations only the browser shows.
+  'cors-preflight-rejected': 'error',
+  'session-id-not-exposed': 'error',
 };
 
 export const TITLE: Record<FindingCode, string> = {
@@ -40,6 +43,8 @@ export const TITLE: Record<FindingCode, string> = {
   'session-expired': 'Session expired (404)',
   'truncated-event': 'Stream ended inside an event',
   'capture-gap': 'The inspector lost records',
+  'cors-preflight-rejected': 'CORS preflight refused an MCP request',
+  'session-id-not-exposed': 'Mcp-Session-Id hidden from the page by CORS',
 };
 
 export const ALL_CODES = Object.keys(SEVERITY) as FindingCode[];

@@ -19,7 +19,9 @@ export type FindingCode =
   | 'progress-regressed'
   | 'session-expired'
   | 'truncated-event'
-  | 'capture-gap';
+  | 'capture-gap'
+  | 'cors-preflight-rejected'
+  | 'session-id-not-exposed';
 
 export interface Finding {
   code: FindingCode;
@@ -253,6 +255,8 @@ export interface CaptureHealth {
   bodiesAbsent: number;
   /** Gaps whose size is unknown (an extension reload). */
   unknownLoss: number;
+  /** MCP requests the browser's network view saw and the capture hook did not (the network witness). */
+  unseen: number;
   worst?: Severity;
   /** Worst first, then in time order. */
   items: CaptureHealthItem[];

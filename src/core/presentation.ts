@@ -100,7 +100,31 @@ export function lossDetail(snap: AnalysisSnapshot, sessionKey: string, req: Requ
 // ---------------------------------------------------------------- capture health
 
 /** The capture health of a capture with no gap and no notice. */
-export const EMPTY_CAPTURE: CaptureHealth = Object.freeze({ lost: 0, notKept: 0, bodiesAbsent: 0, unknownLoss: 0, items: Object.freeze([]) as unknown as CaptureHealthItem[] }) as CaptureHealth;
+export const EMPTY_CAPTURE: CaptureHealth = Object.freeze({ lost: 0, notKept: 0, bodiesAbsent: 0, unknownLoss: 0, unseen: 0, items: Object.freeze([]) as unknown as CaptureHealthItem[] }) as CaptureHealth;
+
+/**
+ * Capture health from its items (worst first, then in time order), with the totals: records the
+ * inspector lost, not kept by the user's setting, bodies a file lacks, losses of unknown size, MCP
+ * requests only the network view saw. Also for a part of the items (the panel shows the network
+ * witness's own gaps apart).
+ */
+export function healthOf(items: readonly CaptureHealthItem[]): CaptureHealth {
+  const sorted = [...items].sort((a, b) => SEVERITY_RANK[b.level] - SEVERITY_RANK[a.level] || a.t - b.t);
+  const out = { lost: 0, notKept: 0, bodiesAbsent: 0, unknownLoss: 0, unseen: 0, items: Object.freeze(sorted) as CaptureHealthItem[] } as CaptureHealth;
+  let worst: Severity | undefined;
+  for (const x of sorted) {
+    if (!worst || SEVERITY_RANK[x.level] > SEVERITY_RANK[worst]) worst = x.level;
+    if (x.kind !== 'gap') continue;
+    const reason = x.code.slice('capture-gap:'.length);
+    if (reason === 'import') out.bodiesAbsent += x.conns;
+    else if (reason === 'not-recording') out.notKept += x.lost;
+    else if (reason === 'not-seen-by-hook') out.unseen += x.count;
+    else if (x.lost > 0) out.lost += x.lost;
+    else out.unknownLoss += x.count;
+  }
+  if (worst) out.worst = worst;
+  return Object.freeze(out);
+}
 
 /** Capture health in one line: what the inspector lost or did not keep, and how many notices. */
 export function captureSummary(c: CaptureHealth): string {
@@ -109,6 +133,7 @@ export function captureSummary(c: CaptureHealth): string {
   if (c.unknownLoss > 0) parts.push(`the inspector lost records ${c.unknownLoss === 1 ? 'once' : `${c.unknownLoss} times`}, how many is unknown`);
   if (c.notKept > 0) parts.push(`${c.notKept} record(s) were not kept (recording began only when DevTools opened)`);
   if (c.bodiesAbsent > 0) parts.push(`the file holds no body for ${c.bodiesAbsent} response(s)`);
+  if (c.unseen > 0) parts.push(`the browser's network view saw ${c.unseen} MCP request(s) the capture hook did not`);
   const notices = c.items.filter((x) => x.kind === 'notice').reduce((n, x) => n + x.count, 0);
   if (notices > 0) parts.push(`${notices} capture notice(s)`);
   if (parts.length === 0) return 'complete: the inspector lost no records and has no notice about capture';

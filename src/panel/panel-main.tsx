@@ -1,10 +1,12 @@
 // DevTools panel entry: one live store per panel, fed by the background port (with backfill on
-// every reconnect) and by chrome.devtools.network for requests the hook could not see.
+// every reconnect); the network witness (chrome.devtools.network) cross-checks it and adds what
+// the hook could not see; the health model tells the toolbar whether the panel records.
 
 import type { CaptureRecord } from '../core/record';
 import { createPanelConnection } from './live/connection';
-import { startNetworkFallback, type HarLikeEntry } from './live/network';
+import { createCaptureHealth } from './live/health';
 import { createLiveStore } from './live/store';
+import { startWitness, type WitnessEntry } from './live/witness';
 import { mountDevtoolsInspector } from './ui/app/mount';
 import { TEST_HOOKS } from '../extension/shared/test-hooks';
 
@@ -14,9 +16,23 @@ const store = createLiveStore({ preserveLog: localStorage.getItem(PRESERVE_KEY) 
 store.subscribe(() => localStorage.setItem(PRESERVE_KEY, store.getSnapshot().preserveLog ? '1' : '0'));
 const tabId = chrome.devtools.inspectedWindow.tabId;
 const connection = createPanelConnection({ tabId, store });
-startNetworkFallback(store, (cb) =>
-  chrome.devtools.network.onRequestFinished.addListener((e) => cb(e as unknown as HarLikeEntry)),
-);
+const witness = startWitness(store, {
+  onRequestFinished: (cb) => chrome.devtools.network.onRequestFinished.addListener((e) => cb(e as unknown as WitnessEntry)),
+  getHar: () =>
+    new Promise((resolve) => {
+      try {
+        chrome.devtools.network.getHAR((har) => resolve(((har as { entries?: unknown[] })?.entries ?? []) as WitnessEntry[]));
+      } catch {
+        resolve([]);
+      }
+    }),
+  tabStatus: () => {
+    const st = connection.status();
+    return st ? { relays: st.relays, ...(st.installReason !== undefined ? { installReason: st.installReason } : {}) } : { relays: null };
+  },
+  visible: () => document.visibilityState === 'visible',
+});
+const health = createCaptureHealth(connection, witness);
 
 /** Read-only hooks for the end-to-end tests (and for curious users in the panel's console). */
 const api = {
@@ -30,12 +46,15 @@ const api = {
   batches: () => connection.batches(),
   status: () => connection.status(),
   evicted: () => store.getSnapshot().evicted,
+  witness: () => witness.snapshot(),
+  health: () => health.getSnapshot(),
   tabId,
 };
 if (TEST_HOOKS) Object.defineProperty(globalThis, '__MSI_PANEL__', { value: Object.freeze(api) });
 
 mountDevtoolsInspector(document.getElementById('root')!, {
   store,
+  health,
   label: () => store.getSnapshot().page?.url,
   // The relay reads its buffer cap (when a page starts) and whether to record while DevTools is
   // closed (live) from chrome.storage.local, under keys of their own. Only on 'save': 'load' runs

@@ -58,6 +58,10 @@ afterAll(async () => {
 async function summaryOf(t: UiTarget): Promise<SnapSummary> {
   return waitFor(
     async () => {
+      // An import is read and analysed progressively: the summary counts only once the file is
+      // read whole and analysed (no progress bar left), else a partial analysis is compared.
+      const busy = await t.eval(`!!document.querySelector('[data-testid=import-progress], [data-testid=analysis-progress]')`);
+      if (busy) return null;
       const s = await snapSummary(t);
       return s.verdicts.length > 0 ? s : null;
     },

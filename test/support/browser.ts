@@ -3,7 +3,7 @@
 // machines; close() kills the whole process group and removes the profile.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { connectCdp, type Cdp, type TargetInfo } from './cdp';
@@ -23,6 +23,19 @@ export interface LaunchOptions {
   /** First page to open (default about:blank). */
   url?: string;
   extraArgs?: string[];
+  /**
+   * Headless (default) or a headed window (needs a display: run under `xvfb-run -a`). MSI_HEADED=1
+   * makes every launch headed. DevTools' dock layouts behave differently in a real window (an
+   * undocked DevTools is its own browser window there), so the layout tests run both ways.
+   */
+  headless?: boolean;
+  /**
+   * Written to the fresh profile's Default/Preferences before launch. DevTools keeps its own
+   * settings there (`devtools.preferences`, values JSON-encoded strings), so a test can start
+   * DevTools in a layout as a user's saved choice would: { devtools: { preferences: {
+   * currentDockState: '"undocked"' } } }.
+   */
+  preferences?: Record<string, unknown>;
 }
 
 export interface Browser {
@@ -43,6 +56,10 @@ export async function launchBrowser(opts: LaunchOptions = {}): Promise<Browser> 
   const dist = opts.dist ?? DIST;
   if (extension && !existsSync(join(dist, 'manifest.json'))) throw new Error(`${dist} has no manifest.json: run \`npx vite build\` first`);
   const userDataDir = mkdtempSync(join(tmpdir(), 'msi-chromium-'));
+  if (opts.preferences) {
+    mkdirSync(join(userDataDir, 'Default'), { recursive: true });
+    writeFileSync(join(userDataDir, 'Default', 'Preferences'), JSON.stringify(opts.preferences));
+  }
   const args = [
     `--user-data-dir=${userDataDir}`,
     '--remote-debugging-port=0',
@@ -54,7 +71,7 @@ export async function launchBrowser(opts: LaunchOptions = {}): Promise<Browser> 
     '--no-first-run',
     '--no-default-browser-check',
     '--disable-dev-shm-usage',
-    '--headless=new',
+    ...((opts.headless ?? !process.env.MSI_HEADED) ? ['--headless=new'] : []),
     ...(extension ? [`--disable-extensions-except=${dist}`, `--load-extension=${dist}`] : ['--disable-extensions']),
     ...(devtools ? ['--auto-open-devtools-for-tabs'] : []),
     ...(opts.extraArgs ?? []),

@@ -15,10 +15,16 @@ export interface PanelHandle {
   records(): Promise<any[]>;
 }
 
-/** The DevTools front-end page inspecting the tab whose page url contains `pageUrlPart`. */
+/**
+ * A DevTools front-end (devtools_app.html). Not any devtools:// page: an undocked DevTools adds
+ * a `device_mode_emulation_frame.html` page target (the toolbox that hosts device mode).
+ */
+export const isFrontendTarget = (t: TargetInfo) => t.type === 'page' && t.url.startsWith('devtools://devtools/bundled/devtools_app.html');
+
+/** The (first) DevTools front-end page. */
 export async function devtoolsFrontend(browser: Browser): Promise<TargetInfo> {
   return waitFor(
-    async () => (await browser.cdp.targets()).find((t) => t.type === 'page' && t.url.startsWith('devtools://devtools/bundled/')),
+    async () => (await browser.cdp.targets()).find(isFrontendTarget),
     { timeoutMs: 20_000, message: 'DevTools front-end target not found' },
   );
 }
@@ -84,7 +90,7 @@ export async function openAllPanels(browser: Browser, count: number, except: Set
   const panelId = `chrome-extension://${browser.extensionId}${PANEL_TITLE.replace(/\s+/g, '')}`;
   const fes = await waitFor(
     async () => {
-      const f = (await cdp.targets()).filter((t) => t.type === 'page' && t.url.startsWith('devtools://devtools/bundled/'));
+      const f = (await cdp.targets()).filter(isFrontendTarget);
       return f.length >= count ? f : null;
     },
     { timeoutMs: 20_000, message: `${count} DevTools front-ends` },
@@ -126,4 +132,45 @@ export async function openAllPanels(browser: Browser, count: number, except: Set
     });
   }
   return out;
+}
+
+export type DockSide = 'undocked' | 'bottom' | 'right' | 'left';
+
+/**
+ * Every DevTools front-end with the URL of the page it inspects (the SDK's primary page target),
+ * so a test with several DevTools windows can tell them apart.
+ */
+export async function devtoolsFrontends(browser: Browser): Promise<{ target: TargetInfo; session: string; inspectedUrl: string }[]> {
+  const out: { target: TargetInfo; session: string; inspectedUrl: string }[] = [];
+  for (const target of (await browser.cdp.targets()).filter(isFrontendTarget)) {
+    const session = await browser.cdp.attach(target.targetId);
+    const inspectedUrl = await waitFor(
+      () =>
+        browser.cdp.evaluate<string>(
+          session,
+          `(async () => { const S = await import('./core/sdk/sdk.js'); return S.TargetManager.TargetManager.instance().primaryPageTarget()?.inspectedURL() ?? ''; })()`,
+        ),
+      { timeoutMs: 20_000, message: 'DevTools front-end knows its inspected page' },
+    ).catch(() => '');
+    out.push({ target, session, inspectedUrl });
+  }
+  return out;
+}
+
+/**
+ * Dock a DevTools window as its dock menu (and Ctrl+Shift+D) does: DockController.setDockSide in
+ * the front-end. `frontend` is a session attached to the front-end (default: the first one).
+ * Resolves with the side the front-end reports afterwards.
+ */
+export async function setDockSide(browser: Browser, side: DockSide, frontend?: string): Promise<string> {
+  const session = frontend ?? (await browser.cdp.attach((await devtoolsFrontend(browser)).targetId));
+  return waitFor(
+    () =>
+      browser.cdp.evaluate<string>(
+        session,
+        `(async () => { const L = await import('./ui/legacy/legacy.js'); const d = L.DockController.DockController.instance();
+           d.setDockSide(${JSON.stringify(side)}); return d.dockSide() === ${JSON.stringify(side)} ? d.dockSide() : ''; })()`,
+      ),
+    { timeoutMs: 20_000, message: `DevTools docked ${side}` },
+  );
 }

@@ -3,7 +3,7 @@
 
 import type { CaptureRecord } from '../../src/core/record';
 import { launchBrowser, type Browser } from './browser';
-import { openPanel, type PanelHandle } from './devtools';
+import { openPanel, setDockSide, type DockSide, type PanelHandle } from './devtools';
 import { waitFor } from './wait';
 
 export interface Harness {
@@ -33,11 +33,18 @@ async function navigateBlankTab(browser: Browser, url: string) {
  */
 export async function openInspected(
   url: string,
-  opts: { openPanel?: boolean; extraArgs?: string[] } = {},
+  opts: { openPanel?: boolean; extraArgs?: string[]; dock?: DockSide; preferences?: Record<string, unknown> } = {},
 ): Promise<Harness & { openPanel(): Promise<PanelHandle> }> {
-  const browser = await launchBrowser({ extension: true, url: 'about:blank', ...(opts.extraArgs ? { extraArgs: opts.extraArgs } : {}) });
+  const browser = await launchBrowser({
+    extension: true,
+    url: 'about:blank',
+    ...(opts.extraArgs ? { extraArgs: opts.extraArgs } : {}),
+    ...(opts.preferences ? { preferences: opts.preferences } : {}),
+  });
   try {
     await waitForInspected(browser, 1);
+    // DevTools in this layout before the page loads (as the dock menu would put it).
+    if (opts.dock) await setDockSide(browser, opts.dock);
     const { page } = await navigateBlankTab(browser, url);
     const h = {
       browser,

@@ -4,27 +4,21 @@
 // not; repeats of one (source, reason or code and message) are counted, not listed. The panel's
 // strip, the Markdown report and `audit` all show these items and the summary of presentation.ts.
 import type { CaptureGapRecord, CaptureNoticeRecord } from '../record';
-import type { CaptureHealth, CaptureHealthItem, Severity } from '../model';
-import { EMPTY_CAPTURE } from '../presentation';
+import type { CaptureHealth, CaptureHealthItem } from '../model';
+import { EMPTY_CAPTURE, healthOf } from '../presentation';
 import { captureGapWhat } from './texts';
 
 const MAX_ITEMS = 200;
-const RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
 
 export interface CaptureHealthState {
   byKey: Map<string, CaptureHealthItem>;
-  /** Records beyond MAX_ITEMS distinct items: counted in the totals only. */
-  lost: number;
-  notKept: number;
-  bodiesAbsent: number;
-  unknownLoss: number;
   changed: boolean;
   out: CaptureHealth;
 }
 
 
 export function newCaptureHealth(): CaptureHealthState {
-  return { byKey: new Map(), lost: 0, notKept: 0, bodiesAbsent: 0, unknownLoss: 0, changed: false, out: EMPTY_CAPTURE };
+  return { byKey: new Map(), changed: false, out: EMPTY_CAPTURE };
 }
 
 /** Not the inspector's loss: the user's setting (`not-recording`) or a file without the body (`import`). */
@@ -42,10 +36,6 @@ export function gapItemText(reason: CaptureGapRecord['reason'], lost: number, co
 
 export function onGapRecord(H: CaptureHealthState, r: CaptureGapRecord): void {
   const benign = notLoss(r);
-  if (r.reason === 'import') H.bodiesAbsent += r.conns.length;
-  else if (benign) H.notKept += r.lost;
-  else if (r.lost > 0) H.lost += r.lost;
-  else H.unknownLoss++;
   const key = `g\u0000${r.src}\u0000${r.reason}`;
   const prev = H.byKey.get(key);
   H.changed = true;
@@ -89,12 +79,6 @@ export function onNoticeRecord(H: CaptureHealthState, r: CaptureNoticeRecord): v
 export function captureHealth(H: CaptureHealthState): CaptureHealth {
   if (!H.changed) return H.out;
   H.changed = false;
-  const items = [...H.byKey.values()];
-  items.sort((a, b) => RANK[b.level] - RANK[a.level] || a.t - b.t);
-  let worst: Severity | undefined;
-  for (const x of items) if (!worst || RANK[x.level] > RANK[worst]) worst = x.level;
-  const out: CaptureHealth = { lost: H.lost, notKept: H.notKept, bodiesAbsent: H.bodiesAbsent, unknownLoss: H.unknownLoss, items: Object.freeze(items) as CaptureHealthItem[] };
-  if (worst) out.worst = worst;
-  H.out = Object.freeze(out);
+  H.out = healthOf([...H.byKey.values()]);
   return H.out;
 }

@@ -5,6 +5,7 @@
 // `audit` all show.
 import type { CaptureGapRecord } from '../record';
 import type { JsonRpcSummary, StreamState } from '../model';
+import { UNSEEN_REASON_TEXT, type UnseenReason } from '../witness';
 
 /** The first ids of a list for a message: "1, 2, 3 … 9 (12 in all)". Complete lists are in eventIds. */
 export function idList(ids: readonly string[], cap = 10): string {
@@ -80,6 +81,8 @@ export function captureGapWhat(r: CaptureGapRecord): string {
   if (r.reason === 'not-recording')
     return `Recording began only when DevTools opened ("capture while DevTools is closed" is off): ${r.lost > 0 ? `${r.lost} earlier record(s) were` : 'earlier records were'} not kept — the user's setting, not a loss by the inspector`;
   if (r.reason === 'event-size-cap') return 'The inspector cut an event over its per-record size cap: its data is incomplete';
+  if (r.reason === 'not-seen-by-hook')
+    return `The browser's network view saw ${r.method && r.url ? `the MCP request ${r.method} ${r.url}` : `${r.lost} MCP request(s)`} that the capture hook did not${r.why ? ` (likely: ${UNSEEN_REASON_TEXT[r.why as UnseenReason] ?? r.why})` : ''}: its events as the page read them are not in the capture`;
   if (r.lost > 0) return `The inspector itself lost ${r.lost} record(s), reason ${r.reason}`;
   if (r.reason === 'extension-reloaded') return 'The extension was reloaded while this page was open: what the old instance captured is gone (how much is unknown)';
   return `The inspector lost an unknown number of records, reason ${r.reason}`;

@@ -26,8 +26,10 @@ export const END_HOWS = ['complete', 'page-aborted', 'page-cancelled', 'network-
 /**
  * Why records are missing. `not-recording`: the relay kept no records while no DevTools window
  * inspected the tab and "capture while DevTools is closed" was off (the user's choice, not a loss).
+ * `not-seen-by-hook`: the browser's network view saw an MCP request the capture does not hold
+ * (the network witness, src/core/witness.ts: one gap record per request, `lost: 1`).
  */
-export const CAPTURE_GAP_REASONS = ['buffer-cap', 'event-size-cap', 'extension-reloaded', 'hook-missing', 'import', 'not-recording', 'other'] as const;
+export const CAPTURE_GAP_REASONS = ['buffer-cap', 'event-size-cap', 'extension-reloaded', 'hook-missing', 'import', 'not-recording', 'not-seen-by-hook', 'other'] as const;
 export const NOTICE_LEVELS = ['info', 'warning', 'error'] as const;
 export const BODY_NOTES = ['none', 'stream', 'binary', 'truncated', 'unreadable'] as const;
 export const RESPONSE_CAPTURES = ['sse', 'json', 'none'] as const;
@@ -94,10 +96,21 @@ export const captureGapRecord = z.object({
   toSeq: z.optional(z.int()),
   conns: doc(z.array(z.string()), 'Connections whose records were among the lost ones'),
   reason: z.enum(CAPTURE_GAP_REASONS),
+  method: doc(z.optional(z.string()), 'not-seen-by-hook: the request the browser\'s network view saw and the capture does not hold'),
+  url: z.optional(z.string()),
+  why: doc(z.optional(z.string()), 'not-seen-by-hook: the likely reason (worker, extension-reloaded, hook-missing, hook-bypassed, frame-without-hook, buffer-cap, unknown)'),
 });
 
 /** Something the inspector wants the user to know about capture itself (e.g. hook not running). */
-export const noticeRecord = z.object({ ...base, kind: z.literal('notice'), level: z.enum(NOTICE_LEVELS), code: z.string(), message: z.string() });
+export const noticeRecord = z.object({
+  ...base,
+  kind: z.literal('notice'),
+  level: z.enum(NOTICE_LEVELS),
+  code: z.string(),
+  message: z.string(),
+  url: doc(z.optional(z.string()), 'network witness notices: the request concerned (its session files the finding)'),
+  sessionId: z.optional(z.string()),
+});
 
 export const captureRecord = z.discriminatedUnion('kind', [requestRecord, responseRecord, chunkRecord, esEventRecord, endRecord, navigationRecord, captureGapRecord, noticeRecord]);
 

@@ -254,10 +254,13 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
         const rsrc = typeof r.src === 'string' ? r.src : '';
         const cs = (r.conns as unknown[]).filter((c): c is string => typeof c === 'string').map((c) => msiConn.get(rsrc + '\u0000' + c) ?? `x:${c}`);
         const reason = typeof r.reason === 'string' && (CAPTURE_GAP_REASONS as readonly string[]).includes(r.reason) ? (r.reason as CaptureGapReason) : 'other';
-        timed.push({ t: r.t, rank: 1, entry: -1, step: 0, rec: { kind: 'capture-gap', src, t: r.t, lost: r.lost, conns: cs, reason } });
+        // (the network witness's request fields: method, url, why)
+        const str = (k: string) => (typeof r[k] === 'string' ? { [k]: r[k] as string } : {});
+        timed.push({ t: r.t, rank: 1, entry: -1, step: 0, rec: { kind: 'capture-gap', src, t: r.t, lost: r.lost, conns: cs, reason, ...str('method'), ...str('url'), ...str('why') } });
       } else if (r.kind === 'notice' && typeof r.message === 'string') {
         const level = r.level === 'error' || r.level === 'warning' ? r.level : 'info';
-        timed.push({ t: r.t, rank: 1, entry: -1, step: 0, rec: { kind: 'notice', src, t: r.t, level, code: typeof r.code === 'string' ? r.code : 'notice', message: r.message } });
+        const str = (k: string) => (typeof r[k] === 'string' ? { [k]: r[k] as string } : {});
+        timed.push({ t: r.t, rank: 1, entry: -1, step: 0, rec: { kind: 'notice', src, t: r.t, level, code: typeof r.code === 'string' ? r.code : 'notice', message: r.message, ...str('url'), ...str('sessionId') } });
       }
     }
   }

@@ -3,6 +3,7 @@
 
 import { DEVTOOLS_PORT, PANEL_PORT, RELAY_PORT } from '../shared/messages';
 import { createRouter } from './router';
+import { classifySender } from './senders';
 import { TEST_HOOKS } from '../shared/test-hooks';
 
 const INSTALL_KEY = 'msi.install';
@@ -36,9 +37,11 @@ const router = createRouter({
 if (TEST_HOOKS) Object.defineProperty(globalThis, '__MSI_BACKGROUND__', { value: Object.freeze({ inspectedTabs: () => router.inspectedTabs() }) });
 
 chrome.runtime.onConnect.addListener((port) => {
+  const kind = classifySender(port.sender, chrome.runtime.id);
   if (port.name === PANEL_PORT || port.name === DEVTOOLS_PORT) {
-    // Only extension pages (the DevTools page and panel) may connect as these.
-    if (port.sender?.id !== chrome.runtime.id || port.sender?.tab) {
+    // Only this extension's pages (the DevTools page and the panel, in any dock layout) may
+    // connect as these; senders.ts says why this is not a `sender.tab` check.
+    if (kind !== 'extension-page') {
       port.disconnect();
       return;
     }
@@ -46,19 +49,19 @@ chrome.runtime.onConnect.addListener((port) => {
     port.onMessage.addListener((m) => h.onMessage(m));
     port.onDisconnect.addListener(() => h.onDisconnect());
   } else if (port.name === RELAY_PORT) {
-    const tabId = port.sender?.tab?.id;
-    if (tabId === undefined || port.sender?.id !== chrome.runtime.id) {
+    if (kind !== 'content-script') {
       port.disconnect();
       return;
     }
-    const h = router.relayConnected(port, tabId, port.sender?.frameId ?? 0);
+    const h = router.relayConnected(port, port.sender!.tab!.id!, port.sender?.frameId ?? 0);
     port.onMessage.addListener((m) => h.onMessage(m));
     port.onDisconnect.addListener(() => h.onDisconnect());
   }
 });
 
 chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
-  const reply = router.onRuntimeMessage(msg, sender.tab?.id);
+  const kind = classifySender(sender, chrome.runtime.id);
+  const reply = router.onRuntimeMessage(msg, kind === 'content-script' ? sender.tab?.id : undefined);
   if (reply) sendResponse(reply);
   return false;
 });

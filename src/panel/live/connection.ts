@@ -4,7 +4,7 @@
 
 import type { CaptureRecord } from '../../core/record';
 import { envelope, isRecordsBatch, isTabStatus, PANEL_PORT, type PanelHello, type TabStatus } from '../../extension/shared/messages';
-import { isCandidate, type HarLikeEntry } from './network';
+import { mcpMarkers, type NetEntry } from '../../core/witness';
 import type { LiveStore } from './store';
 
 export interface PortLike {
@@ -22,6 +22,8 @@ export interface PanelConnection {
   batches(): number;
   /** The last tab-status from the background (null before the first). */
   status(): TabStatus | null;
+  /** Called when connected() or status() changed. */
+  subscribe(fn: () => void): () => void;
   close(): void;
 }
 
@@ -67,9 +69,9 @@ function defaultNetworkRequestsSince(since: number): Promise<number> {
       chrome.devtools.network.getHAR((har: { entries?: unknown[] }) => {
         let n = 0;
         for (const e of har?.entries ?? []) {
-          const entry = e as HarLikeEntry;
+          const entry = e as NetEntry;
           try {
-            if (Date.parse(entry.startedDateTime) >= since - 1000 && isCandidate(entry)) n++;
+            if (Date.parse(entry.startedDateTime) >= since - 1000 && mcpMarkers(entry).length > 0) n++;
           } catch {
             /* skip */
           }
@@ -97,8 +99,13 @@ export function createPanelConnection(opts: PanelConnectionOptions): PanelConnec
   let panelSeq = 0;
   let reported = false;
   let lastStatus: TabStatus | null = null;
+  const listeners = new Set<() => void>();
+  const notify = () => {
+    for (const l of [...listeners]) l();
+  };
   async function onStatus(st: TabStatus) {
     lastStatus = st;
+    notify();
     if (st.relays || reported || st.installedAt === undefined) return;
     const started = await (opts.pageStartedAt ?? defaultPageStartedAt)();
     // A page loaded after this instance started has (or will have) its relay: nothing to say.
@@ -139,6 +146,7 @@ export function createPanelConnection(opts: PanelConnectionOptions): PanelConnec
     }
     port = p;
     count++;
+    notify();
     p.onMessage.addListener((msg) => {
       if (isTabStatus(msg)) {
         onStatus(msg).catch(() => {});
@@ -146,10 +154,16 @@ export function createPanelConnection(opts: PanelConnectionOptions): PanelConnec
       }
       if (!isRecordsBatch(msg)) return;
       batches++;
+      // Records from a relay: the tab has one now (a document loaded after the status said none).
+      if (lastStatus && !lastStatus.relays) {
+        lastStatus = { ...lastStatus, relays: true };
+        notify();
+      }
       opts.store.ingest(msg.records);
     });
     p.onDisconnect.addListener(() => {
       if (port === p) port = null;
+      notify();
       if (typeof chrome !== 'undefined') void chrome.runtime?.lastError;
       setTimer(open, opts.retryMs ?? 50);
     });
@@ -162,6 +176,10 @@ export function createPanelConnection(opts: PanelConnectionOptions): PanelConnec
     connected: () => port !== null,
     batches: () => batches,
     status: () => lastStatus,
+    subscribe(fn) {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
     close() {
       closed = true;
       port?.disconnect();

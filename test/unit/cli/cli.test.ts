@@ -43,7 +43,7 @@ describe('audit (in process)', () => {
         file: `${DIR}lossy.har`,
         format: 'HAR',
         records: expect.any(Number),
-        capture: { summary: 'complete: the inspector lost no records and has no notice about capture', worst: null, lost: 0, notKept: 0, bodiesAbsent: 0, unknownLoss: 0, items: [] },
+        capture: { summary: 'complete: the inspector lost no records and has no notice about capture', worst: null, lost: 0, notKept: 0, bodiesAbsent: 0, unknownLoss: 0, unseen: 0, items: [] },
       },
     ]);
     expect(Object.keys(j.sessions[0])).toEqual(['sessionId', 'protocolVersion', 'endpoint', 'idScheme', 'lossless', 'requests', 'idSchemeScope', 'idSchemeEvidence', 'losslessReasons']);
@@ -108,7 +108,7 @@ describe('audit (in process)', () => {
     [['audit', 'BAD'], /BAD: not valid JSON/],
     [['audit', 'OTHER'], /OTHER: not a HAR 1\.2 file/],
     // The record contract (src/core/contract): a record outside it is named by its path.
-    [['audit', 'GAPREASON'], /GAPREASON: invalid capture file: records\[3\]\.reason: not one of buffer-cap, event-size-cap, extension-reloaded, hook-missing, import, not-recording, other$/m],
+    [['audit', 'GAPREASON'], /GAPREASON: invalid capture file: records\[3\]\.reason: not one of buffer-cap, event-size-cap, extension-reloaded, hook-missing, import, not-recording, not-seen-by-hook, other$/m],
     [['audit', 'SHOUT'], /SHOUT: invalid capture file: records\[0\]\.level: not one of info, warning, error$/m],
     [['audit'], /needs at least one file/],
     [['frobnicate', 'x'], /unknown command "frobnicate"/],

@@ -59,10 +59,10 @@ const validRecord = fc.oneof(
   fc.record({ ...conn, kind: fc.constant('end'), how: fc.constantFrom('complete', 'page-aborted', 'page-cancelled', 'network-error', 'unread', 'closed', 'unknown'), reason: str }, { requiredKeys: ['seq', 'src', 't', 'conn', 'kind', 'how'] }),
   fc.record({ ...base, kind: fc.constant('navigation'), url: str, top: fc.boolean() }),
   fc.record(
-    { ...base, kind: fc.constant('capture-gap'), lost: fc.nat(), fromSeq: fc.nat(), toSeq: fc.nat(), conns: fc.array(str, { maxLength: 2 }), reason: fc.constantFrom('buffer-cap', 'event-size-cap', 'extension-reloaded', 'hook-missing', 'import', 'not-recording', 'other') },
+    { ...base, kind: fc.constant('capture-gap'), lost: fc.nat(), fromSeq: fc.nat(), toSeq: fc.nat(), conns: fc.array(str, { maxLength: 2 }), reason: fc.constantFrom('buffer-cap', 'event-size-cap', 'extension-reloaded', 'hook-missing', 'import', 'not-recording', 'not-seen-by-hook', 'other'), method: str, url: str, why: str },
     { requiredKeys: ['seq', 'src', 't', 'kind', 'lost', 'conns', 'reason'] },
   ),
-  fc.record({ ...base, kind: fc.constant('notice'), level: fc.constantFrom('info', 'warning', 'error'), code: str, message: str }),
+  fc.record({ ...base, kind: fc.constant('notice'), level: fc.constantFrom('info', 'warning', 'error'), code: str, message: str, url: str, sessionId: str }, { requiredKeys: ['seq', 'src', 't', 'kind', 'level', 'code', 'message'] }),
 );
 
 /** A value that breaks a field: another JSON type, a value outside any enumeration, a fraction, 0, or nothing. */
@@ -119,7 +119,7 @@ describe('one record contract', () => {
       expect(isCaptureRecord(r)).toBe(false);
     }
     const ok = { kind: 'navigation', seq: 1, src: 's', t: 0, url: 'http://x/', top: true };
-    expect(() => importValue(file([ok, ok, ok, gap]))).toThrow('invalid capture file: records[3].reason: not one of buffer-cap, event-size-cap, extension-reloaded, hook-missing, import, not-recording, other');
+    expect(() => importValue(file([ok, ok, ok, gap]))).toThrow('invalid capture file: records[3].reason: not one of buffer-cap, event-size-cap, extension-reloaded, hook-missing, import, not-recording, not-seen-by-hook, other');
     expect(() => importValue(file([notice]))).toThrow('invalid capture file: records[0].level: not one of info, warning, error');
     expect(() => importValue([ok, { ...gap, seq: 0, reason: 'other' }])).toThrow('invalid record list: records[1].seq: expected at least 1, got 0');
     expect(() => importValue(file([{ ...ok, kind: 'evil' }]))).toThrow(/records\[0\]\.kind: "evil" is not a record kind/);

@@ -3,6 +3,7 @@
 
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { CaptureNotices } from '../capture/CaptureNotices';
+import { WitnessBanner, withoutWitnessGaps } from '../capture/NetworkWitness';
 import type { ClipboardWriter } from '../common/clipboard';
 import { ContextMenuHost } from '../common/ContextMenu';
 import { CopyProvider } from '../common/copy';
@@ -101,7 +102,8 @@ export function AppShell(props: ShellProps) {
       />
       <SearchBar />
       <Banners mode={mode} />
-      <CaptureNotices issues={vm.captureIssues} />
+      <CaptureNotices issues={mode === 'devtools' && shown === undefined ? withoutWitnessGaps(vm.captureIssues) : vm.captureIssues} />
+      {mode === 'devtools' && shown === undefined && <WitnessBanner />}
       <div className="main">
         <SessionsList />
         <div className="detail">

@@ -170,7 +170,7 @@ describe('import, settings, live updates', () => {
     });
     expect($$(m.container, '[role=alert]')).toHaveLength(1);
     expect($(m.container, '[data-testid=error-banner]')!.textContent).toContain(
-      'Could not open bad-record.json: invalid capture file: records[3].reason: not one of buffer-cap, event-size-cap, extension-reloaded, hook-missing, import, not-recording, other',
+      'Could not open bad-record.json: invalid capture file: records[3].reason: not one of buffer-cap, event-size-cap, extension-reloaded, hook-missing, import, not-recording, not-seen-by-hook, other',
     );
     expect($$(m.container, '[data-testid=session-row]').length).toBe(before);
     expect($(m.container, '[data-testid=worst-finding]')!.dataset.code).toBe('lossy-result-accepted');

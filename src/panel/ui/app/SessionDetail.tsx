@@ -1,6 +1,7 @@
 // The selected session: its header, its worst finding, and the four views in tabs.
 
 import type { KeyboardEvent } from 'react';
+import { LiveEmptyState } from '../capture/NetworkWitness';
 import { EventsTable } from '../events/EventsTable';
 import { Callout } from '../findings/Callout';
 import { FindingsView } from '../findings/FindingsView';
@@ -22,7 +23,7 @@ export function SessionDetail({ mode }: { mode: 'devtools' | 'viewer' }) {
       <div className="empty" data-testid="empty-state">
         {mode === 'viewer'
           ? 'Open a capture: drop an MCP Stream Inspector export (.json) or a HAR file here, or use “Open file…”.'
-          : 'Waiting for MCP traffic. Use the page: Streamable HTTP requests (POST/GET with text/event-stream) appear here. You can also import a capture or HAR file.'}
+          : <LiveEmptyState waiting="Waiting for MCP traffic. Use the page: Streamable HTTP requests (POST/GET with text/event-stream) appear here. You can also import a capture or HAR file." />}
       </div>
     );
   }

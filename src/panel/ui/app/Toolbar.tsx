@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useNav, useNavDispatch } from '../navigation/NavigationProvider';
 import type { ExportKind, SourceControls, SourceStatus } from '../store/types';
+import { CaptureHealthPill } from '../capture/NetworkWitness';
 
 const KINDS: [ExportKind, string][] = [
   ['json', 'JSON (capture file)'],
@@ -129,6 +130,7 @@ export function Toolbar(props: {
         )}
       </span>
       <span className="tb-spacer" />
+      {props.mode === 'devtools' && <CaptureHealthPill paused={!!status && !status.recording} />}
       {/* not a live region: it changes with every snapshot of a live capture */}
       <span className="tb-status">{props.info}</span>
       <button type="button" className="tb-btn" title="Settings" aria-label="Settings" data-testid="tb-settings" onClick={() => dispatch({ type: 'open-settings' })}>

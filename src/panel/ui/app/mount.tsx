@@ -13,6 +13,8 @@ import { createLiveSource, type LiveStoreLike } from '../sources/live-source';
 import { sessionViewStorage, type ViewStorage } from '../navigation/persist';
 import { createChromeStorageAdapter } from '../settings/settings';
 import type { InspectorSettings, StorageAdapter } from '../store/types';
+import { CaptureHealthContext } from '../capture/NetworkWitness';
+import type { CaptureHealthSource } from '../capture/network-witness-types';
 
 export interface MountOptions {
   store: LiveStoreLike;
@@ -23,6 +25,8 @@ export interface MountOptions {
   storage?: StorageAdapter;
   /** Default: the panel's sessionStorage. */
   viewStorage?: ViewStorage;
+  /** The capture's health and the network witness (toolbar indicator, first-screen banner). */
+  health?: CaptureHealthSource;
 }
 
 function devtoolsTheme(): ThemeName {
@@ -43,6 +47,7 @@ function DevtoolsRoot({ opts, source, storage, viewStorage }: { opts: MountOptio
     }
   }, []);
   return (
+    <CaptureHealthContext.Provider value={opts.health}>
     <InspectorApp
       source={source}
       analyzerFactory={(s) => createAnalyzer(optionsFromSettings(s))}
@@ -52,6 +57,7 @@ function DevtoolsRoot({ opts, source, storage, viewStorage }: { opts: MountOptio
       mode="devtools"
       {...(opts.onSettingsChange ? { onSettingsChange: opts.onSettingsChange } : {})}
     />
+    </CaptureHealthContext.Provider>
   );
 }
 

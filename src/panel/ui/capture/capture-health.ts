@@ -5,7 +5,7 @@
 
 import type { AnalysisSnapshot, CaptureHealthItem, Severity } from '../../../core/model';
 import type { CaptureRecord } from '../../../core/record';
-import { captureSummary } from '../../../core/presentation';
+import { captureSummary, healthOf } from '../../../core/presentation';
 
 export interface CaptureIssues {
   /** The strip's headline: the core's one-line capture health. */
@@ -21,14 +21,22 @@ export interface CaptureIssues {
   worst: Severity | undefined;
 }
 
+function issuesOf(c: AnalysisSnapshot['capture']): CaptureIssues {
+  const count = (kind: CaptureHealthItem['kind']) => c.items.reduce((n, x) => n + (x.kind === kind ? x.count : 0), 0);
+  return { summary: captureSummary(c), items: c.items, notices: count('notice'), gaps: count('gap'), lost: c.lost, notKept: c.notKept + c.bodiesAbsent, worst: c.worst };
+}
+
+/** The issues of a part of the items (e.g. without the network witness's own gaps), in the same words. */
+export function summarizeIssues(items: readonly CaptureHealthItem[]): CaptureIssues {
+  return issuesOf(healthOf(items));
+}
+
 export function createCaptureHealth(): (snap: AnalysisSnapshot, records: readonly CaptureRecord[]) => CaptureIssues {
   let last: { capture: AnalysisSnapshot['capture']; issues: CaptureIssues } | undefined;
   return (snap) => {
     const c = snap.capture;
     if (last?.capture === c) return last.issues;
-    const count = (kind: CaptureHealthItem['kind']) => c.items.reduce((n, x) => n + (x.kind === kind ? x.count : 0), 0);
-    const issues: CaptureIssues = { summary: captureSummary(c), items: c.items, notices: count('notice'), gaps: count('gap'), lost: c.lost, notKept: c.notKept + c.bodiesAbsent, worst: c.worst };
-    last = { capture: c, issues };
-    return issues;
+    last = { capture: c, issues: issuesOf(c) };
+    return last.issues;
   };
 }

@@ -1,0 +1,253 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { readFileSync } from 'node:fs';
+import Ajv2020 from 'ajv/dist/2020.js';
+import { analyzeRecords } from '../../core/analyzer';
+import { importText } from '../../core/import';
+import { exportHar, exportJson } from '../../export';
+import type { CaptureRecord } from '../../core/record';
+import { createCaptureHealth } from './health';
+import { createLiveStore } from './store';
+import { startWitness, type WitnessEntry } from './witness';
+
+const T0 = 1_800_000_000_000;
+const h = (o: Record<string, string>) => Object.entries(o).map(([name, value]) => ({ name, value }));
+
+function entry(url: string, o: { t?: number; method?: string; req?: Record<string, string>; res?: Record<string, string>; status?: number; body?: string; pageref?: string | null; type?: string; initiatorUrl?: string; content?: string } = {}): WitnessEntry {
+  return {
+    startedDateTime: new Date(o.t ?? T0).toISOString(),
+    time: 20,
+    request: { method: o.method ?? 'GET', url, headers: h(o.req ?? {}), ...(o.body ? { postData: { text: o.body } } : {}) },
+    response: { status: o.status ?? 200, statusText: 'OK', headers: h(o.res ?? { 'content-type': 'text/event-stream' }), bodySize: 9, _error: o.status === 0 ? 'net::ERR_FAILED' : null },
+    _resourceType: o.type ?? 'fetch',
+    ...(o.initiatorUrl ? { _initiator: { type: 'preflight', url: o.initiatorUrl } } : {}),
+    ...(o.pageref === null ? {} : { pageref: o.pageref ?? 'page_1' }),
+    getContent: (cb) => cb(o.content ?? 'data: x\n\n', ''),
+  };
+}
+const hookReq = (url: string, t: number, conn = 'c1', method = 'GET'): CaptureRecord => ({ kind: 'request', src: 'S', seq: 1, t, conn, transport: 'fetch', method, url, headers: [], body: null });
+
+function setup(relays: boolean | null = true, installReason?: string) {
+  const store = createLiveStore();
+  let finished: (e: WitnessEntry) => void = () => {};
+  let har: WitnessEntry[] = [];
+  const status = { relays, ...(installReason ? { installReason } : {}) };
+  const w = startWitness(store, {
+    onRequestFinished: (cb) => (finished = cb),
+    getHar: async () => har,
+    tabStatus: () => status,
+    now: () => Date.now(),
+  });
+  return { store, w, finish: (e: WitnessEntry) => finished(e), setHar: (x: WitnessEntry[]) => (har = x), status };
+}
+const ofSrc = (rs: readonly CaptureRecord[], src: string) => rs.filter((r) => r.src === src);
+
+describe('network witness', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(T0);
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it("a worker's MCP stream the hook did not see: counted, named, a capture-gap record, and its body observed after completion", async () => {
+    const { store, w, finish } = setup();
+    finish(entry('http://x/mcp', { pageref: null, req: { 'mcp-session-id': 'W', Cookie: 'sid=secret' }, res: { 'content-type': 'text/event-stream', 'Set-Cookie': 'a=b' } }));
+    expect(w.snapshot()).toMatchObject({ seen: 1, checking: 1, missing: [] });
+    await vi.advanceTimersByTimeAsync(2000);
+    const snap = w.snapshot();
+    expect(snap.missing).toHaveLength(1);
+    expect(snap.missing[0]).toMatchObject({ method: 'GET', url: 'http://x/mcp', reason: 'worker', body: 'added' });
+    const recs = ofSrc(store.getSnapshot().records, 'network');
+    // Its events held (observed by the network): a notice, not a gap.
+    expect(recs.map((r) => r.kind)).toEqual(['request', 'response', 'chunk', 'end', 'notice']);
+    expect(recs[0]).toMatchObject({ transport: 'network', headers: [['mcp-session-id', 'W']] }); // no cookies in the capture
+    expect(recs[1]).toMatchObject({ headers: [['content-type', 'text/event-stream']] });
+    expect(recs[2]).toMatchObject({ text: 'data: x\n\n' });
+    expect(recs[4]).toMatchObject({ code: 'not-seen-by-hook', level: 'warning', sessionId: 'W' });
+    expect(recs.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5]);
+    // the analysis says it too, as a warning in the request's session
+    const f = analyzeRecords(store.getSnapshot().records).findings.find((x) => x.code === 'capture-gap');
+    expect(f).toMatchObject({ severity: 'warning', sessionId: 'W' });
+    expect(f!.message).toContain('made by a worker');
+  });
+
+  it("a broken stream Chrome kept no body for: its events rebuilt from DevTools' EventStream messages; with none, a capture-gap", async () => {
+    const { store, w, finish } = setup();
+    const cut = { ...entry('http://x/cut', { pageref: null, content: '' }), _eventSourceMessages: [
+      { time: T0 / 1000 + 0.1, eventName: 'message', eventId: '3', data: '' },
+      { time: T0 / 1000 + 0.2, eventName: 'message', eventId: '4', data: '{"a":1}\n{"b":2}' },
+      { time: T0 / 1000 + 0.3, eventName: 'ping', eventId: '4', data: 'x' }, // no id of its own: DevTools repeats the last one
+    ] };
+    cut.response._error = 'net::ERR_INCOMPLETE_CHUNKED_ENCODING';
+    finish(cut);
+    finish(entry('http://x/aborted', { pageref: null, content: '' }));
+    await vi.advanceTimersByTimeAsync(2000);
+    const byUrl = Object.fromEntries(w.snapshot().missing.map((m) => [m.url, m.body]));
+    expect(byUrl).toEqual({ 'http://x/cut': 'rebuilt', 'http://x/aborted': 'not-kept' });
+    const recs = ofSrc(store.getSnapshot().records, 'network');
+    // As a native EventSource sees them (the HAR importer's reading of the same field)
+    const events = recs.filter((r) => r.kind === 'es-event').map((r) => { const x = r as { type: string; data: string; lastEventId: string; t: number }; return [x.type, x.data, x.lastEventId, x.t - T0]; });
+    expect(events).toEqual([['message', '', '3', 100], ['message', '{"a":1}\n{"b":2}', '4', 200], ['ping', 'x', '4', 300]]);
+    expect(recs.find((r) => r.kind === 'end')).toMatchObject({ how: 'network-error' });
+    expect(recs.filter((r) => r.kind === 'capture-gap')).toEqual([expect.objectContaining({ url: 'http://x/aborted', reason: 'not-seen-by-hook', lost: 1, why: 'worker' })]);
+    expect(recs.filter((r) => r.kind === 'request').map((r) => (r as { url: string }).url)).toEqual(['http://x/cut']);
+  });
+
+  it("the witness's records go into the product's JSON export, which validates against its schema and imports back with the same findings", async () => {
+    const { store, finish } = setup();
+    finish(entry('http://x/mcp', { pageref: null, req: { 'mcp-session-id': 'W' } }));
+    finish(entry('http://x/aborted', { pageref: null, content: '' }));
+    await vi.advanceTimersByTimeAsync(2000);
+    const records = store.getSnapshot().records;
+    expect(records.some((r) => r.kind === 'capture-gap' && r.reason === 'not-seen-by-hook')).toBe(true);
+    const text = exportJson(records, { createdAt: '2026-12-01T00:00:00.000Z', source: 'test' });
+    const validate = new Ajv2020({ strict: false }).compile(JSON.parse(readFileSync('schema/capture-file.schema.json', 'utf8')) as object);
+    expect(validate(JSON.parse(text)), JSON.stringify(validate.errors)).toBe(true);
+    const back = importText(text);
+    const codes = (rs: readonly CaptureRecord[]) => analyzeRecords(rs).findings.map((f) => `${f.code}:${f.severity}`).sort();
+    expect(codes(back.records)).toEqual(codes(records));
+    expect(codes(records)).toEqual(['capture-gap:error', 'capture-gap:warning']);
+    // and through the HAR export (records that belong to no connection travel in its _msi part)
+    const har = importText(exportHar(records));
+    expect(codes(har.records)).toEqual(codes(records));
+    const f = analyzeRecords(har.records).findings.find((x) => x.severity === 'warning')!;
+    expect(f.sessionId).toBe('W');
+  });
+
+  it('a request the hook recorded is captured (also after Clear); a non-MCP request is not looked at', async () => {
+    const { store, w, finish } = setup();
+    store.ingest([hookReq('http://x/seen', T0 + 30)]);
+    store.clear();
+    finish(entry('http://x/seen'));
+    finish(entry('http://x/page.css', { res: { 'content-type': 'text/css' } }));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(w.snapshot()).toMatchObject({ seen: 1, captured: 1, missing: [] });
+    expect(ofSrc(store.getSnapshot().records, 'network')).toEqual([]);
+  });
+
+  it('Clear forgets what was judged, and the next getHAR (the network log still holds it) does not bring it back as unseen', async () => {
+    const { store, w, finish, setHar } = setup();
+    const e = entry('http://x/seen');
+    store.ingest([hookReq('http://x/seen', T0 + 30)]);
+    finish(e);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(w.snapshot()).toMatchObject({ seen: 1, captured: 1 });
+    store.clear();
+    expect(w.snapshot()).toMatchObject({ seen: 0, captured: 0 });
+    setHar([e]);
+    await w.poll();
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(w.snapshot()).toMatchObject({ seen: 0, missing: [] });
+    expect(ofSrc(store.getSnapshot().records, 'network')).toEqual([]);
+  });
+
+  it('a redirected request (one network entry per hop, one captured request with the final URL on its response) is captured', async () => {
+    const { store, w, finish } = setup();
+    store.ingest([
+      { ...hookReq('http://x/mcp', T0 + 40, 'c1', 'POST'), body: '{"jsonrpc":"2.0","id":1,"method":"initialize"}' } as CaptureRecord,
+      { kind: 'response', src: 'S', seq: 2, t: T0 + 40, conn: 'c1', status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']], url: 'http://x/mcp/', redirected: true, type: 'basic', capture: 'sse' },
+    ]);
+    const rpc = '{"jsonrpc":"2.0","id":1,"method":"initialize"}';
+    finish(entry('http://x/mcp', { method: 'POST', status: 307, res: { location: '/mcp/' }, body: rpc }));
+    finish(entry('http://x/mcp/', { method: 'POST', t: T0 + 10, body: rpc }));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(w.snapshot()).toMatchObject({ seen: 2, captured: 2, missing: [] });
+  });
+
+  it('a request seen in getHAR while still open: counted at once, its body added when it finishes', async () => {
+    const { store, w, finish, setHar } = setup();
+    const open = entry('http://x/open', { pageref: null });
+    setHar([open]);
+    await w.poll();
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(w.snapshot().missing[0]).toMatchObject({ url: 'http://x/open', body: 'pending' });
+    expect(ofSrc(store.getSnapshot().records, 'network').map((r) => r.kind)).toEqual(['capture-gap']);
+    finish(open);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(w.snapshot().missing[0]!.body).toBe('added');
+    // the gap stands (said while it was open); its events follow
+    expect(ofSrc(store.getSnapshot().records, 'network').map((r) => r.kind)).toEqual(['capture-gap', 'request', 'response', 'chunk', 'end']);
+  });
+
+  it('waits for the tab status before naming the reason; no relay after a reload is extension-reloaded', async () => {
+    const { w, finish, status } = setup(null, 'update');
+    finish(entry('http://x/mcp', { req: { 'mcp-session-id': 'S' } }));
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(w.snapshot().missing).toEqual([]);
+    status.relays = false;
+    await vi.advanceTimersByTimeAsync(600);
+    expect(w.snapshot().missing[0]!.reason).toBe('extension-reloaded');
+  });
+
+  it('a preflight refusing mcp-protocol-version for a request that then failed: a cors-preflight-rejected notice, a finding in the analysis', async () => {
+    const { store, w, finish } = setup();
+    const url = 'http://other:9/mcp';
+    store.ingest([
+      hookReq(url, T0 + 5, 'c1', 'POST'),
+      { kind: 'end', src: 'S', seq: 2, t: T0 + 6, conn: 'c1', how: 'network-error', reason: 'TypeError: Failed to fetch' },
+    ]);
+    finish(
+      entry(url, {
+        method: 'OPTIONS', type: 'preflight', initiatorUrl: url, t: T0,
+        req: { 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,mcp-protocol-version', Origin: 'http://page:8' },
+        res: { 'access-control-allow-origin': 'http://page:8', 'access-control-allow-headers': 'content-type' },
+        status: 204,
+      }),
+    );
+    finish(entry(url, { method: 'POST', t: T0 + 2, status: 0, req: { 'mcp-protocol-version': '2025-06-18', 'content-type': 'application/json' }, res: {}, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' }));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(w.snapshot()).toMatchObject({ seen: 1, captured: 1 });
+    expect(w.snapshot().problems.map((p) => p.code)).toEqual(['cors-preflight-rejected']);
+    const notice = ofSrc(store.getSnapshot().records, 'network').find((r) => r.kind === 'notice');
+    expect(notice).toMatchObject({ code: 'cors-preflight-rejected', level: 'error', url });
+    const f = analyzeRecords(store.getSnapshot().records).findings.find((x) => x.code === 'cors-preflight-rejected');
+    expect(f?.message).toContain('mcp-protocol-version');
+  });
+
+  it('a refusing preflight whose request Chrome reports late or not at all: reported after the wait, in the session of the captured request', async () => {
+    const { store, w, finish } = setup();
+    const url = 'http://other:9/mcp';
+    store.ingest([{ ...hookReq(url, T0 + 5, 'c1', 'POST'), headers: [['Mcp-Session-Id', 'S-7']] } as CaptureRecord]);
+    finish(
+      entry(url, {
+        method: 'OPTIONS', type: 'preflight', initiatorUrl: url, t: T0,
+        req: { 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'mcp-protocol-version,mcp-session-id' },
+        res: { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type, mcp-session-id' },
+        status: 204,
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(w.snapshot().problems).toEqual([]);
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(w.snapshot().problems).toEqual([expect.objectContaining({ code: 'cors-preflight-rejected', sessionId: 'S-7', headers: ['mcp-protocol-version'] })]);
+  });
+
+  it('a captured cross-origin response whose Mcp-Session-Id the page could not read: session-id-not-exposed, once per request URL', async () => {
+    const { store, w, finish } = setup();
+    const url = 'http://other:9/mcp';
+    store.ingest([
+      hookReq(url, T0 + 10, 'c1', 'POST'),
+      { kind: 'response', src: 'S', seq: 2, t: T0 + 10, conn: 'c1', status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']], url, redirected: false, type: 'cors', capture: 'sse' },
+    ]);
+    const e = entry(url, { method: 'POST', req: { Origin: 'http://page:8' }, res: { 'content-type': 'text/event-stream', 'access-control-allow-origin': 'http://page:8', 'mcp-session-id': 'S-1' } });
+    finish(e);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(w.snapshot().problems.map((p) => p.code)).toEqual(['session-id-not-exposed']);
+    expect(w.snapshot().missing).toEqual([]);
+  });
+
+  it('capture health: recording, blind when the witness disagrees, not recording without a relay', async () => {
+    const { w, finish } = setup();
+    let status: { relays: boolean; installedAt?: number; installReason?: string } | null = { relays: true };
+    const conn = { connected: () => true, connects: () => 1, status: () => status as never, subscribe: () => () => {} };
+    const health = createCaptureHealth(conn, w);
+    expect(health.getSnapshot().state).toBe('recording');
+    finish(entry('http://x/mcp', { pageref: null, req: { 'mcp-session-id': 'W' } }));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(health.getSnapshot()).toMatchObject({ state: 'blind', label: '1 not captured' });
+    status = { relays: false, installedAt: T0, installReason: 'update' };
+    finish(entry('http://x/mcp2', { req: { 'mcp-session-id': 'W' } }));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(health.getSnapshot().state).toBe('not-recording');
+    expect(health.getSnapshot().detail).toContain('reload the page');
+  });
+});
