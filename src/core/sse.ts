@@ -9,7 +9,7 @@
 // `id` (ignored when it contains NUL), `retry` (digits only), comments, a field without a colon
 // takes an empty value, one leading BOM of the stream is stripped. Feeding each block to
 // eventsource-parser after splitting it cost a second scan of every byte; the equivalence is
-// tested against eventsource-parser itself (test/unit/core/sse.test.ts, test/unit/hostile/).
+// tested against eventsource-parser itself (src/core/sse.test.ts, test/unit/hostile/).
 
 import type { SseBlock, SseConnectionParser } from './sse-types';
 
