@@ -11,10 +11,13 @@
 // them (head, hold, keepBom), with the size cap the relay had when it numbered them.
 //
 // Guards: records built in the page's world are untrusted (the page could forge them), so every
-// field is checked for type (not for truth: a page can always make genuine traffic). The check
-// reads types only and never walks a string.
+// field is checked for type (not for truth: a page can always make genuine traffic). The record
+// contract's one validator (src/core/contract) checks the records of its shape; the forms only the
+// wire has (fetch bytes, an XHR text without its byte count, skips) are checked here. Types only:
+// no string is walked.
 
-import { CAPTURE_GAP_REASONS, type CaptureRecord, type ChunkRecord, type HookRecord } from '../../core/record';
+import { isHookRecordValue, isRecord } from '../../core/contract/validate';
+import type { CaptureRecord, ChunkRecord, HookRecord } from '../../core/record';
 
 /** A fetch read as the hook sends it: a copy of the bytes the page read. */
 export interface HookBytesChunk {
@@ -77,55 +80,9 @@ export interface WireChunk {
 }
 export type WireRecord = Exclude<CaptureRecord, ChunkRecord> | WireChunk;
 
-const KINDS = new Set(['request', 'response', 'chunk', 'es-event', 'end', 'navigation', 'capture-gap', 'notice']);
-const TRANSPORTS = new Set(['fetch', 'xhr', 'eventsource', 'network', 'import']);
-const END_HOWS = new Set(['complete', 'page-aborted', 'page-cancelled', 'network-error', 'unread', 'closed', 'unknown']);
-const GAP_REASONS = new Set<string>(CAPTURE_GAP_REASONS);
-const LEVELS = new Set(['info', 'warning', 'error']);
-
 type O = Record<string, unknown>;
 const str = (x: unknown): x is string => typeof x === 'string';
 const num = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
-const optStr = (x: unknown) => x === undefined || str(x);
-const optNum = (x: unknown) => x === undefined || num(x);
-const isHeaders = (x: unknown) =>
-  Array.isArray(x) && x.every((h) => Array.isArray(h) && h.length === 2 && str(h[0]) && str(h[1]));
-
-/** The kind-specific part, shared by hook and numbered records. */
-function bodyOk(r: O): boolean {
-  if (!num(r.t) || !str(r.kind) || !KINDS.has(r.kind)) return false;
-  const needConn = r.kind !== 'navigation' && r.kind !== 'capture-gap' && r.kind !== 'notice';
-  if (needConn && !str(r.conn)) return false;
-  switch (r.kind) {
-    case 'request':
-      return (
-        str(r.transport) && TRANSPORTS.has(r.transport) && str(r.method) && str(r.url) && isHeaders(r.headers) &&
-        (r.body === null || str(r.body)) && optStr(r.bodyNote) && optStr(r.reconnectOf)
-      );
-    case 'response':
-      return (
-        num(r.status) && str(r.statusText) && isHeaders(r.headers) && str(r.url) && typeof r.redirected === 'boolean' &&
-        str(r.type) && (r.capture === 'sse' || r.capture === 'json' || r.capture === 'none')
-      );
-    case 'chunk':
-      return str(r.text) && num(r.bytes) && optNum(r.droppedBytes);
-    case 'es-event':
-      return str(r.type) && str(r.data) && str(r.lastEventId);
-    case 'end':
-      return str(r.how) && END_HOWS.has(r.how) && optStr(r.reason);
-    case 'navigation':
-      return str(r.url) && typeof r.top === 'boolean';
-    case 'capture-gap':
-      return (
-        num(r.lost) && optNum(r.fromSeq) && optNum(r.toSeq) && Array.isArray(r.conns) && r.conns.every(str) &&
-        str(r.reason) && GAP_REASONS.has(r.reason)
-      );
-    case 'notice':
-      return str(r.level) && LEVELS.has(r.level) && str(r.code) && str(r.message);
-  }
-  return false;
-}
-
 const isBytes = (x: unknown): x is Uint8Array => x instanceof Uint8Array;
 
 /**
@@ -136,7 +93,6 @@ export function isHookWireRecord(x: unknown): x is HookWireRecord {
   if (typeof x !== 'object' || x === null) return false;
   const r = x as O;
   if ('seq' in r || 'src' in r) return false;
-  if (r.kind === 'navigation' || r.kind === 'capture-gap') return false;
   if (r.kind === 'skip') {
     if (!str(r.conn) || !num(r.t)) return false;
     if (r.tail === undefined) return r.n === undefined;
@@ -145,14 +101,13 @@ export function isHookWireRecord(x: unknown): x is HookWireRecord {
   if (r.kind === 'chunk') {
     if (!str(r.conn) || !num(r.t)) return false;
     if ('data' in r) return isBytes(r.data) && !('text' in r) && !('bytes' in r);
-    return str(r.text) && optNum(r.bytes) && optNum(r.droppedBytes);
+    // An XHR delta: the contract's chunk when it has its byte count (the hook cut it), else ours.
+    if (r.bytes === undefined) return str(r.text) && r.droppedBytes === undefined;
   }
-  return bodyOk(r);
+  return isHookRecordValue(x);
 }
 
-/** A numbered CaptureRecord (the core's shape: imported files, the panel's own records). */
+/** A numbered CaptureRecord (the contract's shape: imported files, the panel's own records). */
 export function isCaptureRecord(x: unknown): x is CaptureRecord {
-  if (typeof x !== 'object' || x === null) return false;
-  const r = x as O;
-  return num(r.seq) && Number.isInteger(r.seq) && (r.seq as number) >= 1 && str(r.src) && bodyOk(r);
+  return isRecord(x);
 }
