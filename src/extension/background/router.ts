@@ -4,7 +4,7 @@
 // service-worker stop closes every port: panels reconnect with their cursors, which re-attaches
 // the tab's relays, which backfill from those cursors; DevTools pages reconnect and say again
 // which tab they inspect. Nothing here survives a restart, and nothing needs to: a restart is
-// "drop the router, make a new one" (test/unit/capture/pipeline.test.ts).
+// "drop the router, make a new one" (test/unit/extension/pipeline.test.ts).
 //
 // "Inspected" = a DevTools page or a panel port of the tab is connected. Relays record only while
 // their tab is inspected (unless capture while DevTools is closed is on): they learn it from the

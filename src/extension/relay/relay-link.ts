@@ -1,7 +1,7 @@
 // The relay's ends of its channels, over adapters (no chrome.*): the hook's private port, the
 // relay port to the background (opened on an attach, closed on a detach), and the runtime
 // messages the background broadcasts to the tab's frames. relay.ts gives it chrome's adapters;
-// the pipeline test (test/unit/capture/pipeline.test.ts) gives it in-memory ones.
+// the pipeline test (test/unit/extension/pipeline.test.ts) gives it in-memory ones.
 
 import type { MessageAdapter } from '../wire/adapter';
 import { createEndpoint, type Endpoint } from '../wire/endpoint';
