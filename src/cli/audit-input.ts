@@ -1,9 +1,9 @@
-// What each output format of `audit` is given: per input file, its analysis and the capture
-// notices its records carry (an import's "the file lacks this", the relay's own notices in our
-// exports), plus the --fail-on level that decides what fails.
-import { SEVERITY_RANK } from '../core/findings';
+// What each output format of `audit` is given: per input file, its analysis (with its capture
+// health: what the inspector lost or did not keep, and the capture notices its records carry, e.g.
+// an import's "the file lacks this" or the relay's own notices in our exports), plus the --fail-on
+// level that decides what fails. The words and the order come from src/core/presentation.ts.
+import { SEVERITY_RANK, worstForRequest } from '../core/presentation';
 import type { AnalysisSnapshot, Finding, RequestInfo, Severity } from '../core/model';
-import type { CaptureRecord } from '../core/record';
 
 export interface AuditNotice {
   level: 'info' | 'warning' | 'error';
@@ -22,15 +22,15 @@ export interface AuditInput {
 
 export type FailOn = Severity | 'never';
 
-/** The capture's notice records, one per distinct code and message, with how often it came. */
-export function noticesOf(records: readonly CaptureRecord[]): AuditNotice[] {
+/** The capture's notices (snapshot.capture), one per distinct code and message, with how often it came. */
+export function noticesOf(snap: AnalysisSnapshot): AuditNotice[] {
   const byKey = new Map<string, AuditNotice>();
-  for (const r of records) {
-    if (r.kind !== 'notice') continue;
-    const key = `${r.code}\u0000${r.message}`;
+  for (const x of snap.capture.items) {
+    if (x.kind !== 'notice') continue;
+    const key = `${x.code}\u0000${x.message}`;
     const n = byKey.get(key);
-    if (n) n.count++;
-    else byKey.set(key, { level: r.level, code: r.code, message: r.message, count: 1 });
+    if (n) n.count += x.count;
+    else byKey.set(key, { level: x.level, code: x.code, message: x.message, count: x.count });
   }
   return [...byKey.values()];
 }
@@ -61,14 +61,5 @@ export function sessionName(s: AnalysisSnapshot['sessions'][number]): string {
   return `${s.sessionId !== null ? `session ${s.sessionId}` : 'no session'} ${s.endpoint}`;
 }
 
-/** Codes that say what became of the request itself: named first among findings of one severity. */
-const OUTCOME = new Set(['lossy-result-accepted', 'result-missing', 'unverified-result-accepted']);
-
 /** The most severe finding; among equals, the one about the request's outcome, then the first. */
-export function worst(fs: readonly Finding[]): Finding | undefined {
-  let w: Finding | undefined;
-  for (const f of fs) {
-    if (!w || SEVERITY_RANK[f.severity] > SEVERITY_RANK[w.severity] || (SEVERITY_RANK[f.severity] === SEVERITY_RANK[w.severity] && OUTCOME.has(f.code) && !OUTCOME.has(w.code))) w = f;
-  }
-  return w;
-}
+export const worst = worstForRequest;

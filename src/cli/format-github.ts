@@ -1,10 +1,12 @@
 // `audit --format github`: GitHub Actions workflow commands, one annotation per finding
 // (`::error` / `::warning` / `::notice` by severity, `file=` the audited file, `title=` the code and
-// the request) and per capture notice, then one plain summary line. Written exactly as the Actions
+// the request), one for the file's capture health and one per capture notice, then one plain
+// summary line. Written exactly as the Actions
 // toolkit writes them (@actions/core's issueCommand: properties in the order title, file; `%`, CR
 // and LF escaped in the message, and `:` and `,` too in properties), so page text cannot end the
 // line and start another command (test/unit/cli/format-github.test.ts compares with @actions/core).
 import type { Finding, Severity } from '../core/model';
+import { captureSummary } from '../core/presentation';
 import { findingsOfRequest, requestName, sessionName, type AuditInput } from './audit-input';
 
 const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -25,6 +27,8 @@ export function renderGithub(inputs: readonly AuditInput[]): string {
   const lines: string[] = [];
   const count: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   for (const { file, snap, notices } of inputs) {
+    // Capture health, once per file: at the level of its worst item (a notice when complete).
+    lines.push(annotation(COMMAND[snap.capture.worst ?? 'info'], { title: 'capture health', file }, captureSummary(snap.capture)));
     for (const n of notices) lines.push(annotation(n.level === 'info' ? 'notice' : n.level, { title: `capture notice ${n.code}`, file }, n.message));
     for (const f of snap.findings) {
       count[f.severity]++;

@@ -12,6 +12,7 @@
 // line, single spaces). Characters XML 1.0 cannot carry (most C0 controls, U+FFFE/F, lone
 // surrogates) are written as ⟨U+XXXX⟩; everything else is escaped, never dropped.
 import type { AnalysisSnapshot, Finding } from '../core/model';
+import { captureItemText, captureSummary } from '../core/presentation';
 import { fails, findingsOfRequest, requestName, sessionName, worst, type AuditInput, type FailOn } from './audit-input';
 
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -95,8 +96,9 @@ export function renderJunit(inputs: readonly AuditInput[], failOn: FailOn): stri
   const suites: string[] = [];
   let id = 0;
   for (const { file, format, snap, notices } of inputs) {
-    // The file's capture notices, once: in its first suite.
-    let noteLines = notices.map((n) => `Capture notice: ${n.level.toUpperCase()} ${n.code}${n.count > 1 ? ` (×${n.count})` : ''}: ${n.message}`);
+    // The file's capture health and notices, once: in its first suite.
+    const health = [`Capture health: ${captureSummary(snap.capture)}`, ...snap.capture.items.filter((x) => x.kind === 'gap').map((x) => `Capture: ${x.level.toUpperCase()} ${x.code}: ${captureItemText(x)}`)];
+    let noteLines = [...health, ...notices.map((n) => `Capture notice: ${n.level.toUpperCase()} ${n.code}${n.count > 1 ? ` (×${n.count})` : ''}: ${n.message}`)];
     const takeNotes = () => {
       const l = noteLines;
       noteLines = [];
@@ -128,6 +130,7 @@ export function renderJunit(inputs: readonly AuditInput[], failOn: FailOn): stri
             props: [
               ['file', file],
               ['format', format],
+              ['capture', captureSummary(snap.capture)],
               ...(s.sessionId !== null ? ([['mcp.session.id', s.sessionId]] as [string, string][]) : []),
               ['endpoint', s.endpoint],
               ...(s.protocolVersion ? ([['mcp.protocol.version', s.protocolVersion]] as [string, string][]) : []),
@@ -157,6 +160,7 @@ export function renderJunit(inputs: readonly AuditInput[], failOn: FailOn): stri
               ['file', file],
               ['format', format],
               ['records', String(snap.recordCount)],
+              ['capture', captureSummary(snap.capture)],
             ],
             cases: global.length ? [{ name: 'capture findings', classname: `${file} capture`, time: '0', findings: global }] : [],
             out: [...(snap.sessions.length === 0 ? ['no MCP traffic found'] : []), ...takeNotes()],

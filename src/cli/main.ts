@@ -5,7 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyzeRecords } from '../core/analyzer';
-import { SEVERITY_RANK } from '../core/findings';
+import { SEVERITY_RANK } from '../core/presentation';
 import { IMPORT_LIMIT_BYTES, importText, isImportError, type Imported } from '../core/import/index';
 import type { AnalysisSnapshot, Severity } from '../core/model';
 import { renderHuman, terminalSafe, toAuditJson, worstSeverity } from './report';
@@ -188,12 +188,12 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     file,
     format: imported.format === 'har' ? 'HAR' : imported.format === 'capture' ? 'capture' : 'records',
     snap: snaps[i]!,
-    notices: noticesOf(imported.records),
+    notices: noticesOf(snaps[i]!),
   }));
   try {
     if (format === 'json') {
       const notices = audited.flatMap((a) => a.notices.map((n) => ({ file: a.file, ...n })));
-      io.stdout(JSON.stringify({ ...toAuditJson(snaps), ...(notices.length ? { notices } : {}) }, null, 2) + '\n');
+      io.stdout(JSON.stringify({ ...toAuditJson(audited), ...(notices.length ? { notices } : {}) }, null, 2) + '\n');
     } else if (format === 'junit') io.stdout(renderJunit(audited, failOn));
     else if (format === 'github') io.stdout(renderGithub(audited));
     else {

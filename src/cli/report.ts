@@ -1,7 +1,7 @@
 // Rendering of an analysis for the `audit` command: the --json shape and the human text.
-import type { AnalysisSnapshot, Finding, Severity, Stream } from '../core/model';
-import { SEVERITY_RANK } from '../core/findings';
-import type { AuditNotice } from './audit-input';
+import type { AnalysisSnapshot, CaptureHealthItem, Finding, Severity, Stream } from '../core/model';
+import { captureItemText, captureSummary, worstSeverity as worstOfFindings } from '../core/presentation';
+import type { AuditInput, AuditNotice } from './audit-input';
 
 export interface AuditJson {
   version: 1;
@@ -25,6 +25,22 @@ export interface AuditJson {
     requestId: string | number | null;
     eventIds: string[];
     message: string;
+  }[];
+  /** Per input file: its capture health (what the inspector lost or did not keep, its notices). */
+  files: {
+    file: string;
+    format: string;
+    records: number;
+    capture: {
+      summary: string;
+      worst: Severity | null;
+      lost: number;
+      notKept: number;
+      bodiesAbsent: number;
+      unknownLoss: number;
+      unseen: number;
+      items: { kind: CaptureHealthItem['kind']; level: Severity; code: string; src: string; count: number; lost: number; conns: number; notLost: boolean; message: string }[];
+    };
   }[];
 }
 
@@ -52,9 +68,25 @@ export function idValue(text: string | undefined): string | number | null {
   }
 }
 
-export function toAuditJson(snaps: AnalysisSnapshot[]): AuditJson {
-  const out: AuditJson = { version: 1, sessions: [], findings: [] };
-  for (const snap of snaps) {
+export function toAuditJson(inputs: readonly Pick<AuditInput, 'file' | 'format' | 'snap'>[]): AuditJson {
+  const out: AuditJson = { version: 1, sessions: [], findings: [], files: [] };
+  for (const { file, format, snap } of inputs) {
+    const c = snap.capture;
+    out.files.push({
+      file,
+      format,
+      records: snap.recordCount,
+      capture: {
+        summary: captureSummary(c),
+        worst: c.worst ?? null,
+        lost: c.lost,
+        notKept: c.notKept,
+        bodiesAbsent: c.bodiesAbsent,
+        unknownLoss: c.unknownLoss,
+        unseen: c.unseen,
+        items: c.items.map((x) => ({ kind: x.kind, level: x.level, code: x.code, src: x.src, count: x.count, lost: x.lost, conns: x.conns, notLost: x.notLost, message: x.message })),
+      },
+    });
     for (const s of snap.sessions) {
       out.sessions.push({
         sessionId: s.sessionId,
@@ -89,9 +121,7 @@ export function toAuditJson(snaps: AnalysisSnapshot[]): AuditJson {
 }
 
 export function worstSeverity(snaps: AnalysisSnapshot[]): Severity | undefined {
-  let w: Severity | undefined;
-  for (const s of snaps) for (const f of s.findings) if (w === undefined || SEVERITY_RANK[f.severity] > SEVERITY_RANK[w]) w = f.severity;
-  return w;
+  return worstOfFindings(snaps.flatMap((s) => s.findings));
 }
 
 function streamLine(st: Stream): string {
@@ -117,6 +147,8 @@ function findingLines(f: Finding, indent: string): string[] {
 export function renderHuman(file: string, format: string, snap: AnalysisSnapshot, notices: readonly AuditNotice[] = []): string {
   const L: string[] = [];
   L.push(`${file}  (${format}, ${snap.recordCount} records)`);
+  L.push(`  capture health: ${captureSummary(snap.capture)}`);
+  for (const x of snap.capture.items) if (x.kind === 'gap') L.push(`    ${SEV_LABEL[x.level].trim().toLowerCase()} ${x.code}: ${captureItemText(x)}`);
   for (const n of notices) L.push(`  notice ${n.level} ${n.code}${n.count > 1 ? ` (×${n.count})` : ''}: ${n.message}`);
   if (snap.sessions.length === 0) L.push('  no MCP traffic found');
   for (const s of snap.sessions) {

@@ -6,3 +6,4 @@ export type { IdSchemeOverride } from './ids';
 export { SEVERITY, TITLE, ALL_CODES, SEVERITY_RANK } from './findings';
 export { createSseConnectionParser, type SseBlock, type SseConnectionParser } from './sse';
 export * from './model';
+export * from './presentation';

@@ -221,6 +221,47 @@ export interface Session {
   protocolVersionSource?: 'initialize-result' | 'header' | 'initialize-request';
 }
 
+/**
+ * One thing the capture itself says about its health: the records of one capture source lost for
+ * one reason (a gap), or one notice (hook bypassed, extension reloaded, what an imported file
+ * lacks). Repeats are counted, not listed.
+ */
+export interface CaptureHealthItem {
+  kind: 'gap' | 'notice';
+  level: Severity;
+  /** `capture-gap:<reason>` for gaps, the notice's code otherwise. */
+  code: string;
+  /** Capture source (`panel` / `panel-store`: the panel itself). */
+  src: string;
+  /** First and last time it happened. */
+  t: number;
+  tLast: number;
+  count: number;
+  /** Gaps: records they count (0: unknown), and connections they name. */
+  lost: number;
+  conns: number;
+  /** Not the inspector's loss: records not kept by the user's setting, or a file without the body. */
+  notLost: boolean;
+  message: string;
+}
+
+/** What the inspector lost or did not keep, and its notices: the same in the panel, the report and `audit`. */
+export interface CaptureHealth {
+  /** Records the inspector lost (buffer cap, size cap, eviction, reload...). */
+  lost: number;
+  /** Records not kept because recording began only when DevTools opened (the user's setting). */
+  notKept: number;
+  /** Responses an imported file holds no body for. */
+  bodiesAbsent: number;
+  /** Gaps whose size is unknown (an extension reload). */
+  unknownLoss: number;
+  /** MCP requests the browser's network view saw and the capture hook did not (the network witness). */
+  unseen: number;
+  worst?: Severity;
+  /** Worst first, then in time order. */
+  items: CaptureHealthItem[];
+}
+
 export interface AnalysisSnapshot {
   version: 1;
   /** Increases with every change; equal revisions mean the same snapshot object. */
@@ -234,4 +275,6 @@ export interface AnalysisSnapshot {
   /** Navigations and the inspector's own capture gaps, for drawing boundaries. */
   markers: { t: number; kind: 'navigation' | 'capture-gap'; text: string }[];
   recordCount: number;
+  /** Capture health: what the inspector lost or did not keep, and its notices. */
+  capture: CaptureHealth;
 }

@@ -3,7 +3,7 @@
 // only our own fixed vocabulary (finding codes, verdicts) is written in code spans.
 
 import type { AnalysisSnapshot, Session } from '../core/model';
-import { ADVICE_LOSSY, lossDetail, sortFindings, VERDICT_TEXT } from './advice';
+import { ADVICE_LOSSY, captureItemText, captureSummary, lossDetail, sortFindings, VERDICT_TEXT } from '../core/presentation';
 import { mdHeadingText, mdText } from './escape';
 
 export interface MarkdownOptions {
@@ -33,8 +33,11 @@ export function exportMarkdown(snap: AnalysisSnapshot, opts: MarkdownOptions = {
   out.push(`- Generated: ${mdText(opts.createdAt ?? new Date().toISOString())}`);
   if (opts.source) out.push(`- Source: ${mdText(opts.source, 300)}`);
   out.push(`- ${snap.sessions.length} session(s), ${snap.recordCount} capture records, ${snap.findings.length} finding(s): ${errors} error(s), ${warnings} warning(s)`);
-  const gaps = snap.markers.filter((m) => m.kind === 'capture-gap');
-  if (gaps.length) out.push(`- ⛔ The inspector itself lost records (${code('capture-gap')}): ${gaps.map((g) => mdText(g.text, 200)).join('; ')}`);
+  // Capture health: what the inspector lost or did not keep, in the words the panel and audit use.
+  const health = snap.capture;
+  out.push(`- Capture: ${health.worst ? `${SEV_ICON[health.worst]} ` : ''}${mdText(captureSummary(health), 300)}`);
+  for (const x of health.items.slice(0, 20)) out.push(`  - ${SEV_ICON[x.level]} ${code(x.code)}: ${mdText(captureItemText(x), 400)}`);
+  if (health.items.length > 20) out.push(`  - … and ${health.items.length - 20} more`);
   const worst = sortFindings(snap.findings)[0];
   if (worst) out.push('', `**Worst finding:** ${SEV_ICON[worst.severity]} ${code(worst.code)} — ${mdText(worst.message)}`);
   out.push('');

@@ -155,7 +155,8 @@ describe('capture while DevTools is closed', () => {
     // The user's setting, not a loss: a warning that says "not kept", never "lost".
     const strip = await panel.eval<{ worst: string; text: string }>(`(() => { const el = document.querySelector('[data-testid=capture-notices]'); return { worst: el.dataset.worst, text: el.textContent }; })()`);
     expect(strip.worst).toBe('warning');
-    expect(strip.text).toContain(`${gap.lost} record${gap.lost === 1 ? '' : 's'} not kept`);
+    // The core's words for it (src/core/presentation.ts), as the Markdown report and audit print them.
+    expect(strip.text).toContain(`${gap.lost} record(s) were not kept (recording began only when DevTools opened)`);
     expect(strip.text).not.toMatch(/\blost \d/);
     await panel.eval(`document.querySelector('[data-testid=capture-notices-toggle]').click(), true`);
     await waitFor(

@@ -6,6 +6,7 @@
 
 import type { CaptureRecord } from '../../src/core/record';
 import type { AnalysisSnapshot, Finding, RequestInfo, SseEvent, Stream } from '../../src/core/model';
+import { EMPTY_CAPTURE } from '../../src/core/presentation';
 
 export const T0 = Date.UTC(2026, 10, 30, 7, 0, 0);
 export const SESSION = '64e82829c1d04b7e9a3f5d2e8b7c6a10';
@@ -225,5 +226,6 @@ export function lossySnapshot(): AnalysisSnapshot {
     findings,
     markers: [{ t: T0 + 1500, kind: 'capture-gap', text: 'capture-gap: 3 records lost (buffer-cap)' }],
     recordCount: rec.length,
+    capture: EMPTY_CAPTURE,
   };
 }

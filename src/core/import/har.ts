@@ -10,101 +10,11 @@
 // kept. Entries are ordered by time (stable), whatever their order in the file.
 import { CAPTURE_GAP_REASONS, type CaptureGapReason, type CaptureRecord, type EndHow, type Header } from '../record';
 import { ImportError, clip } from './errors';
+import { readMsi } from './har-msi';
+import { decodeBase64, endHowFor, finite, headerOf, headers, isObj, mayHaveHeldBody, num, isHarLike, splitEvents } from './har-fields';
 import { eventSourceMessagesNotice, readEventSourceMessages, type EventSourceMessages } from './har-event-source';
 
-type NoSeq = CaptureRecord extends infer R ? (R extends CaptureRecord ? Omit<R, 'seq'> : never) : never;
-
-interface HarHeader {
-  name?: unknown;
-  value?: unknown;
-}
-
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-export function isHarLike(v: unknown): boolean {
-  return isObj(v) && isObj(v.log) && Array.isArray((v.log as Record<string, unknown>).entries);
-}
-
-/**
- * A header value as text. HAR says string; other JSON values are kept as their JSON text. Never
- * `String(v)` on an object: a file can carry `{"toString": ""}`, which makes that throw.
- */
-function headerText(v: unknown): string {
-  if (typeof v === 'string') return v;
-  if (v === undefined || v === null) return '';
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  return JSON.stringify(v) ?? '';
-}
-
-function headers(v: unknown): Header[] {
-  if (!Array.isArray(v)) return [];
-  const out: Header[] = [];
-  for (const h of v as HarHeader[]) {
-    if (isObj(h) && typeof h.name === 'string') out.push([h.name, headerText(h.value)]);
-  }
-  return out;
-}
-
-function headerOf(hs: Header[], name: string): string | undefined {
-  const l = name.toLowerCase();
-  for (const [k, v] of hs) if (k.toLowerCase() === l) return v;
-  return undefined;
-}
-
-function num(v: unknown): number {
-  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0;
-}
-
-/** Decode base64 to UTF-8 text (Node and browsers). */
-function decodeBase64(b64: string): { text: string; bytes: number } {
-  const clean = b64.replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(clean)) throw new Error('not base64');
-  let bytes: Uint8Array;
-  if (typeof atob === 'function') {
-    const bin = atob(clean.replace(/-/g, '+').replace(/_/g, '/'));
-    bytes = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-  } else {
-    throw new Error('no base64 decoder');
-  }
-  return { text: new TextDecoder('utf-8').decode(bytes), bytes: bytes.length };
-}
-
-function endHowFor(error: string | undefined): { how: EndHow; reason?: string } {
-  if (!error) return { how: 'unknown' };
-  const e = error.toLowerCase();
-  if (e.includes('err_aborted') || e.includes('abort') || e.includes('cancel')) return { how: 'page-aborted', reason: error };
-  return { how: 'network-error', reason: error };
-}
-
-/** A JSON-RPC request (a method and an id) in a request body: its answer may carry the result. */
-function carriesRequest(body: string | null): boolean {
-  if (!body) return false;
-  let v: unknown;
-  try {
-    v = JSON.parse(body);
-  } catch {
-    return false;
-  }
-  const one = (m: unknown) => isObj(m) && typeof m.method === 'string' && m.id !== undefined && m.id !== null;
-  return Array.isArray(v) ? v.some(one) : one(v);
-}
-
-/**
- * Whether an answer the file holds no body for could have had one that matters: a body for which
- * the status leaves room (2xx, not 202 / 204 / 205), the method too (not DELETE, HEAD or OPTIONS),
- * whose length is not declared 0, and that is an event stream, or JSON answering a JSON-RPC request
- * (it may hold the result). Anything else without body text is an empty answer.
- */
-function mayHaveHeldBody(method: string, status: number, hs: Header[], capture: 'sse' | 'json', body: string | null): boolean {
-  if (status < 200 || status >= 300 || status === 202 || status === 204 || status === 205) return false;
-  if (method === 'DELETE' || method === 'HEAD' || method === 'OPTIONS') return false;
-  const len = headerOf(hs, 'content-length');
-  if (len !== undefined && /^\s*0+\s*$/.test(len)) return false;
-  return capture === 'sse' || carriesRequest(body);
-}
+export { isHarLike } from './har-fields';
 
 export interface HarImportOptions {
   /** Capture source id of the records. Default 'har'. */
@@ -116,66 +26,7 @@ export interface HarImportOptions {
   readAttachment?: (name: string) => Uint8Array | undefined;
 }
 
-const TRANSPORTS = new Set(['fetch', 'xhr', 'eventsource', 'network', 'import']);
-const END_HOWS = new Set(['complete', 'page-aborted', 'page-cancelled', 'network-error', 'unread', 'closed', 'unknown']);
-const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-
-/** Our own exporter's per-entry `_msi` (src/export/har.ts), validated field by field. */
-interface Msi {
-  key?: string;
-  transport?: RequestRecordTransport;
-  reconnectOf?: string;
-  bodyNote?: string;
-  end?: { how: EndHow; reason?: string; t: number } | null;
-  responseT?: number;
-  responseUrl?: string;
-  redirected?: boolean;
-  type?: string;
-  capture?: 'sse' | 'json' | 'none';
-  chunks?: { t: number; bytes: number; length: number; droppedBytes?: number }[];
-  esEvents?: { t: number; type: string; data: string; lastEventId: string }[];
-}
-type RequestRecordTransport = 'fetch' | 'xhr' | 'eventsource' | 'network' | 'import';
-
-function readMsi(raw: unknown): Msi | undefined {
-  if (!isObj(raw)) return undefined;
-  const m: Msi = {};
-  if (typeof raw.src === 'string' && typeof raw.conn === 'string') m.key = raw.src + '\u0000' + raw.conn;
-  if (typeof raw.transport === 'string' && TRANSPORTS.has(raw.transport)) m.transport = raw.transport as RequestRecordTransport;
-  if (typeof raw.reconnectOf === 'string' && typeof raw.src === 'string') m.reconnectOf = raw.src + '\u0000' + raw.reconnectOf;
-  if (typeof raw.bodyNote === 'string') m.bodyNote = raw.bodyNote;
-  m.end = null;
-  if (isObj(raw.end) && typeof raw.end.how === 'string' && END_HOWS.has(raw.end.how) && finite(raw.end.t)) {
-    m.end = { how: raw.end.how as EndHow, t: raw.end.t, ...(typeof raw.end.reason === 'string' ? { reason: raw.end.reason } : {}) };
-  }
-  if (finite(raw.responseT)) m.responseT = raw.responseT;
-  if (typeof raw.responseUrl === 'string') m.responseUrl = raw.responseUrl;
-  if (typeof raw.redirected === 'boolean') m.redirected = raw.redirected;
-  if (typeof raw.type === 'string') m.type = raw.type;
-  if (raw.capture === 'sse' || raw.capture === 'json' || raw.capture === 'none') m.capture = raw.capture;
-  if (Array.isArray(raw.chunks)) {
-    const ok = raw.chunks.every((c) => isObj(c) && finite(c.t) && finite(c.bytes) && finite(c.length) && c.length >= 0);
-    if (ok) m.chunks = (raw.chunks as Record<string, number>[]).map((c) => ({ t: c.t!, bytes: c.bytes!, length: c.length!, ...(finite(c.droppedBytes) && c.droppedBytes > 0 ? { droppedBytes: c.droppedBytes } : {}) }));
-  }
-  if (Array.isArray(raw.esEvents)) {
-    const ok = raw.esEvents.every((e) => isObj(e) && finite(e.t) && typeof e.type === 'string' && typeof e.data === 'string' && typeof e.lastEventId === 'string');
-    if (ok) m.esEvents = raw.esEvents as Msi['esEvents'];
-  }
-  return m;
-}
-
-/** Split an event-stream body at its blank lines (each piece ends with the blank line). */
-function splitEvents(text: string): string[] {
-  const out: string[] = [];
-  const re = /\r\n\r\n|\n\n|\r\r|\r\n\n|\n\r\n/g;
-  let last = 0;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    out.push(text.slice(last, m.index + m[0].length));
-    last = m.index + m[0].length;
-  }
-  if (last < text.length) out.push(text.slice(last));
-  return out;
-}
+type NoSeq = CaptureRecord extends infer R ? (R extends CaptureRecord ? Omit<R, 'seq'> : never) : never;
 
 export function importHar(v: unknown, srcOrOptions: string | HarImportOptions = 'har'): CaptureRecord[] {
   const o: HarImportOptions = typeof srcOrOptions === 'string' ? { src: srcOrOptions } : srcOrOptions;

@@ -35,8 +35,17 @@ describe('audit (in process)', () => {
     const r = await run(['audit', `${DIR}lossy.har`, '--json']);
     expect(r.code).toBe(1);
     const j = JSON.parse(r.stdout);
-    expect(Object.keys(j)).toEqual(['version', 'sessions', 'findings']);
+    expect(Object.keys(j)).toEqual(['version', 'sessions', 'findings', 'files']);
     expect(j.version).toBe(1);
+    // Capture health per file, in the words of src/core/presentation.ts.
+    expect(j.files).toEqual([
+      {
+        file: `${DIR}lossy.har`,
+        format: 'HAR',
+        records: expect.any(Number),
+        capture: { summary: 'complete: the inspector lost no records and has no notice about capture', worst: null, lost: 0, notKept: 0, bodiesAbsent: 0, unknownLoss: 0, unseen: 0, items: [] },
+      },
+    ]);
     expect(Object.keys(j.sessions[0])).toEqual(['sessionId', 'protocolVersion', 'endpoint', 'idScheme', 'lossless', 'requests', 'idSchemeScope', 'idSchemeEvidence', 'losslessReasons']);
     expect(j.sessions[0]).toMatchObject({ protocolVersion: '2025-11-25', idScheme: 'contiguous', idSchemeScope: 'session', lossless: false });
     expect(j.sessions[0].idSchemeEvidence).toMatch(/^contiguous counter/);
@@ -98,6 +107,9 @@ describe('audit (in process)', () => {
     [['audit', 'EMPTY'], /EMPTY: the file is empty/],
     [['audit', 'BAD'], /BAD: not valid JSON/],
     [['audit', 'OTHER'], /OTHER: not a HAR 1\.2 file/],
+    // The record contract (src/core/contract): a record outside it is named by its path.
+    [['audit', 'GAPREASON'], /GAPREASON: invalid capture file: records\[3\]\.reason: not one of buffer-cap, event-size-cap, extension-reloaded, hook-missing, import, not-recording, not-seen-by-hook, other$/m],
+    [['audit', 'SHOUT'], /SHOUT: invalid capture file: records\[0\]\.level: not one of info, warning, error$/m],
     [['audit'], /needs at least one file/],
     [['frobnicate', 'x'], /unknown command "frobnicate"/],
     [['audit', 'x', '--fail-on', 'sometimes'], /--fail-on must be error, warning or never/],
@@ -107,7 +119,11 @@ describe('audit (in process)', () => {
     writeFileSync(join(tmp, 'EMPTY'), '');
     writeFileSync(join(tmp, 'BAD'), '{"log": ');
     writeFileSync(join(tmp, 'OTHER'), '{"hello": "world"}');
-    const args = argv.map((a) => (['EMPTY', 'BAD', 'OTHER'].includes(a) ? join(tmp, a) : a));
+    const nav = { kind: 'navigation', seq: 1, src: 's', t: 0, url: 'http://x/', top: true };
+    const file = (records: unknown[]) => JSON.stringify({ format: 'mcp-stream-inspector', version: 1, createdAt: 'x', records });
+    writeFileSync(join(tmp, 'GAPREASON'), file([nav, nav, nav, { kind: 'capture-gap', seq: 4, src: 's', t: 1, lost: 2, conns: [], reason: 'made-up' }]));
+    writeFileSync(join(tmp, 'SHOUT'), file([{ kind: 'notice', seq: 1, src: 's', t: 1, level: 'shout', code: 'x', message: 'm' }]));
+    const args = argv.map((a) => (['EMPTY', 'BAD', 'OTHER', 'GAPREASON', 'SHOUT'].includes(a) ? join(tmp, a) : a));
     const r = await run(args);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');

@@ -4,7 +4,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import { lossyRecords, lossySnapshot, SESSION } from '../../support/hand-made-lossy';
 import { exportCapture, exportHar, exportJson, exportMarkdown, exportTrace, filterRecords, toHar } from '../../../src/export';
 import { parseSseChunks } from '../../../src/export/sse';
-import { countRange, lossDetail } from '../../../src/export/advice';
+import { countRange, lossDetail } from '../../../src/core/presentation';
 import { mdText, visible } from '../../../src/export/escape';
 import type { CaptureRecord } from '../../../src/core/record';
 

@@ -156,6 +156,26 @@ describe('import, settings, live updates', () => {
     expect($(m.container, '[data-testid=worst-finding]')!.dataset.code).toBe('lossy-result-accepted');
   });
 
+  it('a capture file with a record outside the record contract: one error naming the path; the capture stays', async () => {
+    m = await mount(<InspectorApp source={createStaticSource(lossy)} analyzerFactory={factory} mode="devtools" />);
+    const before = $$(m.container, '[data-testid=session-row]').length;
+    const input = $(m.container, '[data-testid=import-input]') as HTMLInputElement;
+    const bad = [...lossy.slice(0, 3), { kind: 'capture-gap', seq: 4, src: 'tab', t: 1, lost: 2, conns: [], reason: 'made-up' }, ...lossy.slice(3)];
+    const file = new File([JSON.stringify({ format: 'mcp-stream-inspector', version: 1, createdAt: 'x', records: bad })], 'bad-record.json', { type: 'application/json' });
+    Object.defineProperty(input, 'files', { value: [file], configurable: true });
+    await vi.waitFor(async () => {
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+      await tick(20);
+      expect($(m!.container, '[data-testid=error-banner]')).toBeTruthy();
+    });
+    expect($$(m.container, '[role=alert]')).toHaveLength(1);
+    expect($(m.container, '[data-testid=error-banner]')!.textContent).toContain(
+      'Could not open bad-record.json: invalid capture file: records[3].reason: not one of buffer-cap, event-size-cap, extension-reloaded, hook-missing, import, not-recording, not-seen-by-hook, other',
+    );
+    expect($$(m.container, '[data-testid=session-row]').length).toBe(before);
+    expect($(m.container, '[data-testid=worst-finding]')!.dataset.code).toBe('lossy-result-accepted');
+  });
+
   it('a file dropped on the panel opens', async () => {
     m = await mount(<InspectorApp source={createStaticSource([])} analyzerFactory={factory} mode="viewer" />);
     const file = new File([JSON.stringify({ format: 'mcp-stream-inspector', version: 1, createdAt: 'x', records: lossy })], 'dropped.json');

@@ -21,8 +21,8 @@ describe('capture notices in the app', () => {
       const strip = $(m.container, '[data-testid=capture-notices]')!;
       expect(strip).toBeTruthy();
       expect(strip.getAttribute('data-worst')).toBe('error');
-      expect(strip.textContent).toContain('lost 40 records');
-      expect(strip.textContent).toContain('1 notice');
+      // The core's words (src/core/presentation.ts), as in the Markdown report and audit.
+      expect(strip.textContent).toContain('Capture: The inspector lost 40 record(s); 1 capture notice(s)');
       expect($(m.container, '[data-testid=tab-events]')).toBeTruthy(); // a session is shown
       await click($(m.container, '[data-testid=capture-notices-toggle]'));
       const items = [...m.container.querySelectorAll('[data-testid=capture-notice]')];
@@ -48,13 +48,14 @@ describe('capture notices in the app', () => {
       const strip = $(m.container, '[data-testid=capture-notices]')!;
       expect(strip.getAttribute('data-worst')).toBe('warning');
       expect(strip.textContent).not.toContain('lost');
-      expect(strip.textContent).toContain('12 records not kept');
+      expect(strip.textContent).toContain('12 record(s) were not kept (recording began only when DevTools opened)');
       await click($(m.container, '[data-testid=capture-notices-toggle]'));
       const gap = [...m.container.querySelectorAll('[data-testid=capture-notice]')].find((x) => x.getAttribute('data-code') === 'capture-gap:not-recording')!;
       expect(gap.className).toContain('sev-warning');
       expect(gap.textContent).toContain('×2');
-      expect(gap.textContent).toContain('12 record(s) of 2 connection(s)');
-      expect(gap.textContent).toContain('Capture while DevTools is closed');
+      expect(gap.textContent).toContain('12 earlier record(s) were not kept');
+      expect(gap.textContent).toContain('2 connection(s) affected');
+      expect(gap.textContent).toContain('"capture while DevTools is closed" is off');
     } finally {
       m.unmount();
     }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { CaptureIssues } from './capture-notices';
+import type { CaptureIssues } from './capture-health';
 import { SevIcon } from '../common/SevIcon';
 import { formatClock, visible, visibleLine } from '../common/text';
 
@@ -8,22 +8,13 @@ export function CaptureNotices(props: { issues: CaptureIssues }) {
   const { issues } = props;
   const [open, setOpen] = useState(false);
   if (!issues.items.length) return null;
-  const parts: string[] = [];
-  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
-  // The network witness's gaps (one per MCP request it saw and the capture lacks) count requests.
-  const unseen = issues.items.filter((x) => x.code === 'capture-gap:not-seen-by-hook').reduce((n, x) => n + x.count, 0);
-  const lossGaps = issues.items.filter((x) => x.kind === 'gap' && !x.notLost).reduce((n, x) => n + x.count, 0) - unseen;
-  if (lossGaps) parts.push(`lost ${plural(issues.lost - unseen, 'record')} (${plural(lossGaps, 'gap')})`);
-  if (unseen) parts.push(`${plural(unseen, 'MCP request')} seen by the network but not captured`);
-  if (issues.gaps > lossGaps) parts.push(`${plural(issues.notKept, 'record')} not kept or not in the file (${plural(issues.gaps - lossGaps, 'gap')})`);
-  if (issues.notices) parts.push(`${issues.notices} notice${issues.notices === 1 ? '' : 's'}`);
   const worst = issues.worst ?? 'info';
   const first = issues.items[0]!;
   return (
     <div className={`capture-notices level-${worst}`} role={worst === 'info' ? 'status' : 'alert'} data-testid="capture-notices" data-worst={worst} data-gaps={issues.gaps} data-notices={issues.notices}>
       <div className="capture-notices-line">
         {worst !== 'info' && <SevIcon sev={worst} />}
-        <strong>Capture: {parts.join(', ')}</strong>
+        <strong>Capture: {visibleLine(issues.summary, 300)}</strong>
         {!open && <span className="capture-notices-first">{visibleLine(`${first.code}: ${first.message}`, 200)}</span>}
         <button type="button" className="linkbtn" style={{ marginLeft: 'auto' }} aria-expanded={open} onClick={() => setOpen((o) => !o)} data-testid="capture-notices-toggle">
           {open ? 'Hide' : 'Details'}

@@ -76,8 +76,9 @@ describe('capture health in the live panel', () => {
     const m = await live(all, { state: 'blind', label: '1 not captured', detail: '…', seen: 1, captured: 0, checking: 0, unseen: [unseen(1)] });
     try {
       const strip = $(m.container, '[data-testid=capture-notices]')!;
-      expect(strip.textContent).toContain('1 notice');
-      expect(strip.textContent).not.toContain('not captured');
+      // The core's words (src/core/presentation.ts), as in the Markdown report and audit.
+      expect(strip.textContent).toContain('1 capture notice(s)');
+      expect(strip.textContent).not.toContain('capture hook did not');
       expect(strip.textContent).not.toContain('lost');
       expect($(m.container, '[data-testid=witness-banner]')).toBeTruthy();
     } finally {
@@ -94,7 +95,7 @@ describe("the witness's records in the viewer", () => {
     const m = await mount(<InspectorApp source={createStaticSource([...recs, gap(1), gap(2), gap(3)])} analyzerFactory={() => createAnalyzer()} mode="viewer" />);
     try {
       const strip = $(m.container, '[data-testid=capture-notices]')!;
-      expect(strip.textContent).toContain('3 MCP requests seen by the network but not captured');
+      expect(strip.textContent).toContain("Capture: The browser's network view saw 3 MCP request(s) the capture hook did not");
       expect(strip.textContent).not.toContain('lost');
       expect($(m.container, '[data-testid=capture-health]')).toBeNull();
     } finally {

@@ -6,7 +6,7 @@
 
 import { createContext, useContext, useState, useSyncExternalStore } from 'react';
 import type { CaptureHealthSnapshot, CaptureHealthSource, UnseenRequest } from './network-witness-types';
-import { summarizeIssues, type CaptureIssues } from './capture-notices';
+import { summarizeIssues, type CaptureIssues } from './capture-health';
 import { SevIcon } from '../common/SevIcon';
 import { formatClock, visible, visibleLine } from '../common/text';
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Finding } from '../../../core/model';
-import { ADVICE_LOSSY, lossDetail } from '../../../export/advice';
+import { ADVICE_LOSSY, lossDetail } from '../../../core/presentation';
 import { toolName as toolOf } from '../common/labels';
 import { SevIcon } from '../common/SevIcon';
 import { visible } from '../common/text';

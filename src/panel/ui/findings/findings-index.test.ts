@@ -1,7 +1,7 @@
 // The sorted-findings index: work counted, order equal to sortFindings.
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../../core/model';
-import { sortFindings } from '../../../export/advice';
+import { sortFindings } from '../../../core/presentation';
 import { createFindingsIndex } from './findings-index';
 
 function finding(i: number, sessionKey: string): Finding {

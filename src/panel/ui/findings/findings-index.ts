@@ -1,4 +1,4 @@
-// Findings sorted worst first (the order of `sortFindings` in src/export/advice.ts: severity, then
+// Findings sorted worst first (the order of `sortFindings` in src/core/presentation.ts: severity, then
 // lossy-result-accepted first, then analysis order), kept incrementally across snapshots.
 //
 // The analyzer appends to its findings list while only new findings come after all listed, and
@@ -7,9 +7,8 @@
 // findings are put into their (severity, lossy) bucket — no re-sort. Anything else rebuilds.
 
 import type { Finding } from '../../../core/model';
+import { findingBucket as bucketOf } from '../../../core/presentation';
 
-const SEV_RANK = { error: 0, warning: 1, info: 2 } as const;
-const bucketOf = (f: Finding) => SEV_RANK[f.severity] * 2 + (f.code === 'lossy-result-accepted' ? 0 : 1);
 const NBUCKETS = 6;
 
 /** Work counters (tests check that a snapshot costs work in its new findings, not in all). */

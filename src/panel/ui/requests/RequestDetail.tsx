@@ -1,5 +1,5 @@
 import type { RequestInfo } from '../../../core/model';
-import { ADVICE_LOSSY, lossDetail, VERDICT_TEXT } from '../../../export/advice';
+import { ADVICE_LOSSY, lossDetail, VERDICT_TEXT } from '../../../core/presentation';
 import { toolName } from '../common/labels';
 import { visible, visibleLine } from '../common/text';
 import { JsonTree } from '../events/JsonTree';

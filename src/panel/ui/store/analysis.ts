@@ -5,6 +5,7 @@
 
 import type { CaptureRecord } from '../../../core/record';
 import type { AnalysisSnapshot } from '../../../core/model';
+import { EMPTY_CAPTURE } from '../../../core/presentation';
 import { createEmitter } from '../common/emitter';
 import type { Analyzer, AnalyzerFactory, InspectorSettings, InspectorSource } from './types';
 
@@ -16,6 +17,7 @@ export const EMPTY_SNAPSHOT: AnalysisSnapshot = Object.freeze({
   findings: [],
   markers: [],
   recordCount: 0,
+  capture: EMPTY_CAPTURE,
 }) as AnalysisSnapshot;
 
 export interface Analysis {

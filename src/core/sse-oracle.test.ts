@@ -3,7 +3,7 @@
 import { createParser } from 'eventsource-parser';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createSseConnectionParser } from '../../../src/core/sse';
+import { createSseConnectionParser } from './sse';
 
 const line = fc.oneof(
   fc.constantFrom('data: {"a":1}', 'data:x', 'data', 'data: ', 'id: 7', 'id:', 'id', 'id: a\u0000b', 'event: ping', 'event:', 'event', 'retry: 100', 'retry: 1x', 'retry:', ': c', ':', 'foo: bar', 'dat: x', 'data:  two', 'ID: 3', ''),

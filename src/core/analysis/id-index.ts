@@ -5,7 +5,7 @@
 // parser reads (prefix + counter) are kept as runs of counters per (prefix, width) — that parse
 // is one-to-one, so the id text is given back exactly by (prefix, counter, width) — and only the
 // others (and ids set again over an existing entry) go to a Map, which takes precedence.
-import type { ParsedId } from './ids';
+import type { ParsedId } from '../ids';
 
 class Runs<T> {
   lo: number[] = [];

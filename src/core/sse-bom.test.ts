@@ -1,5 +1,5 @@
 import { it, expect } from 'vitest';
-import { createSseConnectionParser } from '../../../src/core/sse';
+import { createSseConnectionParser } from './sse';
 // Found by the eventsource-parser oracle property test (seed -1150880425): a stream-leading BOM
 // followed by a blank line lost the next event.
 it('a leading BOM followed by a blank line keeps the event after it (also with the BOM in its own chunk)', () => {

@@ -2,8 +2,8 @@
 // zero-padded and prefixed counters, ids the generic parser does not read).
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { IdIndex } from '../../../src/core/id-index';
-import { parseIdGeneric } from '../../../src/core/ids';
+import { IdIndex } from './id-index';
+import { parseIdGeneric } from '../ids';
 
 describe('IdIndex', () => {
   it('is a Map', () => {

@@ -1,20 +1,42 @@
-// Internal state of the incremental analyzer (not part of the public model).
-import type { RequestRecord, Header } from './record';
-import type { Finding, FindingCode, RequestInfo, Session, Severity, SseEvent, Stream, StreamKind, StreamState } from './model';
-import type { SseBlock, SseConnectionParser } from './sse';
-import type { DecodedMessage } from './jsonrpc';
-import type { IdSchemeOverride, IdStats, IntervalSet, ParsedId } from './ids';
+// The analyzer's state: sessions, streams, requests, id readings and lost records, what the
+// push-time stages (connections, sessions, events, event ids, capture gaps, lost ids) write and
+// derivation reads. Types only (the public model is model.ts); AnalyzerState (analyzer-state.ts)
+// holds it all.
+import type { Header } from '../record';
+import type { Finding, FindingCode, SseEvent, StreamKind, StreamState } from '../model';
+import type { SseBlock, SseConnectionParser } from '../sse';
 import type { IdIndex } from './id-index';
-import type { LostPart } from './lost-ids';
+import type { IdTrack } from './id-track';
+
+export type { IdTrack } from './id-track';
+import type { DecodedMessage } from '../jsonrpc';
+import type { IdSchemeOverride, IdStats, IntervalSet, ParsedId } from '../ids';
 
 /** Session key of findings that belong to no session (capture gaps outside any stream). */
 export const NO_SESSION = '';
 
+/** What a response's body is captured as. */
 export type Capture = 'sse' | 'json' | 'none' | 'unknown';
 
+/**
+ * A finding in a findings list, with its place in capture order. `f` is the published value:
+ * never changed once set; a finding that grows (a run, a note) gets a new value (see Growing).
+ */
 export interface OrdFinding {
   ord: number;
   f: Finding;
+}
+
+/**
+ * A finding that grows after it was first listed: a run of events reported together, a capture
+ * gap whose message gains what the SSE resync dropped. `make` builds its current value; the
+ * stage that changes it marks it stale, and the value is remade (a new object) before the next
+ * snapshot, in the same list slot (`entry`).
+ */
+export interface Growing {
+  entry: OrdFinding;
+  make(): Finding;
+  stale: boolean;
 }
 
 export interface ReqState {
@@ -42,11 +64,13 @@ export interface ReqState {
 
 /**
  * A capture-gap finding whose message grows with what the SSE parser's resync after the loss
- * dropped on each stream (known only once the next event boundary arrives).
+ * dropped on each stream (known only once the next event boundary arrives), and with the streams
+ * seen only after it.
  */
-export interface GapNote {
-  f: Finding;
+export interface GapNote extends Growing {
   s: SessionState | undefined;
+  /** The finding being written (never published itself: its values are copies). */
+  draft: Finding;
   base: string;
   parts: string[];
   more: number;
@@ -58,12 +82,13 @@ export interface GapNote {
 }
 
 /** Contiguous events of one connection reported by one finding (e.g. a replay of another stream). */
-export interface FindingRun {
+export interface FindingRun extends Growing {
   code: FindingCode;
   /** The other stream (or request) the events belong to. */
   rel: string;
-  f: Finding;
+  requestId?: string;
   lastIndex: number;
+  ids: string[];
   render: (ids: string[], n: number) => string;
   note?: string;
 }
@@ -85,28 +110,6 @@ export interface Candidate {
   atResume?: boolean;
   /** Ord of what came before the missing ids (previous event on the connection / the resume). */
   prevOrd: number;
-  /**
-   * Last gap decision (live / replay under a contiguous scheme), kept while nothing it depends on
-   * changed: the set it was checked against and that set's `fills`, and the session-level inputs.
-   * Saves redoing every old candidate at each snapshot of a live capture.
-   */
-  memo?: { set: IntervalSet; fills: number; sig: string; gap?: { f: OrdFinding; text: string; code: FindingCode; unverifiable: boolean; absent: StreamS[] } };
-}
-
-/**
- * The per-connection state of the id checks (lastParsed and the resume cursor's parse, the chain's
- * delivered counters). A StreamS is its own track for the session's main reading; the hexadecimal
- * reading (IdView) keeps one per stream in a Map.
- */
-export interface IdTrack {
-  lastParsed?: ParsedId;
-  resumeBase?: ParsedId | null;
-  lastIdOrd?: number;
-  /** On a chain root: counters delivered on the chain, per prefix (for servers that reuse ids). */
-  chainIds: Map<string, IntervalSet>;
-  chainLast?: { prefix: string; set: IntervalSet };
-  /** StreamS.gaps when this track last read an id (the main track uses StreamS.afterGap). */
-  gaps?: number;
 }
 
 /**
@@ -123,25 +126,6 @@ export interface IdView {
   hex: boolean;
   /** Per-stream tracks; absent for the main view (a StreamS is its own track). */
   tracks?: Map<StreamS, IdTrack>;
-}
-
-/** Sessions of one MCP endpoint (origin + path): their ids may come from one server-wide counter. */
-export interface EndpointState {
-  sessions: SessionState[];
-  /**
-   * Ids delivered afresh (on streams that are no resume) in two sessions: the server numbers each
-   * session on its own, so an id seen in another session says nothing about this one.
-   */
-  reuse: number;
-}
-
-/** An event a resumed stream of this session delivered that another session had received afresh. */
-export interface CrossSessionHit {
-  stream: StreamS;
-  index: number;
-  ord: number;
-  /** The other session's stream that delivered it first. */
-  other: StreamS;
 }
 
 export interface StreamS {
@@ -246,18 +230,90 @@ export interface StreamS {
   chainIds: Map<string, IntervalSet>;
   /** The chainIds entry used last (ids come in runs of one prefix). */
   chainLast?: { prefix: string; set: IntervalSet };
+  /** Changed since the last snapshot. */
   dirty: boolean;
-  /** Finding codes derived at snapshot time, by event index (last derivation). */
-  overlay?: Map<number, FindingCode[]>;
   /**
    * `events` is the array the snapshots share (append-only; see Stream.eventCount). At indices
-   * carrying derived codes it holds a copy with them; the event as pushed is kept here.
+   * carrying derived codes the snapshot stage put a copy with them; the event as pushed is here.
    */
   base?: Map<number, SseEvent>;
   /** The last SSE block of the connection and its event (see SseConnectionParser.extended). */
   lastBlock?: SseBlock;
   lastEv?: SseEvent;
-  cached?: Stream;
+}
+
+export interface LostPart {
+  /** The connection whose records were lost; undefined when the capture cannot name it. */
+  stream?: StreamS;
+  /** May belong to any session: an unnamed connection, or one whose request (hence session) is lost. */
+  global: boolean;
+  /** In words, for messages: "records of tab1:c3 lost by the inspector (buffer-cap)". */
+  what: string;
+  /** The last id kept on the connection before the stretch, and the first kept after it. */
+  lo?: ParsedId;
+  hi?: ParsedId;
+  /** The lost records were read no later than this (Infinity: unknown). */
+  tHi: number;
+  /** Their events were made no earlier than this (-Infinity: unknown). */
+  genLo: number;
+  /** Bounded by the connection's end, not its next body record (a whole connection of unknown session). */
+  untilEnd?: boolean;
+  /**
+   * The Last-Event-ID a resume of this connection sent: the last id the client read on it, so
+   * what it carried ended there (ids of that counter after it cannot be in the stretch).
+   */
+  upTo?: string;
+}
+
+/** Stretches of records the capture does not hold (implemented in lost-ids.ts). */
+export interface LostIds {
+  /** Parts that may belong to any session. */
+  readonly global: LostPart[];
+  /**
+   * Records of `st` (or, without `st`, of connections the capture cannot name) were lost here,
+   * read no later than `tHi`. A stretch that follows another of the same connection with no id
+   * kept in between extends it (one part per stretch between kept ids).
+   */
+  add(st: StreamS | undefined, what: string, tHi: number, global?: boolean): void;
+  /**
+   * A body record (chunk, EventSource event, end) of `st` read at `t` after which its text is whole
+   * again (the SSE parser's resync after a loss is over): its earlier parts were read by then,
+   * the text the resync dropped included.
+   */
+  bodyRecord(st: StreamS, t: number): void;
+  /** An id kept on `st` (not a duplicate, not a priming event): bounds its earlier parts. */
+  keptId(st: StreamS, p: ParsedId): void;
+  /**
+   * `st`'s request is not in the capture, so its session is unknown: the ids it delivers are
+   * counted in the session it was guessed into, yet may be another's. For every session they are
+   * ids it may have missed in the capture, from its first record until it ends.
+   */
+  unknownSession(st: StreamS): void;
+  /** `st` ended at `t`. */
+  ended(st: StreamS, t: number): void;
+  /** A resume of `st` sent Last-Event-ID `cursor`: the client read nothing on `st` after it. */
+  resumedFrom(st: StreamS, cursor: string): void;
+  /** Changes whenever a part `s` may use changes (part of the derivation's cache key). */
+  rev(s: SessionState): number;
+}
+
+/** Sessions of one MCP endpoint (origin + path): their ids may come from one server-wide counter. */
+export interface EndpointState {
+  sessions: SessionState[];
+  /**
+   * Ids delivered afresh (on streams that are no resume) in two sessions: the server numbers each
+   * session on its own, so an id seen in another session says nothing about this one.
+   */
+  reuse: number;
+}
+
+/** An event a resumed stream of this session delivered that another session had received afresh. */
+export interface CrossSessionHit {
+  stream: StreamS;
+  index: number;
+  ord: number;
+  /** The other session's stream that delivered it first. */
+  other: StreamS;
 }
 
 export interface SessionState {
@@ -296,63 +352,8 @@ export interface SessionState {
   /** Other sessions of its endpoint, and what resumes of this session received from them. */
   ep?: EndpointState;
   crossIn?: CrossSessionHit[];
-  /** An id of another session of the endpoint inside this session's range that it lacks (see derive). */
-  sharedWitness?: { other: SessionState; prefix: string; x: number };
-  /** Its analysis reads other sessions' ids (a possibly shared counter, ids they delivered): re-derive when they change. */
-  sharedCheck?: boolean;
   /** Legacy HTTA+SSE transport: the GET stream that announced this session's POST endpoint. */
   legacyStream?: StreamS;
+  /** Changed since its last derivation. */
   dirty: boolean;
-  cached?: { session: Session; requests: RequestInfo[]; findings: OrdFinding[] };
-  /** Incremental derivation state (derive.ts). */
-  inc?: IncState;
-}
-
-/**
- * What deriveSession keeps between derivations so that a snapshot of a live capture costs what
- * changed: gap candidates are decided once while `key` (scheme, open streams, id reuse, id sets'
- * hole fills, incomplete streams) stays the same; the session's sorted findings are appended to
- * while the part recomputed each time (resumes, requests) is unchanged.
- */
-export interface IncState {
-  key: string;
-  /** Candidates decided. */
-  nCand: number;
-  candFindings: OrdFinding[];
-  candOverlay: [StreamS, number, FindingCode][];
-  /** Per chain root: [ord before the missing ids, ord after, their text, whether they may be in records the capture does not hold]. */
-  gapOrds: Map<StreamS, GapLoss[]>;
-  gapCount: number;
-  /** The first 20 gaps, for the lossless reason (ids certainly never delivered / ids that may be in lost records). */
-  gapTexts: string[];
-  unvTexts: string[];
-  unvCount: number;
-  /** Push-time findings (SessionState.findings) already in `out`. */
-  nPush: number;
-  /** Findings recomputed at each derivation (unverifiable resumes, request verdicts), as in `out`. */
-  other: OrdFinding[] | undefined;
-  otherText: string;
-  reqOv: [StreamS, number, FindingCode][];
-  /** All findings of the session in ord order. */
-  out: OrdFinding[];
-  /** Finding codes per request id, in ord order. */
-  reqCodes: Map<string, FindingCode[]>;
-  worst?: Severity;
-  /** The last cross-prefix finding, extended while the next candidate is the next event. */
-  crossRun?: { st: StreamS; idx: number; prefix: string; f: Finding };
-  /** Streams the file holds no body for, and the gaps decided so far whose missing ids may be on them. */
-  absentDeps: Map<StreamS, string[]>;
-}
-
-/**
- * A loss on a chain: [ord before, ord after, missing ids ('' for another stream's events,
- * CROSS_SESSION for another session's), unverifiable].
- */
-export type GapLoss = [number, number, string, boolean];
-export const CROSS_SESSION = '\u0001session';
-
-export interface ConnState {
-  req?: RequestRecord;
-  stream?: StreamS;
-  ignored?: boolean;
 }

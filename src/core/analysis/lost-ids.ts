@@ -22,62 +22,11 @@
 // p was made; when X was opened without Last-Event-ID and the jump is not in a replay, p (hence m)
 // was made after X's request. Read times bound nothing more: a connection may lag far behind the
 // server (the seed's slow consumer under backpressure), and a replay delivers old ids late.
-import type { ParsedId } from './ids';
-import type { Candidate, SessionState, StreamS } from './state';
+import type { ParsedId } from '../ids';
+import { LOST } from './texts';
+import type { Candidate, LostIds, LostPart, SessionState, StreamS } from './state';
 
-export interface LostPart {
-  /** The connection whose records were lost; undefined when the capture cannot name it. */
-  stream?: StreamS;
-  /** May belong to any session: an unnamed connection, or one whose request (hence session) is lost. */
-  global: boolean;
-  /** In words, for messages: "records of tab1:c3 lost by the inspector (buffer-cap)". */
-  what: string;
-  /** The last id kept on the connection before the stretch, and the first kept after it. */
-  lo?: ParsedId;
-  hi?: ParsedId;
-  /** The lost records were read no later than this (Infinity: unknown). */
-  tHi: number;
-  /** Their events were made no earlier than this (-Infinity: unknown). */
-  genLo: number;
-  /** Bounded by the connection's end, not its next body record (a whole connection of unknown session). */
-  untilEnd?: boolean;
-  /**
-   * The Last-Event-ID a resume of this connection sent: the last id the client read on it, so
-   * what it carried ended there (ids of that counter after it cannot be in the stretch).
-   */
-  upTo?: string;
-}
-
-export interface LostIds {
-  /** Parts that may belong to any session. */
-  readonly global: LostPart[];
-  /**
-   * Records of `st` (or, without `st`, of connections the capture cannot name) were lost here,
-   * read no later than `tHi`. A stretch that follows another of the same connection with no id
-   * kept in between extends it (one part per stretch between kept ids).
-   */
-  add(st: StreamS | undefined, what: string, tHi: number, global?: boolean): void;
-  /**
-   * A body record (chunk, EventSource event, end) of `st` read at `t` after which its text is whole
-   * again (the SSE parser's resync after a loss is over): its earlier parts were read by then,
-   * the text the resync dropped included.
-   */
-  bodyRecord(st: StreamS, t: number): void;
-  /** An id kept on `st` (not a duplicate, not a priming event): bounds its earlier parts. */
-  keptId(st: StreamS, p: ParsedId): void;
-  /**
-   * `st`'s request is not in the capture, so its session is unknown: the ids it delivers are
-   * counted in the session it was guessed into, yet may be another's. For every session they are
-   * ids it may have missed in the capture, from its first record until it ends.
-   */
-  unknownSession(st: StreamS): void;
-  /** `st` ended at `t`. */
-  ended(st: StreamS, t: number): void;
-  /** A resume of `st` sent Last-Event-ID `cursor`: the client read nothing on `st` after it. */
-  resumedFrom(st: StreamS, cursor: string): void;
-  /** Changes whenever a part `s` may use changes (part of the derivation's cache key). */
-  rev(s: SessionState): number;
-}
+export type { LostIds, LostPart } from './state';
 
 export function createLostIds(touchAll: () => void): LostIds {
   const global: LostPart[] = [];
@@ -151,7 +100,7 @@ export function createLostIds(touchAll: () => void): LostIds {
 
   function unknownSession(st: StreamS) {
     if (st.lost?.some((p) => p.untilEnd)) return;
-    const part: LostPart = { stream: st, global: true, what: `events of ${st.id}, whose request (so its session) is not in the capture`, tHi: Infinity, genLo: -Infinity, untilEnd: true };
+    const part: LostPart = { stream: st, global: true, what: LOST.unknownSession(st.id), tHi: Infinity, genLo: -Infinity, untilEnd: true };
     (st.lost ??= []).push(part);
     global.push(part);
     changed(st, part);
@@ -280,11 +229,4 @@ export function coverMissing(
     if (next <= b) rest.push([next, b]);
   }
   return { covered, rest, by };
-}
-
-/** "records of tab1:c3 lost by the inspector (buffer-cap); …" for a message (the first few). */
-export function describeParts(by: readonly LostPart[], cap = 3): string {
-  const names = by.slice(0, cap).map((p) => p.what);
-  if (by.length > cap) names.push(`${by.length - cap} more stretch(es) of lost records`);
-  return names.join('; ');
 }

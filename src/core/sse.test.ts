@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSseConnectionParser, type SseBlock } from '../../../src/core/sse';
+import { createSseConnectionParser, type SseBlock } from './sse';
 
 function parseAll(chunks: string[]): { blocks: SseBlock[]; truncated: SseBlock[]; cursor: string | undefined; comments: number; retry: number | undefined } {
   const p = createSseConnectionParser();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { IntervalSet, inferScheme, makeIdParser, newIdStats, parseIdGeneric, recordId, recordStep, describeRanges } from '../../../src/core/ids';
+import { IntervalSet, inferScheme, makeIdParser, newIdStats, parseIdGeneric, recordId, recordStep, describeRanges } from '../ids';
 
 describe('IntervalSet', () => {
   it('behaves like a set of integers (add, has, missingIn)', () => {
