@@ -8,7 +8,7 @@
 // not hold (`size: -1` / no text, as HAR writers save cut or aborted streams) becomes a capture
 // gap (`reason: "import"`): unknown, not empty. Requests without a body and failed requests are
 // kept. Entries are ordered by time (stable), whatever their order in the file.
-import { CAPTURE_GAP_REASONS, type CaptureGapReason, type CaptureRecord, type EndHow, type Header } from '../record';
+import { CAPTURE_GAP_REASONS, type CaptureGapReason, type CaptureRecord } from '../record';
 import { ImportError, clip } from './errors';
 import { readMsi } from './har-msi';
 import { decodeBase64, endHowFor, finite, headerOf, headers, isObj, mayHaveHeldBody, num, isHarLike, splitEvents } from './har-fields';
