@@ -15,6 +15,7 @@
 import { isEventStreamType, isJsonType, type Header, type HookRecord } from '../../core/record';
 import { createConn, type Conn, type Emitter } from './emitter';
 import type { HookBytesChunk, HookSkip } from '../wire/records';
+import { CHANNEL, PROTOCOL_VERSION, type FaultOut, type FaultPlan } from '../wire/protocol';
 import { call, disguise, G, N, now, patchGetter, patchMethod } from './natives';
 import { describeRequest, type RequestInfo } from './request-info';
 
@@ -26,6 +27,14 @@ interface ConnState {
   /** Response objects of this connection (original + clones) not yet garbage-collected. */
   alive: number;
   signal: AbortSignal | null;
+  /** Faults armed from the panel apply to this body: its reads go through the relay (fault-read). */
+  fault?: FaultPipe;
+}
+/** What the relay said the page gets next of a faulted body. */
+interface FaultPipe {
+  parts: FaultOut['parts'];
+  next: number;
+  end?: 'reset' | 'close' | 'hold' | 'done';
 }
 interface BodyState {
   cs: ConnState;
@@ -110,6 +119,7 @@ function makeState(res: Response, cs: ConnState, contentType: string | null): Bo
         const controller = c as unknown as ReadableByteStreamController;
         st.disturbed = true;
         if (!st.reader) st.reader = call(N.streamGetReader, call(G.resBody, res));
+        if (cs.fault) return faultPull(st, controller);
         for (;;) {
           let r: ReadableStreamReadResult<Uint8Array>;
           try {
@@ -149,6 +159,95 @@ function makeState(res: Response, cs: ConnState, contentType: string | null): Bo
   states.set(res, st);
   unreadRegistry.register(res, cs);
   return st;
+}
+
+const sleep = (ms: number) => new N.Promise<void>((resolve) => void N.setTimeout(resolve, ms));
+const ignore = (p: unknown) => {
+  try {
+    call(N.promiseThen, p, undefined, () => {});
+  } catch {
+    /* not a promise */
+  }
+};
+
+/**
+ * A faulted body (issue 14): each read of the server's body goes to the relay as it came, and the
+ * page gets what the relay answers (events withheld, delayed; a cut). A cut is what Chrome gives a
+ * reset connection: the page's next read rejects with TypeError "network error", and the server's
+ * connection is closed (the real body is cancelled). The page's chunks are recorded as it read
+ * them; what it did not get is in the relay's fault records. Without an answer from the relay
+ * (released under the page) the body continues as the server sent it.
+ */
+async function faultPull(st: BodyState, controller: ReadableByteStreamController): Promise<void> {
+  const cs = st.cs;
+  const fp = cs.fault!;
+  const reader = st.reader!;
+  for (;;) {
+    if (fp.next < fp.parts.length) {
+      const part = fp.parts[fp.next++]!;
+      if (part.delayMs > 0) await sleep(part.delayMs);
+      if (call<number>(N.typedArrayByteLength, part.data) === 0) continue;
+      try {
+        recordChunk(st, part.data);
+      } catch {
+        // recording must never break the page's read
+      }
+      controller.enqueue(part.data as Uint8Array<ArrayBuffer>);
+      return;
+    }
+    const end = fp.end;
+    if (end === 'reset') {
+      ignore(call(N.readerCancel, reader));
+      finish(cs, 'network-error', 'TypeError: network error');
+      controller.error(new N.TypeError('network error'));
+      return;
+    }
+    if (end === 'close' || end === 'done') {
+      if (end === 'close') ignore(call(N.readerCancel, reader));
+      finish(cs, 'complete');
+      controller.close();
+      controller.byobRequest?.respond(0);
+      return;
+    }
+    if (end === 'hold') return new N.Promise<void>(() => {}); // the stream stays open until the page cancels it
+    let r: ReadableStreamReadResult<Uint8Array>;
+    try {
+      r = await call<Promise<ReadableStreamReadResult<Uint8Array>>>(N.readerRead, reader);
+    } catch (e) {
+      void cs.emitter.ask(cs.conn.id, { ch: CHANNEL, v: PROTOCOL_VERSION, type: 'fault-read', conn: cs.conn.id, error: errText(e) });
+      const aborted = abortReason(cs.signal);
+      if (aborted !== null) finish(cs, 'page-aborted', aborted);
+      else finish(cs, 'network-error', errText(e));
+      controller.error(e);
+      return;
+    }
+    let msg: object;
+    let transfer: ArrayBuffer[] | undefined;
+    if (r.done) msg = { ch: CHANNEL, v: PROTOCOL_VERSION, type: 'fault-read', conn: cs.conn.id, done: true };
+    else {
+      // A copy goes to the relay; the server's bytes stay here in case the relay never answers.
+      const copy = new N.Uint8Array(r.value);
+      msg = { ch: CHANNEL, v: PROTOCOL_VERSION, type: 'fault-read', conn: cs.conn.id, data: copy };
+      transfer = [call<ArrayBuffer>(N.typedArrayBuffer, copy)];
+    }
+    const out = (await cs.emitter.ask(cs.conn.id, msg, transfer)) as FaultOut | null;
+    if (!out || out.type !== 'fault-out' || !Array.isArray(out.parts)) {
+      cs.fault = undefined;
+      if (r.done) {
+        finish(cs, 'complete');
+        controller.close();
+        controller.byobRequest?.respond(0);
+        return;
+      }
+      recordChunk(st, r.value);
+      controller.enqueue(r.value as Uint8Array<ArrayBuffer>);
+      return;
+    }
+    fp.parts = out.parts;
+    fp.next = 0;
+    if (out.end === 'reset' || out.end === 'close' || out.end === 'hold') fp.end = out.end;
+    else if (r.done) fp.end = 'done';
+  }
 }
 
 /**
@@ -262,6 +361,14 @@ function installResponsePatches() {
       const st = states.get(this);
       if (!st) return call(native.clone, this);
       if (st.wrapped.locked || st.disturbed) return call(native.clone, unusable(st));
+      if (st.cs.fault) {
+        // A faulted body: both branches get what the page gets (a native clone would tee the
+        // server's body, withheld events included).
+        const branches = call<ReadableStream<Uint8Array>[]>(N.streamTee, st.wrapped);
+        st.wrapped = branches[0]!;
+        const h = call<Headers>(G.resHeaders, this);
+        return new N.Response(branches[1]!, { status: call(G.resStatus, this), statusText: call(G.resStatusText, this), headers: h });
+      }
       // The real body is untouched here (no read happened), so the native clone tees it exactly
       // as Chrome would without the hook; each branch gets its own pull-driven wrapper.
       const c = call<Response>(native.clone, this);
@@ -273,7 +380,7 @@ function installResponsePatches() {
   }.clone);
 }
 
-function onResponse(res: Response, info: RequestInfo, conn: Conn, emitter: Emitter): Response {
+function onResponse(res: Response, info: RequestInfo, conn: Conn, emitter: Emitter, fault?: FaultPipe): Response {
   const headers = call<Headers>(G.resHeaders, res);
   const ct = call<string | null>(N.headersGet, headers, 'content-type');
   // JSON is captured for JSON-RPC POSTs and for other MCP-looking requests (a 404 "Session not
@@ -304,8 +411,45 @@ function onResponse(res: Response, info: RequestInfo, conn: Conn, emitter: Emitt
     return res;
   }
   const cs: ConnState = { conn, emitter, recorded: 0, branches: 1, alive: 1, signal: info.signal };
+  if (fault && capture === 'sse') cs.fault = fault;
   makeState(res, cs, ct);
   return res;
+}
+
+/**
+ * Faults are armed in the tab: ask the relay whether one applies to this response, before the
+ * page gets it (only then: with no fault armed nothing here runs).
+ */
+function faulted(res: Response, info: RequestInfo, conn: Conn, emitter: Emitter): Promise<Response> {
+  const headers = call<Headers>(G.resHeaders, res);
+  const ct = call<string | null>(N.headersGet, headers, 'content-type');
+  const ask = (body: string | null) =>
+    emitter.ask(conn.id, {
+      ch: CHANNEL, v: PROTOCOL_VERSION, type: 'fault-query', conn: conn.id, method: info.method, url: info.url, headers: info.headers, body,
+      status: call(G.resStatus, res), contentType: ct,
+    });
+  const asked = info.bodyAsync ? call<Promise<FaultPlan | FaultOut | null>>(N.promiseThen, info.bodyAsync, ask) : ask(info.body);
+  return call<Promise<Response>>(N.promiseThen, asked, (answer: FaultPlan | FaultOut | null) => {
+    try {
+      const plan = answer && answer.type === 'fault-plan' ? answer : null;
+      if (!plan || plan.plan === 'pass') return onResponse(res, info, conn, emitter);
+      if (plan.plan === 'replace') {
+        // The page gets the fault's answer; the server's is cancelled unread.
+        const real = call<ReadableStream | null>(G.resBody, res);
+        if (real) ignore(call(N.streamCancel, real));
+        const type = typeof plan.contentType === 'string' ? plan.contentType : 'application/json';
+        const body = plan.hold ? new N.ReadableStream<Uint8Array>({}) : typeof plan.body === 'string' ? plan.body : '';
+        const status = typeof plan.status === 'number' ? plan.status : 404;
+        const synthetic = new N.Response(body, { status, statusText: typeof plan.statusText === 'string' ? plan.statusText : '', headers: [['content-type', type]] });
+        return onResponse(synthetic, info, conn, emitter);
+      }
+      const pipe: FaultPipe = { parts: [], next: 0 };
+      if (plan.end === 'reset' || plan.end === 'close') pipe.end = plan.end;
+      return onResponse(res, info, conn, emitter, pipe);
+    } catch {
+      return res;
+    }
+  });
 }
 
 function startConn(conn: Conn, info: RequestInfo, _emitter: Emitter) {
@@ -347,6 +491,7 @@ export function installFetchHook(emitter: Emitter, onCall: () => void = () => {}
         p,
         (res: Response) => {
           try {
+            if (emitter.faultsOn() && (i.mcpish || i.jsonRpcPost)) return faulted(res, i, conn, emitter);
             return onResponse(res, i, conn, emitter);
           } catch {
             return res;
