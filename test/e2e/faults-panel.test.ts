@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeRecords } from '../../src/core';
 import type { CaptureRecord, FaultRecord } from '../../src/core/record';
 import { startFixtureServer, type FixtureServer } from '../fixtures/mcp-server/index';
-import { devtoolsFrontend } from '../support/devtools';
+import { devtoolsFrontend, setDockSide } from '../support/devtools';
 import { openInspected, waitForRecords, type Harness } from '../support/extension';
 import { relayContext } from '../support/relay';
 import { clickTestId, screenshot } from '../support/panel-ui';
@@ -116,6 +116,13 @@ async function armPreset(id: string, count: number) {
   await waitFor(async () => (await relayFaults()).length === count, { timeoutMs: 10_000, message: `the page's relay has ${count} armed fault(s)` });
 }
 
+/** The faults panel lies inside the DevTools panel's viewport. */
+async function panelInView(): Promise<void> {
+  const box = await h.panel.eval<{ left: number; right: number; w: number }>(`(() => { const r = document.querySelector('[data-testid=faults-panel]').getBoundingClientRect(); return { left: r.left, right: r.right, w: innerWidth }; })()`);
+  expect(box.left).toBeGreaterThanOrEqual(0);
+  expect(box.right).toBeLessThanOrEqual(box.w);
+}
+
 async function runSession(): Promise<{ text?: string; error?: string; progress?: number[] }> {
   await waitFor(() => h.evalPage('typeof window.start === "function"'), { message: 'agent page ready' });
   await h.evalPage(`window.start(${JSON.stringify(mcp.url)})`);
@@ -129,6 +136,7 @@ describe('faults from the panel, in real DevTools, against the official SDK clie
     await armPreset('resume-after-cut', 1);
     const armedText = await h.panel.eval<string>(`document.querySelector('[data-testid=tb-faults]').textContent`);
     expect(armedText).toContain('1 fault armed: resume-after-cut · cut the stream after 3 events · tools/call');
+    await panelInView();
     const fe = await h.browser.cdp.attach((await devtoolsFrontend(h.browser)).targetId);
     await screenshot(h.browser.cdp, fe, 'faults-armed-panel');
 
@@ -169,6 +177,7 @@ describe('faults from the panel, in real DevTools, against the official SDK clie
 
   it('withheld events: lossy-result-accepted appears, attributed to the fault, and what was withheld is in the capture only', async () => {
     await armPreset('lossy-replay', 2);
+    await panelInView();
     const fe = await h.browser.cdp.attach((await devtoolsFrontend(h.browser)).targetId);
     await screenshot(h.browser.cdp, fe, 'faults-armed-lossy-replay');
     const logBefore = mcp.log.length;
@@ -232,10 +241,50 @@ describe('faults from the panel, in real DevTools, against the official SDK clie
     if (!(await h.panel.eval<boolean>(`!!document.querySelector('[data-testid=faults-panel]')`))) await clickTestId(h.panel, 'tb-faults');
     await waitFor(() => h.panel.eval(`document.querySelector('[data-testid=fault-verdict-lossy-replay]')?.dataset.outcome === 'fail'`), { message: 'lossy-replay verdict: fail (the client accepted)' });
     await screenshot(h.browser.cdp, fe, 'faults-lossy-replay-verdict');
+    // The same panel docked at the bottom (wide and short): the faults panel stays in view.
+    await setDockSide(h.browser, 'bottom');
+    await waitFor(() => h.panel.eval(`innerWidth > innerHeight`), { message: 'docked bottom' });
+    await clickTestId(h.panel, 'tb-faults');
+    await clickTestId(h.panel, 'tb-faults');
+    await panelInView();
+    await screenshot(h.browser.cdp, fe, 'faults-lossy-replay-bottom');
+    await clickTestId(h.panel, 'tb-faults');
+  });
+
+  it('a session that expires (404 from the panel): the page gets the SDK server\'s 404, the server\'s own answer is in the capture as replaced', async () => {
+    await armPreset('session-404', 1);
+    const logBefore = mcp.log.length;
+    const run = await runSession();
+    expect(run.error).toMatch(/Session not found/); // the SDK server's 404 body, as the SDK client reports it
+    const log = mcp.log.slice(logBefore);
+    // The server did answer the call: the fault replaced its answer for the page.
+    expect(log.some((e) => e.type === 'http' && e.httpMethod === 'POST' && e.rpc.some((m: any) => m.method === 'tools/call'))).toBe(true);
+    const records = await waitForRecords(
+      h.panel,
+      (rs) => faultsOf(rs).some((f) => f.fault === 'expire-session' && rs.some((r) => r.kind === 'end' && r.src === f.src && r.conn === f.conn)),
+      'expire-session fault record and the replaced answer',
+    );
+    const f = faultsOf(records).find((x) => x.fault === 'expire-session')!;
+    expect(f).toMatchObject({ status: 404, serverStatus: 200, origin: 'panel' });
+    const res = records.find((r) => r.kind === 'response' && r.src === f.src && r.conn === f.conn);
+    expect(res).toMatchObject({ status: 404 });
+    await waitFor(
+      () => h.panel.eval(`globalThis.__MSI_UI__.snapshot().findings.some((f) => f.code === 'session-expired' && f.injected && f.injected.fault === 'expire-session')`),
+      { timeoutMs: 20_000, message: 'session-expired attributed to the fault' },
+    );
+    if (!(await h.panel.eval<boolean>(`!!document.querySelector('[data-testid=faults-panel]')`))) await clickTestId(h.panel, 'tb-faults');
+    await waitFor(() => h.panel.eval(`['fail', 'pass'].includes(document.querySelector('[data-testid=fault-verdict-session-404]')?.dataset.outcome)`), { message: 'session-404 verdict' });
+    // expire-session stays armed for the session's later requests until disarmed.
+    await clickTestId(h.panel, 'fault-disarm-all');
+    await waitFor(async () => (await relayFaults()).length === 0, { message: 'disarmed in the page\'s relay' });
+    expect(await h.panel.eval(`document.querySelector('[data-testid=tb-faults]').dataset.armed`)).toBe('0');
   });
 
   it('a page cannot arm, disarm or forge a fault', async () => {
-    expect(await relayFaults()).toEqual([]);
+    if ((await relayFaults()).length) {
+      await clickTestId(h.panel, 'fault-disarm-all'); // what an earlier test left armed
+      await waitFor(async () => (await relayFaults()).length === 0, { message: 'disarmed' });
+    }
     const before = faultsOf(await h.panel.eval<CaptureRecord[]>('globalThis.__MSI_PANEL__.records()')).length;
     // Everything a page can reach: window messages in the extension's envelope, a forged hook
     // hello with a port of its own, the extension's runtime (not reachable from a web page).

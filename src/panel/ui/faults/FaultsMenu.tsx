@@ -5,7 +5,7 @@
 // injected so far. The control comes from the live layer (FaultControlContext, app/mount.tsx); the
 // standalone viewer has none, and only lists the faults a capture file records.
 
-import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { createContext, useContext, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { PRESETS, evaluatePreset, type PresetResult } from '../../../core/faults/presets';
 import type { AnalysisSnapshot, InjectedFault } from '../../../core/model';
 import { useViewModel } from '../store/StoreContext';
@@ -83,14 +83,27 @@ export function FaultsButton() {
   // Placed from the button's box, inside the panel's viewport in every dock layout (the button
   // may sit at either end of a toolbar that wraps in a narrow panel).
   const [at, setAt] = useState<{ top: number; left: number; width: number } | null>(null);
-  const toggle = () => {
+  const place = () => {
     const r = btn.current?.getBoundingClientRect();
-    if (r) {
-      const width = Math.min(560, window.innerWidth - 8);
-      setAt({ top: r.bottom + 2, left: Math.max(4, Math.min(r.left, window.innerWidth - width - 4)), width });
-    }
+    if (!r) return;
+    const width = Math.min(560, window.innerWidth - 8);
+    const next = { top: Math.round(r.bottom + 2), left: Math.round(Math.max(4, Math.min(r.left, window.innerWidth - width - 4))), width };
+    setAt((a) => (a && a.top === next.top && a.left === next.left && a.width === next.width ? a : next));
+  };
+  const toggle = () => {
+    place();
     setOpen(!open);
   };
+  // The button moves while the panel is open (its label grows when a fault is armed, the toolbar
+  // wraps, the dock layout changes): follow it.
+  useLayoutEffect(() => {
+    if (open) place();
+  });
+  useEffect(() => {
+    if (!open) return;
+    window.addEventListener('resize', place);
+    return () => window.removeEventListener('resize', place);
+  }, [open]);
   const [text, setText] = useState('');
   const [error, setError] = useState<string | undefined>();
   const ref = useRef<HTMLDivElement>(null);
