@@ -55,6 +55,11 @@ const api = {
   witness: () => witness.snapshot(),
   health: () => health.getSnapshot(),
   faults: () => faults.getSnapshot(),
+  /**
+   * Arms faults as the panel's own box would (`npm run demo -- --fault`, over CDP). Only this
+   * extension's page has it, and only in builds with test hooks: a web page cannot reach it.
+   */
+  armFaults: (text: string) => faults.arm(text) ?? 'armed',
   tabId,
 };
 if (TEST_HOOKS) Object.defineProperty(globalThis, '__MSI_PANEL__', { value: Object.freeze(api) });

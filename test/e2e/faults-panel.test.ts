@@ -280,6 +280,35 @@ describe('faults from the panel, in real DevTools, against the official SDK clie
     expect(await h.panel.eval(`document.querySelector('[data-testid=tb-faults]').dataset.armed`)).toBe('0');
   });
 
+  it('a fault written by hand in the panel (the short form): events delayed, recorded; a wrong one is refused with the reason', async () => {
+    if (!(await h.panel.eval<boolean>(`!!document.querySelector('[data-testid=faults-panel]')`))) await clickTestId(h.panel, 'tb-faults');
+    const type = (text: string) =>
+      h.panel.eval(`(() => { const el = document.querySelector('[data-testid=fault-text]');
+        Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(el, ${JSON.stringify(text)});
+        el.dispatchEvent(new Event('input', { bubbles: true })); return true; })()`);
+    await type('cut:x');
+    await clickTestId(h.panel, 'fault-arm-text');
+    await waitFor(() => h.panel.eval(`document.querySelector('[data-testid=fault-error]')?.textContent.includes('must be a whole number')`), { message: 'the error says why' });
+    // What `npm run demo -- --fault` uses (the panel's CDP-only hook) refuses it the same way.
+    expect(await h.panel.eval<string>(`globalThis.__MSI_PANEL__.armFaults('cut:x')`)).toMatch(/whole number/);
+    await type('delay:400:2,tool=long_task');
+    await clickTestId(h.panel, 'fault-arm-text');
+    await waitFor(async () => (await relayFaults()).length === 1, { message: 'delay armed in the relay' });
+    expect(await h.panel.eval<string>(`document.querySelector('[data-testid=faults-armed]').textContent`)).toContain('delay event 2 by 400 ms · tool long_task · next 1');
+    const run = await runSession();
+    expect(run.error).toBeUndefined();
+    expect(run.progress).toEqual([1, 2, 3, 4, 5, 6]);
+    const records = await waitForRecords(h.panel, (rs) => faultsOf(rs).some((f) => f.fault === 'delay'), 'delay fault record');
+    const d = faultsOf(records).find((f) => f.fault === 'delay')!;
+    expect(d).toMatchObject({ delayMs: 400, events: 1 });
+    // The delayed event reached the page at least 400 ms after the server sent it.
+    const sent = mcp.log.find((e) => e.type === 'sse' && e.id === d.eventIds[0]) as { t: number } | undefined;
+    const got = records.find((r) => r.kind === 'chunk' && r.src === d.src && r.conn === d.conn && r.text.includes(`id: ${d.eventIds[0]}\n`));
+    expect(sent && got).toBeTruthy();
+    expect(got!.t - sent!.t).toBeGreaterThanOrEqual(390);
+    await waitFor(async () => (await relayFaults()).length === 0, { message: 'the delay was used once and disarmed' });
+  });
+
   it('a page cannot arm, disarm or forge a fault', async () => {
     if ((await relayFaults()).length) {
       await clickTestId(h.panel, 'fault-disarm-all'); // what an earlier test left armed
