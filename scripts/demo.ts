@@ -106,7 +106,7 @@ function parseArgs(argv: string[]): Args {
   }
   if (a.sdk === 'v2') {
     if (mode !== undefined && !isV2ScenarioName(mode)) usage(`unknown mode ${mode} for --sdk v2 (a scenario: ${V2_SCENARIO_NAMES.join(', ')})`);
-    a.mode = (mode as V2ScenarioName | undefined) ?? 'modern-reissue';
+    a.mode = (mode as V2ScenarioName | undefined) ?? (a.fault ? 'modern-baseline' : 'modern-reissue');
   } else {
     if (mode !== undefined && !isModeName(mode)) usage(`unknown mode ${mode}${isV2ScenarioName(mode) ? ' (a v2 scenario: add --sdk v2)' : ''}`);
     a.mode = (mode as ModeName | undefined) ?? (a.fault ? 'baseline' : 'lossy');
@@ -116,6 +116,7 @@ function parseArgs(argv: string[]): Args {
     a.once = true;
   }
   if (a.once) a.browser = false;
+  if (a.once && a.fault && a.sdk === 'v2') usage('--once --fault runs the SDK v1 agent only; with --sdk v2, arm the fault in the panel (drop --once)');
   return a;
 }
 
