@@ -35,6 +35,8 @@ interface FaultPipe {
   parts: FaultOut['parts'];
   next: number;
   end?: 'reset' | 'close' | 'hold' | 'done';
+  /** The relay stopped answering: the rest of the body goes to the page as the server sent it. */
+  raw?: boolean;
 }
 interface BodyState {
   cs: ConnState;
@@ -112,14 +114,12 @@ function makeState(res: Response, cs: ConnState, contentType: string | null): Bo
   st.disturbed = false;
   st.index = 0;
   st.contentType = contentType;
-  st.wrapped = new N.ReadableStream<Uint8Array>(
-    {
+  const source: UnderlyingByteSource = {
       type: 'bytes',
       async pull(c) {
         const controller = c as unknown as ReadableByteStreamController;
         st.disturbed = true;
         if (!st.reader) st.reader = call(N.streamGetReader, call(G.resBody, res));
-        if (cs.fault) return faultPull(st, controller);
         for (;;) {
           let r: ReadableStreamReadResult<Uint8Array>;
           try {
@@ -153,9 +153,17 @@ function makeState(res: Response, cs: ConnState, contentType: string | null): Bo
         if (st.reader) return call<Promise<void>>(N.readerCancel, st.reader, reason);
         return call<Promise<void>>(N.streamCancel, call(G.resBody, res), reason);
       },
-    },
-    { highWaterMark: 0 },
-  );
+  };
+  // A faulted body reads through the relay; the others keep the pull above, untouched (nothing
+  // is checked per read when no fault applies).
+  if (cs.fault) {
+    source.pull = (c) => {
+      st.disturbed = true;
+      if (!st.reader) st.reader = call(N.streamGetReader, call(G.resBody, res));
+      return faultPull(st, c);
+    };
+  }
+  st.wrapped = new N.ReadableStream<Uint8Array>(source as UnderlyingSource<Uint8Array>, { highWaterMark: 0 });
   states.set(res, st);
   unreadRegistry.register(res, cs);
   return st;
@@ -178,7 +186,8 @@ const ignore = (p: unknown) => {
  * them; what it did not get is in the relay's fault records. Without an answer from the relay
  * (released under the page) the body continues as the server sent it.
  */
-async function faultPull(st: BodyState, controller: ReadableByteStreamController): Promise<void> {
+async function faultPull(st: BodyState, c: ReadableStreamController<Uint8Array>): Promise<void> {
+  const controller = c as unknown as ReadableByteStreamController;
   const cs = st.cs;
   const fp = cs.fault!;
   const reader = st.reader!;
@@ -230,9 +239,9 @@ async function faultPull(st: BodyState, controller: ReadableByteStreamController
       msg = { ch: CHANNEL, v: PROTOCOL_VERSION, type: 'fault-read', conn: cs.conn.id, data: copy };
       transfer = [call<ArrayBuffer>(N.typedArrayBuffer, copy)];
     }
-    const out = (await cs.emitter.ask(cs.conn.id, msg, transfer)) as FaultOut | null;
+    const out = fp.raw ? null : ((await cs.emitter.ask(cs.conn.id, msg, transfer)) as FaultOut | null);
     if (!out || out.type !== 'fault-out' || !Array.isArray(out.parts)) {
-      cs.fault = undefined;
+      fp.raw = true;
       if (r.done) {
         finish(cs, 'complete');
         controller.close();
