@@ -59,3 +59,23 @@ describe('fault attribution', () => {
     expect(delay.faults?.[0]?.findings).toEqual([]);
   });
 });
+
+describe('exports carry injected faults', () => {
+  it('HAR export and re-import keep the fault record and its attribution; Markdown lists it', async () => {
+    const { exportHar } = await import('../../../src/export/har');
+    const { exportMarkdown } = await import('../../../src/export/markdown');
+    const { importText } = await import('../../../src/core/import');
+    const records = withFault(lossyRecords(), withhold);
+    const back = importText(exportHar(records)).records;
+    const f = back.find((r) => r.kind === 'fault') as FaultRecord | undefined;
+    expect(f).toMatchObject({ fault: 'withhold', eventIds: ['12', '13'], withheld: withhold.withheld });
+    // …on the entry of the connection it changed.
+    const req = back.find((r) => r.kind === 'request' && r.conn === f!.conn);
+    expect(req).toMatchObject({ method: 'GET' });
+    const snap = analyzeRecords(back);
+    expect(snap.findings.find((x) => x.code === 'lossy-result-accepted')?.injected?.origin).toBe('panel');
+    const md = exportMarkdown(analyzeRecords(records));
+    expect(md).toContain('Injected faults: 1');
+    expect(md).toMatch(/`withhold` from the panel: .*event ids 12, 13.*explains `replay-gap`, `lossy-result-accepted`|explains `lossy-result-accepted`, `replay-gap`/);
+  });
+});
