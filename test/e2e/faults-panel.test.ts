@@ -71,8 +71,10 @@ beforeAll(async () => {
         const entry = { method: (init && init.method) || 'GET', lastEventId: new Headers(init && init.headers).get('last-event-id'), text: '', clone: '', error: null };
         window.reads.push(entry);
         if (!res.body || !(res.headers.get('content-type') || '').includes('event-stream')) return res;
-        const copy = res.clone();
-        copy.text().then((t) => { entry.clone = t; }, (e) => { entry.cloneError = String(e); });
+        if (window.cloneBodies !== false) {
+          const copy = res.clone();
+          copy.text().then((t) => { entry.clone = t; }, (e) => { entry.cloneError = String(e); });
+        }
         const dec = new TextDecoder();
         const body = res.body.pipeThrough(new TransformStream({
           transform(c, ctl) { entry.text += dec.decode(c, { stream: true }); ctl.enqueue(c); },
@@ -80,13 +82,13 @@ beforeAll(async () => {
         }));
         return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
       };
-      window.start = (url) => { window.reads = []; window.progress = []; window.tokens = []; window.errors = []; window.run = (async () => {
+      window.start = (url, chunks = 6, delayMs = 120) => { window.reads = []; window.progress = []; window.tokens = []; window.errors = []; window.run = (async () => {
         const client = new Client({ name: 'fault-agent', version: '1.0.0' });
         const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: readingFetch,
           reconnectionOptions: { initialReconnectionDelay: 100, maxReconnectionDelay: 500, reconnectionDelayGrowFactor: 1.5, maxRetries: 5 } });
         transport.onerror = (e) => window.errors.push(String(e && e.message || e));
         await client.connect(transport);
-        const result = await client.callTool({ name: 'long_task', arguments: { chunks: 6, delayMs: 120, tag: 'fault' } }, undefined, {
+        const result = await client.callTool({ name: 'long_task', arguments: { chunks, delayMs, tag: 'fault' } }, undefined, {
           onprogress: (p) => window.progress.push(p.progress), resetTimeoutOnProgress: true, timeout: 30000,
           onresumptiontoken: (t) => window.tokens.push(t) });
         await client.close();
@@ -123,10 +125,20 @@ async function panelInView(): Promise<void> {
   expect(box.right).toBeLessThanOrEqual(box.w);
 }
 
-async function runSession(): Promise<{ text?: string; error?: string; progress?: number[] }> {
+async function runSession(chunks = 6, delayMs = 120, beforeEnd?: () => Promise<void>): Promise<{ text?: string; error?: string; progress?: number[] }> {
   await waitFor(() => h.evalPage('typeof window.start === "function"'), { message: 'agent page ready' });
-  await h.evalPage(`window.start(${JSON.stringify(mcp.url)})`);
+  await h.evalPage(`window.start(${JSON.stringify(mcp.url)}, ${chunks}, ${delayMs})`);
+  if (beforeEnd) await beforeEnd();
   return h.evalPage('window.run');
+}
+
+/** Types a fault into the panel's box (as a user would) and arms it. */
+async function typeFault(text: string): Promise<void> {
+  if (!(await h.panel.eval<boolean>(`!!document.querySelector('[data-testid=faults-panel]')`))) await clickTestId(h.panel, 'tb-faults');
+  await h.panel.eval(`(() => { const el = document.querySelector('[data-testid=fault-text]');
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(el, ${JSON.stringify(text)});
+    el.dispatchEvent(new Event('input', { bubbles: true })); return true; })()`);
+  await clickTestId(h.panel, 'fault-arm-text');
 }
 
 const faultsOf = (rs: CaptureRecord[]) => rs.filter((r): r is FaultRecord => r.kind === 'fault');
@@ -307,6 +319,36 @@ describe('faults from the panel, in real DevTools, against the official SDK clie
     expect(sent && got).toBeTruthy();
     expect(got!.t - sent!.t).toBeGreaterThanOrEqual(390);
     await waitFor(async () => (await relayFaults()).length === 0, { message: 'the delay was used once and disarmed' });
+  });
+
+  it('a live stream: a fault armed while the call streams applies to it from its next event', async () => {
+    // A body the page cloned is not faulted live (the clone, teed before the fault, would show
+    // what is withheld): this page reads its bodies once.
+    await h.evalPage('window.cloneBodies = false');
+    const logBefore = mcp.log.length;
+    const run = await runSession(10, 250, async () => {
+      await waitFor(() => h.evalPage('window.progress.length >= 2'), { timeoutMs: 20_000, message: 'the call is streaming' });
+      await typeFault('withhold:2-3,tool=long_task');
+      await waitFor(async () => (await relayFaults()).length === 1, { message: 'armed in the relay while the stream is open' });
+    });
+    expect(run.error).toBeUndefined();
+    expect(run.text).toMatch(/^long_task finished/);
+    const records = await waitForRecords(h.panel, (rs) => faultsOf(rs).filter((f) => f.fault === 'withhold' && f.text.includes('withhold events 2–3')).flatMap((f) => f.eventIds).length >= 2, 'live withhold records');
+    const w = faultsOf(records).filter((f) => f.fault === 'withhold' && f.text.includes('withhold events 2–3'));
+    const ids = w.flatMap((f) => f.eventIds);
+    expect(ids.length).toBe(2);
+    // The POST stream that was already open when the fault was armed: no resume, the server sent them.
+    const post = records.find((r) => r.kind === 'request' && r.src === w[0]!.src && r.conn === w[0]!.conn) as Extract<CaptureRecord, { kind: 'request' }>;
+    expect(post.method).toBe('POST');
+    const sent = mcp.log.slice(logBefore).filter((e) => e.type === 'sse').map((e) => (e as { id?: string }).id);
+    for (const id of ids) expect(sent).toContain(id);
+    const reads = await h.evalPage<{ method: string; text: string }[]>('window.reads');
+    for (const x of w.flatMap((f) => f.withheld ?? [])) expect(reads.some((r) => r.text.includes(x.text))).toBe(false);
+    await waitFor(
+      () => h.panel.eval(`globalThis.__MSI_UI__.snapshot().findings.some((f) => f.code === 'live-gap' && f.injected && f.injected.fault === 'withhold')`),
+      { timeoutMs: 20_000, message: 'live-gap attributed to the fault' },
+    );
+    await h.evalPage('window.cloneBodies = true');
   });
 
   it('a page cannot arm, disarm or forge a fault', async () => {

@@ -59,6 +59,8 @@ export interface Emitter {
    * FAULT_ANSWER_MS (released under the page): the page's fetch must never hang on the inspector.
    */
   ask(conn: string, msg: object, transfer?: ArrayBuffer[]): Promise<FaultPlan | FaultOut | null>;
+  /** Told when faults are armed or disarmed (the fetch hook's live streams). */
+  onFaultArm(fn: (on: boolean) => void): void;
 }
 
 const FAULT_ANSWER_MS = 3000;
@@ -99,6 +101,7 @@ export function createEmitter(): Emitter {
   let scheduled = false;
   let copy = true;
   let faults = false;
+  let onArm: ((on: boolean) => void) | undefined;
   // Keyed by the hook's own connection ids, without a prototype (no page setter can see a write).
   const waiting = Object.create(null) as Record<string, ((m: FaultPlan | FaultOut | null) => void) | undefined>;
   const answer = (conn: string, m: FaultPlan | FaultOut | null) => {
@@ -128,6 +131,7 @@ export function createEmitter(): Emitter {
     const f = data as { type?: unknown; on?: unknown; conn?: unknown };
     if (f.type === 'fault-arm') {
       faults = f.on === true;
+      onArm?.(faults);
       return;
     }
     if (f.type === 'fault-plan' || f.type === 'fault-out') {
@@ -153,6 +157,9 @@ export function createEmitter(): Emitter {
     flush,
     copying: () => copy,
     faultsOn: () => faults,
+    onFaultArm(fn) {
+      onArm = fn;
+    },
     ask(conn, msg, transfer) {
       return new N.Promise<FaultPlan | FaultOut | null>((resolve) => {
         const me = (m: FaultPlan | FaultOut | null) => resolve(m);

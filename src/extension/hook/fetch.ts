@@ -29,6 +29,23 @@ interface ConnState {
   signal: AbortSignal | null;
   /** Faults armed from the panel apply to this body: its reads go through the relay (fault-read). */
   fault?: FaultPipe;
+  /** An event stream: what a live fault needs to ask about it (issue 14: "or a live one"). */
+  live?: { info: RequestInfo; status: number; contentType: string | null; asked: number };
+  liveFaulted?: boolean;
+}
+
+/**
+ * Faults were armed while event streams were open: each open stream asks the relay once, before
+ * its next read, whether a fault applies to it from there on. `liveArmed` is the only thing a read
+ * looks at when no fault is armed (one boolean).
+ */
+let liveArmed = false;
+let armGeneration = 0;
+/** Streams that became faulted while open and have not ended (their pull checks cs.fault). */
+let liveFaulted = 0;
+export function onFaultsArmed(on: boolean): void {
+  liveArmed = on;
+  if (on) armGeneration++;
 }
 /** What the relay said the page gets next of a faulted body. */
 interface FaultPipe {
@@ -98,6 +115,10 @@ function recordChunk(st: BodyState, chunk: Uint8Array) {
 
 function finish(cs: ConnState, how: 'complete' | 'network-error' | 'page-aborted' | 'page-cancelled' | 'unread', reason?: string) {
   if (cs.conn.ended) return;
+  if (cs.liveFaulted) {
+    cs.liveFaulted = false;
+    liveFaulted--;
+  }
   // The relay flushes its decoder for this connection at a `complete` end (the tail chunk).
   cs.conn.end(how, reason);
 }
@@ -120,6 +141,14 @@ function makeState(res: Response, cs: ConnState, contentType: string | null): Bo
         const controller = c as unknown as ReadableByteStreamController;
         st.disturbed = true;
         if (!st.reader) st.reader = call(N.streamGetReader, call(G.resBody, res));
+        if (liveArmed || liveFaulted !== 0) {
+          // A stream faulted since it opened (a live fault) reads through the relay to its end.
+          if (cs.fault) return faultPull(st, controller as unknown as ReadableStreamController<Uint8Array>);
+          if (liveArmed && cs.live && cs.live.asked !== armGeneration && cs.branches === 1 && !cs.conn.ended) {
+            cs.live.asked = armGeneration;
+            if (await askLive(cs)) return faultPull(st, controller as unknown as ReadableStreamController<Uint8Array>);
+          }
+        }
         for (;;) {
           let r: ReadableStreamReadResult<Uint8Array>;
           try {
@@ -167,6 +196,22 @@ function makeState(res: Response, cs: ConnState, contentType: string | null): Bo
   states.set(res, st);
   unreadRegistry.register(res, cs);
   return st;
+}
+
+/** A live stream asks whether a fault armed since it opened applies to it from its next read. */
+async function askLive(cs: ConnState): Promise<boolean> {
+  const l = cs.live!;
+  const answer = await cs.emitter.ask(cs.conn.id, {
+    ch: CHANNEL, v: PROTOCOL_VERSION, type: 'fault-query', conn: cs.conn.id, method: l.info.method, url: l.info.url, headers: l.info.headers,
+    body: l.info.body, status: l.status, contentType: l.contentType, live: true,
+  });
+  if (!answer || answer.type !== 'fault-plan' || answer.plan !== 'stream') return false;
+  const pipe: FaultPipe = { parts: [], next: 0 };
+  if (answer.end === 'reset' || answer.end === 'close') pipe.end = answer.end;
+  cs.fault = pipe;
+  cs.liveFaulted = true;
+  liveFaulted++;
+  return true;
 }
 
 const sleep = (ms: number) => new N.Promise<void>((resolve) => void N.setTimeout(resolve, ms));
@@ -421,6 +466,7 @@ function onResponse(res: Response, info: RequestInfo, conn: Conn, emitter: Emitt
   }
   const cs: ConnState = { conn, emitter, recorded: 0, branches: 1, alive: 1, signal: info.signal };
   if (fault && capture === 'sse') cs.fault = fault;
+  else if (capture === 'sse') cs.live = { info, status: call(G.resStatus, res), contentType: ct, asked: emitter.faultsOn() ? armGeneration : -1 };
   makeState(res, cs, ct);
   return res;
 }
@@ -477,6 +523,7 @@ function startConn(conn: Conn, info: RequestInfo, _emitter: Emitter) {
 
 export function installFetchHook(emitter: Emitter, onCall: () => void = () => {}): typeof fetch {
   installResponsePatches();
+  emitter.onFaultArm(onFaultsArmed);
   const nativeFetch = N.fetch;
   const proxy = new Proxy(nativeFetch, {
     apply(target, thisArg, args: unknown[]) {

@@ -171,7 +171,12 @@ export function createFaultInjector(add: (r: FaultRecordBody) => void, now: () =
       const actives: Active[] = [];
       for (const a of armed) for (const active of a.arming.take(facts)) actives.push({ armed: a, active });
       if (actives.length === 0) return { conn: q.conn, plan: 'pass' };
-      const over = responseOverride(actives.map((x) => x.active));
+      const over = q.live ? undefined : responseOverride(actives.map((x) => x.active));
+      if (q.live && responseOverride(actives.map((x) => x.active))) {
+        // A live stream was answered long ago: a fault that replaces the answer waits for the next one.
+        for (const x of actives) x.armed.arming.refund(x.active);
+        return { conn: q.conn, plan: 'pass' };
+      }
       if (over) {
         const a = actives.find((x) => x.active === over.fault)!;
         record(q.conn, a, { eventIds: [], events: 0, status: over.status, serverStatus: q.status, withheld: [] }, lin);
@@ -199,6 +204,9 @@ export function createFaultInjector(add: (r: FaultRecordBody) => void, now: () =
       // Keep the original ActiveFault for refunds (the list above renumbers them for stream.ts).
       (c as FaultedConn & { originals?: Active[] }).originals = actives;
       conns.set(q.conn, c);
+      // A live stream is joined between two reads, maybe inside an event: its first blank line is
+      // the first certain boundary; what comes before it reaches the page as the server sent it.
+      if (q.live) c.parser.resync();
       const start = c.sf.start();
       if (start.end) {
         c.ended = true;

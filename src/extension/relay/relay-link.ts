@@ -42,8 +42,10 @@ export function createRelayLink(core: RelayCore, control: RelayControl, env: Rel
   /** Arms (or disarms) faults; the hook learns only whether any are armed. */
   const setFaults = (list: import('../wire/protocol').ArmedFault[]) => {
     const was = faults.armed();
+    const before = faults.ids().join(',');
     faults.set(list);
-    if (hook && was !== faults.armed()) hook.send('fault-arm', { on: faults.armed() });
+    // Every change of an armed list: the hook's open streams ask again (a live fault).
+    if (hook && (was !== faults.armed() || (faults.armed() && before !== faults.ids().join(',')))) hook.send('fault-arm', { on: faults.armed() });
   };
 
   function connect() {

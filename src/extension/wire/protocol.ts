@@ -80,6 +80,8 @@ export interface FaultQuery extends Envelope<'fault-query'> {
   body: string | null;
   status: number;
   contentType: string | null;
+  /** An event stream already open when the faults were armed: faults apply from its next read. */
+  live?: boolean;
 }
 /**
  * relay → hook: `pass` (no fault: the response goes to the page as it is), `stream` (every read of
