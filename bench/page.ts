@@ -35,7 +35,7 @@ export interface PageConfig {
   latencyIntervalMs: number;
   /** Also compare with DevTools closed (extension loaded but no panel) — two more browsers. */
   devtoolsClosedPair: boolean;
-  /** Page rows to run ('1', '1b', '2', '3', '7b', '8'); all when absent (bench/run.ts --rows). */
+  /** Page rows to run ('1', '1b', '2', '3', '3c', '7b', '8'); all when absent (bench/run.ts --rows). */
   rows?: Set<string>;
   log(msg: string): void;
 }

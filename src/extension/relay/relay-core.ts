@@ -5,18 +5,15 @@
 // (with the decoding carry that lets the panel decode each on its own) and the panel makes their
 // text (wire/decode.ts). Unit-tested with a fake sink; the jobs are in their own files:
 //   connections.ts  lifecycle table          carry.ts     decoding carry per connection
-//   holding.ts      holding while not recording
+//   holding.ts      holding while not recording    recording.ts  the switch, and the hook's copy mode
 //   buffer.ts       numbering, bounded backfill buffer
 //   delivery.ts     messages to the sink (bytes inline or in one Blob)
 //   limits.ts       the size cap's settings; the es-event cut
 //
 // Recording: records are kept only while the relay records (its tab is inspected by DevTools, or
-// "capture while DevTools is closed" is on; relay.ts decides). While not recording the hook is
-// told to stop copying the bytes of reads (`mode` copy: false on the private port): it then sends
-// only a `skip` per read, with the ≤ 3 bytes the carry needs. Recording starts once the hook says
-// it copies again (`mode-ack`), so every read is either kept or counted in the connection's
-// `not-recording` gap; a skip that arrives while recording anyway (a hook that never answered
-// within HOOK_ACK_MS, a record queued before the switch) gets a gap of its own.
+// "capture while DevTools is closed" is on; relay.ts decides), with the hook's copy mode switched
+// to match (recording.ts). A skip that arrives while recording anyway (a hook that never answered
+// within HOOK_ACK_MS, a record queued before the switch) gets a `not-recording` gap of its own.
 
 import type { HookRecord } from '../../core/record';
 import { isMessage } from '../wire/guards';
@@ -29,12 +26,11 @@ import { createDelivery, type RelaySink } from './delivery';
 import { createHolding } from './holding';
 import { capEsEvent, DEFAULT_RECORD_MAX_CHARS } from './limits';
 import type { FaultRecordBody } from './faults';
+import { createRecordingSwitch } from './recording';
 
 export { MAX_HELD_BYTES, MAX_HELD_CONNS, NOT_RECORDING_CODE } from './holding';
 export { SEND_CHUNK, type RelayBatch, type RelaySink } from './delivery';
-
-/** How long recording waits for the hook to say it copies again before it starts anyway. */
-export const HOOK_ACK_MS = 1000;
+export { HOOK_ACK_MS } from './recording';
 
 export interface RelayOptions extends RelayBufferOptions {
   /** Per-record size cap in characters (chunk text, es-event data). */
@@ -124,27 +120,11 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
   let accepted = 0;
   let cut = 0;
   let released = false;
-  let recording = opts.recording ?? true;
-  let hookMode: ((copy: boolean) => void) | null = null;
-  /** What the hook was last told, and what it last said it does (it starts copying). */
-  let hookTold = true;
-  let hookCopies = true;
-  const tellHook = (copy: boolean) => {
-    hookTold = copy;
-    hookMode?.(copy);
-  };
-  /** Recording is wanted and waits for the hook's ack. */
-  let starting = false;
   let lateSkips = 0;
 
   const push = (rec: Unnumbered): WireRecord => buffer.push(rec);
   const notice = (code: string, message: string): WireRecord => push({ kind: 'notice', t: now(), level: 'warning', code, message });
-
-  function startRecording() {
-    starting = false;
-    recording = true;
-    delivery.send(holding.release(push, now()), false);
-  }
+  const onOff = createRecordingSwitch(opts.recording ?? true, () => delivery.send(holding.release(push, now()), false), setTimer);
 
   /** One hook record, validated; `out` collects what was numbered. */
   function take(r: HookWireRecord, out: WireRecord[]): 'ok' | 'odd' {
@@ -164,7 +144,7 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
       else holding.count();
       return 'ok';
     }
-    if (!recording) {
+    if (!onOff.recording()) {
       if (bytes) carry.skip(conn, tail3(bytes), bytes.length);
       else if (r.kind === 'skip' && r.tail) carry.skip(conn, r.tail, r.n!);
       if (r.kind === 'request' || r.kind === 'response' || r.kind === 'end') holding.lifecycle(r);
@@ -225,14 +205,8 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
       return out.length;
     },
     onHookMessage: (msg) => (isMessage(msg, 'hook-batch') ? core.onHookRecords(msg.records) : 0),
-    connectHook(mode) {
-      hookMode = mode;
-      if (!recording && !starting) tellHook(false);
-    },
-    onModeAck(copy) {
-      hookCopies = copy;
-      if (copy && starting && !released) startRecording();
-    },
+    connectHook: (mode) => onOff.connectHook(mode),
+    onModeAck: (copy) => onOff.onModeAck(copy),
     add(rec) {
       if (released) return;
       delivery.send([push(rec)], false);
@@ -244,28 +218,8 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
     },
     detach: () => delivery.detach(),
     attached: () => delivery.attached(),
-    setRecording(on) {
-      if (released) return;
-      if (!on) {
-        starting = false;
-        if (recording) {
-          recording = false; // the buffer stays as it is
-          tellHook(false);
-        }
-        return;
-      }
-      if (recording || starting) return;
-      // The hook copies and was never told otherwise: record at once.
-      if (!hookMode || (hookTold && hookCopies)) return startRecording();
-      // Ask the hook to copy again; start when it says it does (or after HOOK_ACK_MS anyway). Its
-      // ack of an earlier `copy: false` may still be on its way: only an ack of `true` counts.
-      starting = true;
-      tellHook(true);
-      setTimer(() => {
-        if (starting && !released) startRecording();
-      }, HOOK_ACK_MS);
-    },
-    recording: () => recording,
+    setRecording: (on) => onOff.set(on),
+    recording: () => onOff.recording(),
     setOptions(o) {
       if (o.recordMaxChars !== undefined) maxChars = o.recordMaxChars;
       const b: Partial<RelayBufferOptions> = {};
@@ -290,8 +244,8 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
         rejected: malformed + inconsistent,
         cut,
         released,
-        recording,
-        hookCopies,
+        recording: onOff.recording(),
+        hookCopies: onOff.hookCopies(),
         ...holding.size(),
         notRecorded: holding.notRecorded(),
         blobs: delivery.blobs(),
@@ -300,10 +254,9 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
     },
     release() {
       released = true;
-      starting = false;
       delivery.detach();
       // The page keeps its hook: tell it to stop copying what no one will read.
-      tellHook(false);
+      onOff.release();
       conns.clear();
       carry.clear();
       holding.clear();
