@@ -5,7 +5,8 @@
 // injected so far. The control comes from the live layer (FaultControlContext, app/mount.tsx); the
 // standalone viewer has none, and only lists the faults a capture file records.
 
-import { createContext, useContext, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useAnchoredMenu } from '../app/anchored-menu';
 import { PRESETS, evaluatePreset, type PresetResult } from '../../../core/faults/presets';
 import type { AnalysisSnapshot, InjectedFault } from '../../../core/model';
 import { useViewModel } from '../store/StoreContext';
@@ -80,30 +81,7 @@ export function FaultsButton() {
   const vm = useViewModel();
   const injected = vm.snap.faults ?? [];
   const [open, setOpen] = useState(false);
-  // Placed from the button's box, inside the panel's viewport in every dock layout (the button
-  // may sit at either end of a toolbar that wraps in a narrow panel).
-  const [at, setAt] = useState<{ top: number; left: number; width: number } | null>(null);
-  const place = () => {
-    const r = btn.current?.getBoundingClientRect();
-    if (!r) return;
-    const width = Math.min(560, window.innerWidth - 8);
-    const next = { top: Math.round(r.bottom + 2), left: Math.round(Math.max(4, Math.min(r.left, window.innerWidth - width - 4))), width };
-    setAt((a) => (a && a.top === next.top && a.left === next.left && a.width === next.width ? a : next));
-  };
-  const toggle = () => {
-    place();
-    setOpen(!open);
-  };
-  // The button moves while the panel is open (its label grows when a fault is armed, the toolbar
-  // wraps, the dock layout changes): follow it.
-  useLayoutEffect(() => {
-    if (open) place();
-  });
-  useEffect(() => {
-    if (!open) return;
-    window.addEventListener('resize', place);
-    return () => window.removeEventListener('resize', place);
-  }, [open]);
+  const toggle = () => setOpen(!open);
   const [text, setText] = useState('');
   const [error, setError] = useState<string | undefined>();
   const ref = useRef<HTMLDivElement>(null);
@@ -116,6 +94,9 @@ export function FaultsButton() {
     document.addEventListener('mousedown', close);
     return () => document.removeEventListener('mousedown', close);
   }, [open]);
+  // Under its button, inside the panel in every dock layout; placed again when arming changes the
+  // button's label (and so where the toolbar puts it).
+  useAnchoredMenu(open, btn, ref, ctl?.armed.length);
   if (!src || !ctl) {
     if (injected.length === 0) return null;
     return (
@@ -148,7 +129,7 @@ export function FaultsButton() {
         <span aria-hidden="true">⚡</span> <span className="fx-label">{label}</span>
       </button>
       {open && (
-        <div className="menu fx-panel" role="dialog" aria-label="Faults" ref={ref} data-testid="faults-panel" style={at ? { top: at.top, left: at.left, width: at.width, maxHeight: `calc(100vh - ${Math.round(at.top) + 6}px)` } : undefined} onKeyDown={(e) => {
+        <div className="menu fx-panel" role="dialog" aria-label="Faults" ref={ref} data-testid="faults-panel" onKeyDown={(e) => {
           if (e.key === 'Escape') {
             e.stopPropagation();
             setOpen(false);
