@@ -56,6 +56,12 @@ export interface PageResults {
    * alternating; per size, the pairs.
    */
   threadCpu?: { events: number; withMs: number; withoutMs: number; usPerEvent: number; extCallsMs: number; byProcess: Record<string, number> }[][];
+  /**
+   * Row 2c: where row 2b's CPU goes. Chrome traces of the JSON-RPC POSTs in both browsers
+   * (DevTools open in both, the panel in one), alternating: per pair, ms of thread CPU per POST
+   * with − without, by process kind, and the page's main thread and the relay's tasks.
+   */
+  rpcCpu?: { posts: number; mainMs: number; extCallsMs: number; byProcess: Record<string, number> }[];
   relay: { cap: number; deltaWith: number; deltaWithout: number; label: string }[];
   latency: { storeP50: number; storeP95: number; rowP50: number; rowP95: number; n: number; rows: number }[];
 }
@@ -421,6 +427,18 @@ export async function runPageBenches(dist: string, cfg: PageConfig): Promise<Pag
       const p = await alternate(A, B, cfg.reps, url, `rpcMany(${cfg.fetches})`, checkNone);
       res.fetchRpc = { ratios: p.ratios, withMs: p.withMs, withoutMs: p.withoutMs };
       res.rpcSettleMs = p.settle;
+      // Row 2c: the same POSTs traced (fewer: a trace of 1,000 is large), to say where 2b's time goes.
+      const posts = Math.max(20, Math.round(cfg.fetches / 4));
+      res.rpcCpu = [];
+      for (let i = 0; i < Math.max(3, Math.min(5, cfg.reps)); i++) {
+        const [first, second] = i % 2 ? [A, B] : [B, A];
+        const x = await tracedRun(first, url, `rpcMany(${posts})`);
+        const y = await tracedRun(second, url, `rpcMany(${posts})`);
+        const [w, wo] = first === B ? [x, y] : [y, x];
+        const per = (v: number) => +(v / posts).toFixed(3);
+        const kinds = Object.keys({ ...w.byProcess, ...wo.byProcess });
+        res.rpcCpu.push({ posts, mainMs: per(w.mainMs - wo.mainMs), extCallsMs: per(w.extCallsMs), byProcess: Object.fromEntries(kinds.map((k) => [k, per((w.byProcess[k] ?? 0) - (wo.byProcess[k] ?? 0))])) });
+      }
       if (C && D) {
         const g2 = await alternate(C, D, cfg.reps, url, `fetchMany(${cfg.fetches})`, checkNone);
         res.fetchGetNoDevtools = { ratios: g2.ratios, withMs: g2.withMs, withoutMs: g2.withoutMs };

@@ -5,7 +5,7 @@
 // Options: --smoke, --only=page,core,viewer (comma list), --out=<dir> (default bench/results),
 // --dist=<dir> (a prebuilt extension instead of building this tree: before/after comparisons of two
 // builds on the same machine), --rows=1,3,8 (page rows to run; default all; the other page rows are
-// then missing from the table, so use it with --out=<scratch dir>; 3c = the traced thread-CPU rows).
+// then missing from the table, so use it with --out=<scratch dir>; 2 = rows 2, 2′, 2b and 2c; 3c = the traced thread-CPU rows).
 // Every figure is a ratio measured side by side in one run, min / median / max over repetitions
 // (see docs/benchmarks.md for the method).
 
@@ -110,6 +110,12 @@ function rows(page?: PageResults, core?: CoreResults, viewer?: ViewerResults): R
       r.push({ n: '2′', what: `Other traffic, DevTools closed: ${PAGE.fetches} small JSON GETs (with/without)`, s: g.ratios, target: '≤ 1.01', verdict: pass(g.ratios.median <= 1.01), note: `median ${fmt(g.withMs.median)} vs ${fmt(g.withoutMs.median)} ms` });
     }
     if (page.fetchRpc) r.push({ n: '2b', what: `${PAGE.fetches} JSON-RPC POSTs with JSON answers, captured (with/without)`, s: page.fetchRpc.ratios, target: '≤ 1.1', verdict: pass(page.fetchRpc.ratios.median <= 1.1), note: `median ${fmt(page.fetchRpc.withMs.median)} vs ${fmt(page.fetchRpc.withoutMs.median)} ms` });
+    if (page.rpcCpu?.length) {
+      const c = page.rpcCpu;
+      const ext = spread(c.map((x) => x.byProcess['extension (worker, panel)'] ?? 0));
+      const med = (k: string) => fmt(median(c.map((x) => x.byProcess[k] ?? 0)));
+      r.push({ n: '2c', what: `Where 2b's CPU goes: extension process (worker, panel) CPU per POST, with − without (ms; Chrome trace, ${c[0]!.posts} POSTs, ${c.length} pairs)`, s: ext, target: 'reported', verdict: 'reported', note: `per POST (medians): page main thread ${fmt(median(c.map((x) => x.mainMs)))} ms, of it the relay's tasks ${fmt(median(c.map((x) => x.extCallsMs)))} ms; browser process ${med('Browser')} ms; renderers ${med('Renderer')} ms` });
+    }
     const per = page.profile.map((runs) => spread(runs.map((x) => x.usPerEvent)));
     const falling = per.length === 2 && per[1]!.median <= per[0]!.median;
     page.profile.forEach((runs, i) => {
