@@ -1,5 +1,5 @@
 // npm run demo -- [--sdk v1|v2] [--mode lossy] [--port N] [--no-browser] [--once] [--no-build] [--browser PATH]
-//                 [--serve] [--autorun] [--remote-debugging-port N]
+//                 [--serve] [--autorun] [--remote-debugging-port N] [--fault <preset|fault>]
 //
 // Starts the fixture MCP servers (SDK v1 and SDK v2), serves the demo page (a web agent on the
 // official SDK client: v1 by default, v2 with --sdk v2), builds the extension if dist/ is stale, and opens Chromium with the extension loaded
@@ -19,6 +19,8 @@ import { MODE_NAMES, isModeName, type ModeName } from '../test/fixtures/mcp-serv
 import { runV2Scenario } from '../test/fixtures/v2/client/run-scenario.js';
 import { V2_SCENARIOS, V2_SCENARIO_NAMES, isV2ScenarioName, type V2ScenarioName } from '../test/fixtures/v2/scenarios.js';
 import { connectCdp } from '../test/support/cdp.js';
+import { describeFault, FaultSpecError, parseFaultText, presetById, PRESETS, type FaultSpec } from '../src/core/faults/index.js';
+import { startServe } from '../src/cli/serve/command.js';
 
 const DEMO_MODES: ModeName[] = ['lossless', 'lossy', 'opaque', 'dropped-result', 'cross-stream', 'session-404'];
 /** The v2 scenarios worth a first look (every scenario of test/fixtures/v2/scenarios.ts works). */
@@ -38,6 +40,8 @@ interface Args {
   autorun: boolean;
   /** Chromium's --remote-debugging-port (for checking the launch from a script). */
   debugPort?: number;
+  /** --fault: a preset id or a fault (serve's short form or JSON), armed from the panel. */
+  fault?: { text: string; specs: FaultSpec[] };
 }
 
 function usage(msg?: string): never {
@@ -57,6 +61,10 @@ function usage(msg?: string): never {
       '  --serve         with CI=true, keep serving instead of behaving like --once',
       '  --autorun       open the page with ?autorun=1: the agent calls long_task as soon as it loads',
       '  --remote-debugging-port N   passed to Chromium (to drive the launched browser from a script)',
+      `  --fault F       arm a fault from the panel as soon as it opens (a preset: ${PRESETS.map((p) => p.id).join(', ')};`,
+      '                  or a fault as serve --fault takes it, e.g. cut:3,method=tools/call); the server mode',
+      '                  defaults to baseline (a correct server), so what breaks is the fault. With --once: the Node',
+      '                  agent runs against a correct capture served with the fault, and the preset\'s verdict is printed',
     ].join('\n'),
   );
   process.exit(msg ? 2 : 0);
@@ -85,21 +93,30 @@ function parseArgs(argv: string[]): Args {
     else if (x === '--serve') a.serve = true;
     else if (x === '--autorun') a.autorun = true;
     else if (x === '--remote-debugging-port') a.debugPort = Number(v());
+    else if (x === '--fault' || x.startsWith('--fault=')) {
+      const text = x === '--fault' ? v() : x.slice(8);
+      try {
+        a.fault = { text, specs: parseFaultText(text) };
+      } catch (e) {
+        usage(e instanceof FaultSpecError ? e.message : String(e));
+      }
+    }
     else if (x === '-h' || x === '--help') usage();
     else usage(`unknown argument ${x}`);
   }
   if (a.sdk === 'v2') {
     if (mode !== undefined && !isV2ScenarioName(mode)) usage(`unknown mode ${mode} for --sdk v2 (a scenario: ${V2_SCENARIO_NAMES.join(', ')})`);
-    a.mode = (mode as V2ScenarioName | undefined) ?? 'modern-reissue';
+    a.mode = (mode as V2ScenarioName | undefined) ?? (a.fault ? 'modern-baseline' : 'modern-reissue');
   } else {
     if (mode !== undefined && !isModeName(mode)) usage(`unknown mode ${mode}${isV2ScenarioName(mode) ? ' (a v2 scenario: add --sdk v2)' : ''}`);
-    a.mode = (mode as ModeName | undefined) ?? 'lossy';
+    a.mode = (mode as ModeName | undefined) ?? (a.fault ? 'baseline' : 'lossy');
   }
   if (process.env.CI === 'true' && !a.serve && !a.once) {
     console.log('demo: CI=true: behaving like --once --no-browser (pass --serve to keep serving)');
     a.once = true;
   }
   if (a.once) a.browser = false;
+  if (a.once && a.fault && a.sdk === 'v2') usage('--once --fault runs the SDK v1 agent only; with --sdk v2, arm the fault in the panel (drop --once)');
   return a;
 }
 
@@ -164,6 +181,24 @@ function whatToLookFor(demo: DemoServer, mode: ModeName): string {
     `  4. Standalone viewer: ${demo.viewerUrl()} → "Open file…" → the .msi.json you exported.`,
     `     A recorded ${mode === 'lossy' ? 'lossy' : 'lossy-mode'} capture opens at once: ${demo.viewerUrl('/captures/lossy.capture.json')}`,
     `     (the extension's own viewer: chrome-extension://<id>/src/panel/viewer.html?src=${demo.origin}/captures/lossy.capture.json)`,
+    '',
+  ].join('\n');
+}
+
+function whatToLookForFault(a: Args): string {
+  const preset = presetById(a.fault!.text.trim());
+  return [
+    '',
+    `Fault from the panel: ${a.fault!.specs.map(describeFault).join('; ')}`,
+    ...(preset ? [`  ${preset.question} A correct client: ${preset.correct}`] : []),
+    '',
+    'What to look at:',
+    '  1. Select the "MCP Streams" panel in DevTools: the fault is armed as it opens, and the toolbar\'s',
+    '     ⚡ button says which faults are armed (click it for the presets, the armed list, what fired).',
+    `  2. On the demo page press "Call long_task". The server (mode ${a.mode}) does nothing wrong: what breaks is the fault.`,
+    '  3. The panel shows the fault as injected (⚡ injected from the panel on the findings it explains, a',
+    '     fault record in the capture with what the page did not get) and, under the preset, what this',
+    '     client did. To arm it by hand instead: ⚡ → the preset\'s Arm button, or type it in the box.',
     '',
   ].join('\n');
 }
@@ -268,6 +303,7 @@ async function once(a: Args, demo: DemoServer, ext: string): Promise<number> {
   const pageOk = page.ok && html.includes('Demo web agent') && !!bundle?.ok && config.includes(demo.fixture.origin);
 
   if (a.sdk === 'v2') return onceV2(a, demo, ext, { pageUrl, pageOk: pageOk && config.includes(demo.fixtureV2.origin), viewerOk });
+  if (a.fault) return onceFault(a, demo, pageOk);
   const mode = a.mode as ModeName;
   const preset: Partial<ScenarioOptions> = mode in SCENARIOS ? SCENARIOS[mode as keyof typeof SCENARIOS] : {};
   const r = await runScenario({ ...preset, name: mode, mode, server: demo.fixture, chunks: 8, delayMs: 20 });
@@ -292,6 +328,74 @@ async function once(a: Args, demo: DemoServer, ext: string): Promise<number> {
   };
   console.log(JSON.stringify(summary, null, 2));
   return pageOk ? 0 : 1;
+}
+
+/**
+ * --once --fault: no browser here, so the fault is applied the way `serve --fault` applies it (the
+ * same fault model as the panel): the Node agent records a run against the correct server, that
+ * capture is served with the fault, the agent runs again against it, and the preset says what a
+ * correct client does and what this one did.
+ */
+async function onceFault(a: Args, demo: DemoServer, pageOk: boolean): Promise<number> {
+  const mode = a.mode as ModeName;
+  const base = await runScenario({ name: mode, mode, server: demo.fixture, chunks: 8, delayMs: 20 });
+  const preset = presetById(a.fault!.text.trim());
+  const served = await startServe({ records: base.records, port: 0, faults: a.fault!.specs, ...(preset ? { presets: [preset] } : {}) });
+  const url = served.endpoints[0]!.url;
+  let faulted;
+  try {
+    faulted = await runScenario({ name: `${mode}+fault`, mode, server: { url, origin: served.origin, modeUrl: () => url, log: [], sessions: new Map(), close: async () => {} }, chunks: 8, delayMs: 20 });
+  } finally {
+    await served.close();
+  }
+  const o = faulted.outcome;
+  const verdict = preset ? served.presetResults().find((r) => r.preset.id === preset.id)?.result : undefined;
+  console.log(
+    JSON.stringify(
+      {
+        mode,
+        fault: a.fault!.specs.map(describeFault),
+        ...(preset ? { preset: preset.id, question: preset.question, correct: preset.correct } : {}),
+        ...(verdict ? { outcome: verdict.outcome, observed: verdict.observed } : {}),
+        agent: { callSucceeded: !!o.result && !o.error, hashMatches: o.hashMatches, missingChunks: o.missingChunks, resumes: o.resumes, ...(o.error ? { error: o.error.message } : {}) },
+        page: pageOk ? 'ok' : 'broken',
+      },
+      null,
+      2,
+    ),
+  );
+  return pageOk ? 0 : 1;
+}
+
+/**
+ * --fault with a browser: the panel page loads when the user first selects "MCP Streams"; the
+ * faults are armed in it then, through its CDP-only hook (as if typed in its faults box).
+ */
+async function armWhenPanelOpens(endpoint: Promise<string>, text: string): Promise<void> {
+  const ws = await Promise.race([endpoint, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('Chromium did not print its DevTools endpoint')), 30_000))]);
+  const cdp = await connectCdp(ws);
+  const deadline = Date.now() + 30 * 60_000;
+  try {
+    for (;;) {
+      const panel = (await cdp.targets().catch(() => [])).find((t) => t.url.startsWith('chrome-extension://') && t.url.includes('panel.html'));
+      if (panel) {
+        const s = await cdp.attach(panel.targetId);
+        for (let i = 0; i < 100; i++) {
+          const r = await cdp.evaluate<string | null>(s, `globalThis.__MSI_PANEL__ ? globalThis.__MSI_PANEL__.armFaults(${JSON.stringify(text)}) : null`).catch(() => null);
+          if (r) {
+            console.log(r === 'armed' ? `demo: fault armed in the panel: ${parseFaultText(text).map(describeFault).join('; ')}` : `demo: the panel refused the fault: ${r}`);
+            return;
+          }
+          await new Promise((res) => setTimeout(res, 200));
+        }
+        return;
+      }
+      if (Date.now() > deadline) return;
+      await new Promise((res) => setTimeout(res, 300));
+    }
+  } finally {
+    cdp.close();
+  }
 }
 
 /** --once --sdk v2: the same checks, then the v2 agent (Node, SDK v2 client) once against the v2 fixture. */
@@ -360,7 +464,7 @@ async function main() {
   else console.log(`  MCP server: ${demo.fixture.modeUrl(a.mode as ModeName)} (every mode at ${demo.fixture.origin}/mcp/<mode>)`);
   console.log(`  extension:  ${EXT_DIST} (${extension})`);
   console.log(`  viewer:     ${demo.viewerUrl()} (standalone viewer: open an export without DevTools)`);
-  console.log(a.sdk === 'v2' ? whatToLookForV2(demo, a.mode as V2ScenarioName) : whatToLookFor(demo, a.mode as ModeName));
+  console.log(a.fault ? whatToLookForFault(a) : a.sdk === 'v2' ? whatToLookForV2(demo, a.mode as V2ScenarioName) : whatToLookFor(demo, a.mode as ModeName));
 
   const bin = a.browser ? findBrowser(a.browserPath) : undefined;
   const display = !!(process.env.DISPLAY || process.env.WAYLAND_DISPLAY) || process.platform === 'darwin' || process.platform === 'win32';
@@ -379,7 +483,13 @@ async function main() {
         ? '      The page opens once DevTools is up, and its agent calls long_task by itself: select the "MCP Streams" panel.'
         : '      Select the "MCP Streams" panel in DevTools, then press "Call long_task".',
     );
-    browser = launchBrowser(bin, a.autorun ? 'about:blank' : pageUrl, a.autorun ? (a.debugPort ?? 0) : a.debugPort);
+    browser = launchBrowser(bin, a.autorun ? 'about:blank' : pageUrl, a.autorun || a.fault ? (a.debugPort ?? 0) : a.debugPort);
+    if (a.fault) {
+      const text = a.fault.text;
+      armWhenPanelOpens(browser.endpoint, text).catch((e: unknown) => {
+        console.log(`demo: could not arm the fault (${e instanceof Error ? e.message : String(e)}); arm it in the panel: ⚡ → ${text}`);
+      });
+    }
     if (a.autorun) {
       const b = browser;
       navigateWhenInspected(b.endpoint, pageUrl).catch((e: unknown) => {

@@ -12,7 +12,7 @@
 // - Everything else (duplicates, cursor checks, progress, truncation, rejections) is decided when
 //   the record that shows it arrives, in capture order, so any batching gives the same result.
 // How to add a stage: src/core/README.md.
-import type { CaptureRecord } from './record';
+import type { CaptureRecord, FaultRecord } from './record';
 import type { AnalysisSnapshot } from './model';
 import { resolveOptions, type AnalyzerOptions } from './options';
 import type { AnalyzerState } from './analysis/analyzer-state';
@@ -22,6 +22,7 @@ import { onCaptureGap } from './analysis/capture-gaps';
 import { newCaptureHealth, onGapRecord, onNoticeRecord } from './analysis/capture-health';
 import { newSnapshotCache, takeSnapshot } from './analysis/snapshot';
 import { onWitnessNotice } from './analysis/witness-notices';
+import { attributeFaults } from './faults/attribution';
 
 export interface Analyzer {
   /** Consume one record (records of one source must come in seq order). */
@@ -106,11 +107,15 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
   let recordCount = 0;
   let cached: AnalysisSnapshot | undefined;
   let cachedRevision = -1;
+  // Faults injected on purpose: attributed at snapshot time (faults/attribution.ts).
+  const faults: FaultRecord[] = [];
 
   function push(r: CaptureRecord) {
     recordCount++;
     revision++;
-    if (typeof r === 'object' && r !== null) dispatch(A, r);
+    if (typeof r !== 'object' || r === null) return;
+    if (r.kind === 'fault') faults.push(r);
+    else dispatch(A, r);
   }
 
   return {
@@ -127,7 +132,7 @@ export function createAnalyzer(options?: AnalyzerOptions): Analyzer {
     },
     snapshot() {
       if (cached && cachedRevision === revision) return cached;
-      cached = takeSnapshot(A, C, revision, recordCount);
+      cached = attributeFaults(takeSnapshot(A, C, revision, recordCount), faults);
       cachedRevision = revision;
       return cached;
     },

@@ -27,6 +27,8 @@ export type NavigationRecord = Of<typeof C.navigationRecord>;
 export type CaptureGapRecord = Of<typeof C.captureGapRecord>;
 /** Something the inspector wants the user to know about capture itself (e.g. hook not running). */
 export type CaptureNoticeRecord = Of<typeof C.noticeRecord>;
+/** A fault injected on purpose (from the panel or serve --fault): see contract/records.ts. */
+export type FaultRecord = Of<typeof C.faultRecord>;
 
 export type CaptureRecord =
   | RequestRecord
@@ -36,13 +38,14 @@ export type CaptureRecord =
   | EndRecord
   | NavigationRecord
   | CaptureGapRecord
-  | CaptureNoticeRecord;
+  | CaptureNoticeRecord
+  | FaultRecord;
 
 export type RecordKind = CaptureRecord['kind'];
 
-/** A record as the page hook builds it, before the relay numbers it. */
-export type HookRecord = CaptureRecord extends infer R
-  ? R extends CaptureRecord
+/** A record as the page hook builds it, before the relay numbers it (faults are the relay's). */
+export type HookRecord = Exclude<CaptureRecord, FaultRecord> extends infer R
+  ? R extends Exclude<CaptureRecord, FaultRecord>
     ? Omit<R, 'seq' | 'src'>
     : never
   : never;

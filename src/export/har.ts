@@ -108,7 +108,7 @@ export interface Har {
     creator: { name: string; version: string };
     pages: { startedDateTime: string; id: string; title: string; pageTimings: Record<string, number> }[];
     entries: HarEntry[];
-    /** Records that belong to no connection: navigations, capture gaps, notices. */
+    /** Records that belong to no connection (navigations, capture gaps, notices), and injected faults. */
     _msiRecords: CaptureRecord[];
   };
 }
@@ -224,7 +224,8 @@ export function toHar(records: readonly CaptureRecord[], opts: HarOptions = {}):
       creator: { name: 'MCP Stream Inspector', version: opts.creatorVersion ?? PRODUCT_VERSION },
       pages,
       entries,
-      _msiRecords: records.filter((r) => !('conn' in r)),
+      // Injected faults too (they name a connection: the import maps it to its entry).
+      _msiRecords: records.filter((r) => !('conn' in r) || r.kind === 'fault'),
     },
   };
 }

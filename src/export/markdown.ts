@@ -38,6 +38,16 @@ export function exportMarkdown(snap: AnalysisSnapshot, opts: MarkdownOptions = {
   out.push(`- Capture: ${health.worst ? `${SEV_ICON[health.worst]} ` : ''}${mdText(captureSummary(health), 300)}`);
   for (const x of health.items.slice(0, 20)) out.push(`  - ${SEV_ICON[x.level]} ${code(x.code)}: ${mdText(captureItemText(x), 400)}`);
   if (health.items.length > 20) out.push(`  - … and ${health.items.length - 20} more`);
+  // Faults injected on purpose (issue 14): the findings they explain say so too.
+  const faults = snap.faults ?? [];
+  if (faults.length) {
+    out.push(`- Injected faults: ${faults.length} (findings they explain are marked "Injected from the panel", not blamed on the server)`);
+    for (const f of faults.slice(0, 20)) {
+      const what = f.fault === 'cut' ? `cut after ${f.afterEvents ?? 0} event(s)${f.cursor !== undefined ? `, last id ${mdText(f.cursor, 80)}` : ''}` : f.eventIds.length ? `event ids ${mdText(f.eventIds.slice(0, 10).join(', '), 200)}` : f.status !== undefined ? `answered ${f.status} instead of ${f.serverStatus ?? '?'}` : '';
+      out.push(`  - ${code(f.fault)} from the ${f.origin === 'panel' ? 'panel' : 'serve --fault'}: ${mdText(f.text, 200)}${what ? ` (${what})` : ''}${f.findings.length ? `; explains ${[...new Set(f.findings)].map(code).join(', ')}` : ''}`);
+    }
+    if (faults.length > 20) out.push(`  - … and ${faults.length - 20} more`);
+  }
   const worst = sortFindings(snap.findings)[0];
   if (worst) out.push('', `**Worst finding:** ${SEV_ICON[worst.severity]} ${code(worst.code)} — ${mdText(worst.message)}`);
   out.push('');

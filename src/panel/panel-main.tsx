@@ -7,6 +7,7 @@ import { createPanelConnection } from './live/connection';
 import { createCaptureHealth } from './live/health';
 import { createLiveStore } from './live/store';
 import { startWitness, type WitnessEntry } from './live/witness';
+import { createFaultControl } from './live/faults';
 import { mountDevtoolsInspector } from './ui/app/mount';
 import { TEST_HOOKS } from '../extension/shared/test-hooks';
 
@@ -33,6 +34,11 @@ const witness = startWitness(store, {
   visible: () => document.visibilityState === 'visible',
 });
 const health = createCaptureHealth(connection, witness);
+const faults = createFaultControl({
+  send: (list) => connection.armFaults(list),
+  records: () => store.getSnapshot().records,
+  subscribeRecords: (fn) => store.subscribe(fn),
+});
 
 /** Read-only hooks for the end-to-end tests (and for curious users in the panel's console). */
 const api = {
@@ -48,6 +54,12 @@ const api = {
   evicted: () => store.getSnapshot().evicted,
   witness: () => witness.snapshot(),
   health: () => health.getSnapshot(),
+  faults: () => faults.getSnapshot(),
+  /**
+   * Arms faults as the panel's own box would (`npm run demo -- --fault`, over CDP). Only this
+   * extension's page has it, and only in builds with test hooks: a web page cannot reach it.
+   */
+  armFaults: (text: string) => faults.arm(text) ?? 'armed',
   tabId,
 };
 if (TEST_HOOKS) Object.defineProperty(globalThis, '__MSI_PANEL__', { value: Object.freeze(api) });
@@ -55,6 +67,7 @@ if (TEST_HOOKS) Object.defineProperty(globalThis, '__MSI_PANEL__', { value: Obje
 mountDevtoolsInspector(document.getElementById('root')!, {
   store,
   health,
+  faults,
   label: () => store.getSnapshot().page?.url,
   // The relay reads its buffer cap (when a page starts) and whether to record while DevTools is
   // closed (live) from chrome.storage.local, under keys of their own. Only on 'save': 'load' runs

@@ -112,7 +112,39 @@ export const noticeRecord = z.object({
   sessionId: z.optional(z.string()),
 });
 
-export const captureRecord = z.discriminatedUnion('kind', [requestRecord, responseRecord, chunkRecord, esEventRecord, endRecord, navigationRecord, captureGapRecord, noticeRecord]);
+/** Kinds of injected faults (src/core/faults/spec.ts FaultKind). */
+export const FAULT_RECORD_KINDS = ['cut', 'withhold', 'delay', 'drop-result', 'answer-resume', 'expire-session'] as const;
+export const FAULT_ORIGINS = ['panel', 'serve'] as const;
+
+/**
+ * A fault injected on purpose (issue 14): the user armed it in the panel (or `serve --fault`), and
+ * it changed what the page got on connection `conn`. Made by the relay (never by the page hook:
+ * a page cannot forge one). The connection's chunks are what the page read; what the page did
+ * not get because of the fault (withheld events, the rest of a read after a cut, a dropped result,
+ * the server's own answer that a fault replaced) is here, in `withheld`. The analysis attributes
+ * the findings the fault explains to it ("injected from the panel") instead of to the server.
+ */
+export const faultRecord = z.object({
+  ...conn,
+  kind: z.literal('fault'),
+  fault: doc(z.enum(FAULT_RECORD_KINDS), 'What was injected: cut, withhold, delay, drop-result, answer-resume, expire-session'),
+  origin: doc(z.enum(FAULT_ORIGINS), 'Who injected it: the panel (fault armed by the user in DevTools) or serve --fault'),
+  armed: doc(z.string(), 'Id of the armed fault (the panel\'s own, random; several records may share one)'),
+  text: doc(z.string(), 'The armed fault in words (describeFault), e.g. "cut the stream after 3 events · tools/call · next 1"'),
+  label: z.optional(z.string()),
+  eventIds: doc(z.array(z.string()), 'Ids of the events it withheld, delayed or dropped (\'\' for an event without id)'),
+  events: doc(count(), 'Events that carried data affected'),
+  afterEvents: doc(z.optional(count()), 'cut: how many events the page got before the cut'),
+  cursor: doc(z.optional(z.string()), 'cut: the last event id the page got (its Last-Event-ID for a resume)'),
+  how: doc(z.optional(z.enum(['reset', 'close', 'hold'])), 'cut / drop-result: the connection reset (the page\'s read rejected), ended cleanly, or was held open'),
+  status: doc(z.optional(z.int()), 'answer-resume / expire-session: the status the page got instead of the server\'s'),
+  serverStatus: doc(z.optional(z.int()), 'answer-resume / expire-session: the status the server really answered'),
+  delayMs: doc(z.optional(z.number()), 'delay: the total extra wait'),
+  requestIds: doc(z.optional(z.array(z.string())), 'JSON text of the ids of the requests whose stream it changed'),
+  withheld: doc(z.optional(z.array(z.object({ id: z.optional(z.string()), text: z.string() }))), 'What the server sent and the page did not get because of the fault, as SSE text (one item per event, or the rest of the stream after a cut)'),
+});
+
+export const captureRecord = z.discriminatedUnion('kind', [requestRecord, responseRecord, chunkRecord, esEventRecord, endRecord, navigationRecord, captureGapRecord, noticeRecord, faultRecord]);
 
 /** What the page hook sends: connection records and notices, before the relay numbers them (no seq, no src). */
 const unnumbered = { seq: true, src: true } as const;

@@ -1,7 +1,8 @@
 // Which armed faults apply to an HTTP exchange. The injector (serve, the panel's page hook)
 // describes the exchange as RequestFacts; arming keeps the counts (`times`) and the sessions a
 // fault expired, so "the next matching request" means the same thing everywhere.
-import { defaultOn, isModernVersion, type FaultSpec } from './spec';
+import { defaultOn, isModernVersion } from './era';
+import type { FaultSpec } from './spec';
 
 export interface RequestFacts {
   url: string;

@@ -159,12 +159,4 @@ export function validateFaults(v: unknown): FaultSpec[] {
   });
 }
 
-/** Which exchanges a fault looks at when its match says nothing about it. */
-export function defaultOn(a: FaultAction): NonNullable<FaultMatch['on']> {
-  return a.kind === 'answer-resume' ? 'resume' : 'request';
-}
-
-export function isModernVersion(protocolVersion: string | undefined): boolean | undefined {
-  if (!protocolVersion || !/^\d{4}-\d{2}-\d{2}$/.test(protocolVersion)) return undefined;
-  return protocolVersion >= '2026-07-28';
-}
+export { defaultOn, isModernVersion } from './era';

@@ -10,6 +10,7 @@
 // kept. Entries are ordered by time (stable), whatever their order in the file.
 import { CAPTURE_GAP_REASONS, type CaptureGapReason, type CaptureRecord } from '../record';
 import { ImportError, clip } from './errors';
+import { isRecord } from '../contract/validate';
 import { readMsi } from './har-msi';
 import { decodeBase64, endHowFor, finite, headerOf, headers, isObj, mayHaveHeldBody, num, isHarLike, splitEvents } from './har-fields';
 import { eventSourceMessagesNotice, readEventSourceMessages, type EventSourceMessages } from './har-event-source';
@@ -262,6 +263,14 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
         // (the network witness's request fields: method, url, why)
         const str = (k: string) => (typeof r[k] === 'string' ? { [k]: r[k] as string } : {});
         timed.push({ t: r.t, rank: 1, entry: -1, step: 0, rec: { kind: 'capture-gap', src, t: r.t, lost: r.lost, conns: cs, reason, ...str('method'), ...str('url'), ...str('why') } });
+      } else if (r.kind === 'fault' && typeof r.conn === 'string') {
+        // An injected fault (issue 14), on the connection it changed: kept only as the contract's record.
+        const rsrc = typeof r.src === 'string' ? r.src : '';
+        const rec = { ...r, src, seq: 1, conn: msiConn.get(rsrc + '\u0000' + r.conn) ?? `x:${r.conn}` };
+        if (isRecord(rec)) {
+          const { seq: _seq, ...noSeq } = rec;
+          timed.push({ t: r.t, rank: 1, entry: -1, step: 0, rec: noSeq as NoSeq });
+        }
       } else if (r.kind === 'notice' && typeof r.message === 'string') {
         const level = r.level === 'error' || r.level === 'warning' ? r.level : 'info';
         const str = (k: string) => (typeof r[k] === 'string' ? { [k]: r[k] as string } : {});

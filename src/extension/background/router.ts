@@ -24,6 +24,7 @@ import {
   type BackgroundFromRelay,
   type PanelInbox,
   type RelayFromBackground,
+  type ArmedFault,
   type RelayHelloReply,
 } from '../wire/protocol';
 
@@ -58,6 +59,20 @@ export function createRouter(env: RouterEnv): Router {
   const panels = new Map<number, Set<PanelEnd>>();
   const relays = new Map<number, Set<RelayEnd>>();
   const devtools = new Map<number, Set<unknown>>();
+  /**
+   * Faults armed per tab by its panel (issue 14). Only a panel port (an extension page, checked by
+   * senders.ts) can arm them; they end with the tab's last panel port (DevTools closed). A worker
+   * restart drops them here; the panel arms them again when it reconnects.
+   */
+  const faults = new Map<number, ArmedFault[]>();
+  const sendFaults = (tabId: number) => {
+    try {
+      const r = env.sendToTab(tabId, envelope('faults', { faults: faults.get(tabId) ?? [] }));
+      if (r) r.then(undefined, () => {});
+    } catch {
+      /* tab gone */
+    }
+  };
 
   const add = <T>(m: Map<number, Set<T>>, k: number, p: T) => {
     let s = m.get(k);
@@ -90,8 +105,14 @@ export function createRouter(env: RouterEnv): Router {
 
   return {
     panelConnected(adapter) {
-      const ep: PanelEnd = createEndpoint<BackgroundFromPanel, PanelInbox>(adapter, ['panel-hello']);
+      const ep: PanelEnd = createEndpoint<BackgroundFromPanel, PanelInbox>(adapter, ['panel-hello', 'arm-faults']);
       let tabId: number | null = null;
+      ep.on('arm-faults', (msg) => {
+        if (tabId === null) return;
+        if (msg.faults.length) faults.set(tabId, msg.faults);
+        else faults.delete(tabId);
+        sendFaults(tabId);
+      });
       ep.on('panel-hello', (msg) => {
         if (tabId !== null && tabId !== msg.tabId) {
           const old = tabId;
@@ -118,7 +139,10 @@ export function createRouter(env: RouterEnv): Router {
         if (tabId === null) return;
         const tab = tabId;
         inspecting(tab, () => remove(panels, tab, ep), 'stop');
-        if (!panels.has(tab)) for (const r of relays.get(tab) ?? []) r.send('detach', {});
+        if (!panels.has(tab)) {
+          for (const r of relays.get(tab) ?? []) r.send('detach', {});
+          if (faults.delete(tab)) sendFaults(tab);
+        }
       });
     },
     devtoolsConnected(adapter) {
@@ -154,7 +178,8 @@ export function createRouter(env: RouterEnv): Router {
     },
     onRuntimeMessage(msg, tabId) {
       if (!isMessage(msg, 'relay-hello') || tabId === undefined) return undefined;
-      return envelope('relay-hello-reply', { attach: panels.has(tabId), inspected: isInspected(tabId) });
+      const armed = faults.get(tabId);
+      return envelope('relay-hello-reply', { attach: panels.has(tabId), inspected: isInspected(tabId), ...(armed ? { faults: armed } : {}) });
     },
     panelsOf: (tabId) => panels.get(tabId)?.size ?? 0,
     inspectedTabs: () => [...new Set([...panels.keys(), ...devtools.keys()])].sort((a, b) => a - b),

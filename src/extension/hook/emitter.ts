@@ -19,7 +19,7 @@
 
 import type { HookRecord } from '../../core/record';
 import { messagePortAdapter, type PortNatives } from '../wire/message-port';
-import { CHANNEL, PROTOCOL_VERSION, type HookBatch, type HookHello, type Mode, type ModeAck } from '../wire/protocol';
+import { CHANNEL, PROTOCOL_VERSION, type FaultOut, type FaultPlan, type HookBatch, type HookHello, type Mode, type ModeAck } from '../wire/protocol';
 import type { HookWireRecord } from '../wire/records';
 import { call, G, N } from './natives';
 
@@ -51,7 +51,19 @@ export interface Emitter {
   flush(): void;
   /** Copy the bytes of reads (the relay records), or only say that a read happened. */
   copying(): boolean;
+  /** The relay says faults are armed in this tab (issue 14): responses are checked with it. */
+  faultsOn(): boolean;
+  /**
+   * A question about connection `conn` to the relay's fault injector (a fault-query or a
+   * fault-read): resolves with its answer, or with null when the relay does not answer within
+   * FAULT_ANSWER_MS (released under the page): the page's fetch must never hang on the inspector.
+   */
+  ask(conn: string, msg: object, transfer?: ArrayBuffer[]): Promise<FaultPlan | FaultOut | null>;
+  /** Told when faults are armed or disarmed (the fetch hook's live streams). */
+  onFaultArm(fn: (on: boolean) => void): void;
 }
+
+const FAULT_ANSWER_MS = 3000;
 
 /**
  * The transfer list of a batch as an iterable built only of own properties (no Array.prototype
@@ -88,6 +100,16 @@ export function createEmitter(): Emitter {
   let buffers: ArrayBuffer[] = list();
   let scheduled = false;
   let copy = true;
+  let faults = false;
+  let onArm: ((on: boolean) => void) | undefined;
+  // Keyed by the hook's own connection ids, without a prototype (no page setter can see a write).
+  const waiting = Object.create(null) as Record<string, ((m: FaultPlan | FaultOut | null) => void) | undefined>;
+  const answer = (conn: string, m: FaultPlan | FaultOut | null) => {
+    const fn = waiting[conn];
+    if (!fn) return;
+    waiting[conn] = undefined;
+    fn(m);
+  };
 
   function flush() {
     scheduled = false;
@@ -105,7 +127,18 @@ export function createEmitter(): Emitter {
     // Checked without calling any global (a page may have replaced Array.isArray & co.); only the
     // relay holds the other end, so these are the relay's messages.
     const m = data as Partial<Mode> | null;
-    if (typeof m !== 'object' || m === null || m.ch !== CHANNEL || m.v !== PROTOCOL_VERSION || m.type !== 'mode' || typeof m.copy !== 'boolean') return;
+    if (typeof m !== 'object' || m === null || m.ch !== CHANNEL || m.v !== PROTOCOL_VERSION) return;
+    const f = data as { type?: unknown; on?: unknown; conn?: unknown };
+    if (f.type === 'fault-arm') {
+      faults = f.on === true;
+      onArm?.(faults);
+      return;
+    }
+    if (f.type === 'fault-plan' || f.type === 'fault-out') {
+      if (typeof f.conn === 'string') answer(f.conn, data as FaultPlan | FaultOut);
+      return;
+    }
+    if (m.type !== 'mode' || typeof m.copy !== 'boolean') return;
     flush();
     copy = m.copy;
     const ack: ModeAck = { ch: CHANNEL, v: PROTOCOL_VERSION, type: 'mode-ack', copy };
@@ -123,6 +156,20 @@ export function createEmitter(): Emitter {
     },
     flush,
     copying: () => copy,
+    faultsOn: () => faults,
+    onFaultArm(fn) {
+      onArm = fn;
+    },
+    ask(conn, msg, transfer) {
+      return new N.Promise<FaultPlan | FaultOut | null>((resolve) => {
+        const me = (m: FaultPlan | FaultOut | null) => resolve(m);
+        waiting[conn] = me;
+        N.setTimeout(() => {
+          if (waiting[conn] === me) answer(conn, null);
+        }, FAULT_ANSWER_MS);
+        port.post(msg, transfer);
+      });
+    },
   };
 }
 

@@ -15,6 +15,7 @@
 import { isEventStreamType, isJsonType, type Header, type HookRecord } from '../../core/record';
 import { createConn, type Conn, type Emitter } from './emitter';
 import type { HookBytesChunk, HookSkip } from '../wire/records';
+import { CHANNEL, PROTOCOL_VERSION, type FaultOut, type FaultPlan } from '../wire/protocol';
 import { call, disguise, G, N, now, patchGetter, patchMethod } from './natives';
 import { describeRequest, type RequestInfo } from './request-info';
 
@@ -26,6 +27,33 @@ interface ConnState {
   /** Response objects of this connection (original + clones) not yet garbage-collected. */
   alive: number;
   signal: AbortSignal | null;
+  /** Faults armed from the panel apply to this body: its reads go through the relay (fault-read). */
+  fault?: FaultPipe;
+  /** An event stream: what a live fault needs to ask about it (issue 14: "or a live one"). */
+  live?: { info: RequestInfo; status: number; contentType: string | null; asked: number };
+  liveFaulted?: boolean;
+}
+
+/**
+ * Faults were armed while event streams were open: each open stream asks the relay once, before
+ * its next read, whether a fault applies to it from there on. `liveArmed` is the only thing a read
+ * looks at when no fault is armed (one boolean).
+ */
+let liveArmed = false;
+let armGeneration = 0;
+/** Streams that became faulted while open and have not ended (their pull checks cs.fault). */
+let liveFaulted = 0;
+export function onFaultsArmed(on: boolean): void {
+  liveArmed = on;
+  if (on) armGeneration++;
+}
+/** What the relay said the page gets next of a faulted body. */
+interface FaultPipe {
+  parts: FaultOut['parts'];
+  next: number;
+  end?: 'reset' | 'close' | 'hold' | 'done';
+  /** The relay stopped answering: the rest of the body goes to the page as the server sent it. */
+  raw?: boolean;
 }
 interface BodyState {
   cs: ConnState;
@@ -87,6 +115,10 @@ function recordChunk(st: BodyState, chunk: Uint8Array) {
 
 function finish(cs: ConnState, how: 'complete' | 'network-error' | 'page-aborted' | 'page-cancelled' | 'unread', reason?: string) {
   if (cs.conn.ended) return;
+  if (cs.liveFaulted) {
+    cs.liveFaulted = false;
+    liveFaulted--;
+  }
   // The relay flushes its decoder for this connection at a `complete` end (the tail chunk).
   cs.conn.end(how, reason);
 }
@@ -103,13 +135,20 @@ function makeState(res: Response, cs: ConnState, contentType: string | null): Bo
   st.disturbed = false;
   st.index = 0;
   st.contentType = contentType;
-  st.wrapped = new N.ReadableStream<Uint8Array>(
-    {
+  const source: UnderlyingByteSource = {
       type: 'bytes',
       async pull(c) {
         const controller = c as unknown as ReadableByteStreamController;
         st.disturbed = true;
         if (!st.reader) st.reader = call(N.streamGetReader, call(G.resBody, res));
+        if (liveArmed || liveFaulted !== 0) {
+          // A stream faulted since it opened (a live fault) reads through the relay to its end.
+          if (cs.fault) return faultPull(st, controller as unknown as ReadableStreamController<Uint8Array>);
+          if (liveArmed && cs.live && cs.live.asked !== armGeneration && cs.branches === 1 && !cs.conn.ended) {
+            cs.live.asked = armGeneration;
+            if (await askLive(cs)) return faultPull(st, controller as unknown as ReadableStreamController<Uint8Array>);
+          }
+        }
         for (;;) {
           let r: ReadableStreamReadResult<Uint8Array>;
           try {
@@ -143,12 +182,126 @@ function makeState(res: Response, cs: ConnState, contentType: string | null): Bo
         if (st.reader) return call<Promise<void>>(N.readerCancel, st.reader, reason);
         return call<Promise<void>>(N.streamCancel, call(G.resBody, res), reason);
       },
-    },
-    { highWaterMark: 0 },
-  );
+  };
+  // A faulted body reads through the relay; the others keep the pull above, untouched (nothing
+  // is checked per read when no fault applies).
+  if (cs.fault) {
+    source.pull = (c) => {
+      st.disturbed = true;
+      if (!st.reader) st.reader = call(N.streamGetReader, call(G.resBody, res));
+      return faultPull(st, c);
+    };
+  }
+  st.wrapped = new N.ReadableStream<Uint8Array>(source as UnderlyingSource<Uint8Array>, { highWaterMark: 0 });
   states.set(res, st);
   unreadRegistry.register(res, cs);
   return st;
+}
+
+/** A live stream asks whether a fault armed since it opened applies to it from its next read. */
+async function askLive(cs: ConnState): Promise<boolean> {
+  const l = cs.live!;
+  const answer = await cs.emitter.ask(cs.conn.id, {
+    ch: CHANNEL, v: PROTOCOL_VERSION, type: 'fault-query', conn: cs.conn.id, method: l.info.method, url: l.info.url, headers: l.info.headers,
+    body: l.info.body, status: l.status, contentType: l.contentType, live: true,
+  });
+  if (!answer || answer.type !== 'fault-plan' || answer.plan !== 'stream') return false;
+  const pipe: FaultPipe = { parts: [], next: 0 };
+  if (answer.end === 'reset' || answer.end === 'close') pipe.end = answer.end;
+  cs.fault = pipe;
+  cs.liveFaulted = true;
+  liveFaulted++;
+  return true;
+}
+
+const sleep = (ms: number) => new N.Promise<void>((resolve) => void N.setTimeout(resolve, ms));
+const ignore = (p: unknown) => {
+  try {
+    call(N.promiseThen, p, undefined, () => {});
+  } catch {
+    /* not a promise */
+  }
+};
+
+/**
+ * A faulted body (issue 14): each read of the server's body goes to the relay as it came, and the
+ * page gets what the relay answers (events withheld, delayed; a cut). A cut is what Chrome gives a
+ * reset connection: the page's next read rejects with TypeError "network error", and the server's
+ * connection is closed (the real body is cancelled). The page's chunks are recorded as it read
+ * them; what it did not get is in the relay's fault records. Without an answer from the relay
+ * (released under the page) the body continues as the server sent it.
+ */
+async function faultPull(st: BodyState, c: ReadableStreamController<Uint8Array>): Promise<void> {
+  const controller = c as unknown as ReadableByteStreamController;
+  const cs = st.cs;
+  const fp = cs.fault!;
+  const reader = st.reader!;
+  for (;;) {
+    if (fp.next < fp.parts.length) {
+      const part = fp.parts[fp.next++]!;
+      if (part.delayMs > 0) await sleep(part.delayMs);
+      if (call<number>(N.typedArrayByteLength, part.data) === 0) continue;
+      try {
+        recordChunk(st, part.data);
+      } catch {
+        // recording must never break the page's read
+      }
+      controller.enqueue(part.data as Uint8Array<ArrayBuffer>);
+      return;
+    }
+    const end = fp.end;
+    if (end === 'reset') {
+      ignore(call(N.readerCancel, reader));
+      finish(cs, 'network-error', 'TypeError: network error');
+      controller.error(new N.TypeError('network error'));
+      return;
+    }
+    if (end === 'close' || end === 'done') {
+      if (end === 'close') ignore(call(N.readerCancel, reader));
+      finish(cs, 'complete');
+      controller.close();
+      controller.byobRequest?.respond(0);
+      return;
+    }
+    if (end === 'hold') return new N.Promise<void>(() => {}); // the stream stays open until the page cancels it
+    let r: ReadableStreamReadResult<Uint8Array>;
+    try {
+      r = await call<Promise<ReadableStreamReadResult<Uint8Array>>>(N.readerRead, reader);
+    } catch (e) {
+      void cs.emitter.ask(cs.conn.id, { ch: CHANNEL, v: PROTOCOL_VERSION, type: 'fault-read', conn: cs.conn.id, error: errText(e) });
+      const aborted = abortReason(cs.signal);
+      if (aborted !== null) finish(cs, 'page-aborted', aborted);
+      else finish(cs, 'network-error', errText(e));
+      controller.error(e);
+      return;
+    }
+    let msg: object;
+    let transfer: ArrayBuffer[] | undefined;
+    if (r.done) msg = { ch: CHANNEL, v: PROTOCOL_VERSION, type: 'fault-read', conn: cs.conn.id, done: true };
+    else {
+      // A copy goes to the relay; the server's bytes stay here in case the relay never answers.
+      const copy = new N.Uint8Array(r.value);
+      msg = { ch: CHANNEL, v: PROTOCOL_VERSION, type: 'fault-read', conn: cs.conn.id, data: copy };
+      transfer = [call<ArrayBuffer>(N.typedArrayBuffer, copy)];
+    }
+    const out = fp.raw ? null : ((await cs.emitter.ask(cs.conn.id, msg, transfer)) as FaultOut | null);
+    if (!out || out.type !== 'fault-out' || !Array.isArray(out.parts)) {
+      fp.raw = true;
+      if (r.done) {
+        finish(cs, 'complete');
+        controller.close();
+        controller.byobRequest?.respond(0);
+        return;
+      }
+      recordChunk(st, r.value);
+      controller.enqueue(r.value as Uint8Array<ArrayBuffer>);
+      return;
+    }
+    fp.parts = out.parts;
+    fp.next = 0;
+    if (out.end === 'reset' || out.end === 'close' || out.end === 'hold') fp.end = out.end;
+    else if (r.done) fp.end = 'done';
+  }
 }
 
 /**
@@ -262,6 +415,14 @@ function installResponsePatches() {
       const st = states.get(this);
       if (!st) return call(native.clone, this);
       if (st.wrapped.locked || st.disturbed) return call(native.clone, unusable(st));
+      if (st.cs.fault) {
+        // A faulted body: both branches get what the page gets (a native clone would tee the
+        // server's body, withheld events included).
+        const branches = call<ReadableStream<Uint8Array>[]>(N.streamTee, st.wrapped);
+        st.wrapped = branches[0]!;
+        const h = call<Headers>(G.resHeaders, this);
+        return new N.Response(branches[1]!, { status: call(G.resStatus, this), statusText: call(G.resStatusText, this), headers: h });
+      }
       // The real body is untouched here (no read happened), so the native clone tees it exactly
       // as Chrome would without the hook; each branch gets its own pull-driven wrapper.
       const c = call<Response>(native.clone, this);
@@ -273,7 +434,7 @@ function installResponsePatches() {
   }.clone);
 }
 
-function onResponse(res: Response, info: RequestInfo, conn: Conn, emitter: Emitter): Response {
+function onResponse(res: Response, info: RequestInfo, conn: Conn, emitter: Emitter, fault?: FaultPipe): Response {
   const headers = call<Headers>(G.resHeaders, res);
   const ct = call<string | null>(N.headersGet, headers, 'content-type');
   // JSON is captured for JSON-RPC POSTs and for other MCP-looking requests (a 404 "Session not
@@ -304,8 +465,46 @@ function onResponse(res: Response, info: RequestInfo, conn: Conn, emitter: Emitt
     return res;
   }
   const cs: ConnState = { conn, emitter, recorded: 0, branches: 1, alive: 1, signal: info.signal };
+  if (fault && capture === 'sse') cs.fault = fault;
+  else if (capture === 'sse') cs.live = { info, status: call(G.resStatus, res), contentType: ct, asked: emitter.faultsOn() ? armGeneration : -1 };
   makeState(res, cs, ct);
   return res;
+}
+
+/**
+ * Faults are armed in the tab: ask the relay whether one applies to this response, before the
+ * page gets it (only then: with no fault armed nothing here runs).
+ */
+function faulted(res: Response, info: RequestInfo, conn: Conn, emitter: Emitter): Promise<Response> {
+  const headers = call<Headers>(G.resHeaders, res);
+  const ct = call<string | null>(N.headersGet, headers, 'content-type');
+  const ask = (body: string | null) =>
+    emitter.ask(conn.id, {
+      ch: CHANNEL, v: PROTOCOL_VERSION, type: 'fault-query', conn: conn.id, method: info.method, url: info.url, headers: info.headers, body,
+      status: call(G.resStatus, res), contentType: ct,
+    });
+  const asked = info.bodyAsync ? call<Promise<FaultPlan | FaultOut | null>>(N.promiseThen, info.bodyAsync, ask) : ask(info.body);
+  return call<Promise<Response>>(N.promiseThen, asked, (answer: FaultPlan | FaultOut | null) => {
+    try {
+      const plan = answer && answer.type === 'fault-plan' ? answer : null;
+      if (!plan || plan.plan === 'pass') return onResponse(res, info, conn, emitter);
+      if (plan.plan === 'replace') {
+        // The page gets the fault's answer; the server's is cancelled unread.
+        const real = call<ReadableStream | null>(G.resBody, res);
+        if (real) ignore(call(N.streamCancel, real));
+        const type = typeof plan.contentType === 'string' ? plan.contentType : 'application/json';
+        const body = plan.hold ? new N.ReadableStream<Uint8Array>({}) : typeof plan.body === 'string' ? plan.body : '';
+        const status = typeof plan.status === 'number' ? plan.status : 404;
+        const synthetic = new N.Response(body, { status, statusText: typeof plan.statusText === 'string' ? plan.statusText : '', headers: [['content-type', type]] });
+        return onResponse(synthetic, info, conn, emitter);
+      }
+      const pipe: FaultPipe = { parts: [], next: 0 };
+      if (plan.end === 'reset' || plan.end === 'close') pipe.end = plan.end;
+      return onResponse(res, info, conn, emitter, pipe);
+    } catch {
+      return res;
+    }
+  });
 }
 
 function startConn(conn: Conn, info: RequestInfo, _emitter: Emitter) {
@@ -324,6 +523,7 @@ function startConn(conn: Conn, info: RequestInfo, _emitter: Emitter) {
 
 export function installFetchHook(emitter: Emitter, onCall: () => void = () => {}): typeof fetch {
   installResponsePatches();
+  emitter.onFaultArm(onFaultsArmed);
   const nativeFetch = N.fetch;
   const proxy = new Proxy(nativeFetch, {
     apply(target, thisArg, args: unknown[]) {
@@ -347,6 +547,7 @@ export function installFetchHook(emitter: Emitter, onCall: () => void = () => {}
         p,
         (res: Response) => {
           try {
+            if (emitter.faultsOn() && (i.mcpish || i.jsonRpcPost)) return faulted(res, i, conn, emitter);
             return onResponse(res, i, conn, emitter);
           } catch {
             return res;

@@ -43,6 +43,12 @@ export const N = {
   requestText: Request.prototype.text,
   blobText: Blob.prototype.text,
   jsonParse: JSON.parse,
+  // Fault injection (issue 14): what the hook uses for a faulted response, captured at install.
+  Promise: window.Promise,
+  TypeError: window.TypeError,
+  streamTee: ReadableStream.prototype.tee,
+  /** Object.create(null) without a global lookup at call time. */
+  objectCreate: Object.create,
 } as const;
 
 function getter<T>(proto: object, name: string): (this: T) => unknown {

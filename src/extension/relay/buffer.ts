@@ -11,11 +11,11 @@
 //
 // Pure: no chrome.*, no DOM.
 
-import type { CaptureGapRecord, HookRecord } from '../../core/record';
+import type { CaptureGapRecord, FaultRecord, HookRecord } from '../../core/record';
 import type { WireChunk, WireRecord } from '../wire/records';
 
 /** A record before numbering: a hook record, or a chunk the panel will decode. */
-export type Unnumbered = HookRecord | Omit<WireChunk, 'seq' | 'src'>;
+export type Unnumbered = HookRecord | Omit<FaultRecord, 'seq' | 'src'> | Omit<WireChunk, 'seq' | 'src'>;
 /** A kept chunk whose bytes were sent in a Blob: the reference (delivery.ts). */
 export type StoredRecord = WireRecord & { blob?: Blob };
 

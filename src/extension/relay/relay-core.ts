@@ -25,6 +25,7 @@ import { createConnectionTable, MAX_TRACKED_CONNS } from './connections';
 import { createDelivery, type RelaySink } from './delivery';
 import { createHolding } from './holding';
 import { capEsEvent, DEFAULT_RECORD_MAX_CHARS } from './limits';
+import type { FaultRecordBody } from './faults';
 import { createRecordingSwitch } from './recording';
 
 export { MAX_HELD_BYTES, MAX_HELD_CONNS, NOT_RECORDING_CODE } from './holding';
@@ -84,8 +85,8 @@ export interface RelayCore {
   connectHook(mode: (copy: boolean) => void): void;
   /** The hook says that its records from here on are made in `copy` mode. */
   onModeAck(copy: boolean): void;
-  /** A record made by the relay itself (navigation, notice). */
-  add(rec: HookRecord): void;
+  /** A record made by the relay itself (navigation, notice, an injected fault). */
+  add(rec: HookRecord | FaultRecordBody): void;
   /** A panel wants records after its cursor for this src, then live ones, through `sink`. */
   attach(sink: RelaySink, cursors: Cursors): void;
   detach(): void;

@@ -9,6 +9,7 @@ import { isMessage } from '../wire/guards';
 import { envelope, type AttachAck, type BackgroundFromRelay, type HookInbox, type RelayFromBackground, type RelayFromHook, type RelayHelloReply } from '../wire/protocol';
 import type { RelayControl } from './control';
 import type { RelayCore } from './relay-core';
+import { createFaultInjector, type FaultInjector } from './faults';
 
 export interface RelayLinkEnv {
   /** Open the relay port (throws when the extension context is gone). */
@@ -26,6 +27,8 @@ export interface RelayLink {
   onHelloReply(token: number, reply: unknown): void;
   /** The context is gone: stop, tell the hook to stop copying, close its port. */
   release(): void;
+  /** Faults armed from the panel (diagnostics and tests). */
+  readonly faults: FaultInjector;
 }
 
 export function createRelayLink(core: RelayCore, control: RelayControl, env: RelayLinkEnv): RelayLink {
@@ -34,6 +37,16 @@ export function createRelayLink(core: RelayCore, control: RelayControl, env: Rel
   let released = false;
 
   const gone = () => released || env.orphaned();
+  const now = () => performance.timeOrigin + performance.now();
+  const faults = createFaultInjector((r) => core.add(r), now);
+  /** Arms (or disarms) faults; the hook learns only whether any are armed. */
+  const setFaults = (list: import('../wire/protocol').ArmedFault[]) => {
+    const was = faults.armed();
+    const before = faults.ids().join(',');
+    faults.set(list);
+    // Every change of an armed list: the hook's open streams ask again (a live fault).
+    if (hook && (was !== faults.armed() || (faults.armed() && before !== faults.ids().join(',')))) hook.send('fault-arm', { on: faults.armed() });
+  };
 
   function connect() {
     if (port) return port;
@@ -74,9 +87,16 @@ export function createRelayLink(core: RelayCore, control: RelayControl, env: Rel
   }
 
   const link: RelayLink = {
+    faults,
     hook(adapter) {
       if (hook) return false;
-      const h = (hook = createEndpoint<RelayFromHook, HookInbox>(adapter, ['hook-batch', 'mode-ack']));
+      const h = (hook = createEndpoint<RelayFromHook, HookInbox>(adapter, ['hook-batch', 'mode-ack', 'fault-query', 'fault-read']));
+      h.on('fault-query', (m) => void h.send('fault-plan', faults.query(m)));
+      h.on('fault-read', (m) => {
+        const out = faults.read(m);
+        h.send('fault-out', out, out.parts.map((p) => p.data.buffer as ArrayBuffer));
+      });
+      if (faults.armed()) h.send('fault-arm', { on: true });
       // Checked per batch (one property read): an orphaned relay stops buffering at once, even
       // when no panel port was open to tell it.
       h.on('hook-batch', (m) => {
@@ -90,7 +110,15 @@ export function createRelayLink(core: RelayCore, control: RelayControl, env: Rel
     onRuntimeMessage(msg) {
       if (isMessage(msg, 'inspected')) {
         if (gone()) link.release();
-        else control.inspected(msg.inspected);
+        else {
+          control.inspected(msg.inspected);
+          // Faults are on only while DevTools inspects the tab.
+          if (!msg.inspected) setFaults([]);
+        }
+        return undefined;
+      }
+      if (isMessage(msg, 'faults')) {
+        if (!gone()) setFaults(msg.faults);
         return undefined;
       }
       if (!isMessage(msg, 'attach')) return undefined;
@@ -101,12 +129,15 @@ export function createRelayLink(core: RelayCore, control: RelayControl, env: Rel
     onHelloReply(token, reply) {
       if (!isMessage(reply, 'relay-hello-reply')) return control.answer(token, false);
       const r: RelayHelloReply = reply;
+      if (r.faults && r.inspected) setFaults(r.faults);
       if (r.attach) attach({});
       else control.answer(token, r.inspected);
     },
     release() {
       if (released) return;
       released = true;
+      if (faults.armed()) hook?.send('fault-arm', { on: false });
+      faults.set([]);
       core.release(); // tells the hook to stop copying (mode copy: false)...
       const h = hook;
       setTimeout(() => h?.close(), 0); // ...before its port closes (a message then may be lost)

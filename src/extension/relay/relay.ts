@@ -9,7 +9,9 @@
 //    stopped in the capture phase so page listeners never see the port;
 //  - ignores every other window message; later hellos (forgeries) are reported once;
 //  - validates every record from the port (relay-core.ts) and numbers it itself;
-//  - sends into the page only `mode` messages, on the private port.
+//  - sends into the page only `mode` and fault messages (fault-arm: on/off; the answers to the
+//    hook's fault questions: what the page gets), on the private port; which faults are armed,
+//    and what they withhold, never enter the page's world (relay/faults.ts).
 
 import { TEST_HOOKS } from '../shared/test-hooks';
 import { isMessage } from '../wire/guards';
@@ -79,7 +81,7 @@ try {
 
 // Diagnostics for tests and curious users: the relay's counters, readable only from this
 // extension's isolated world (the page cannot see this global), never posted anywhere.
-if (TEST_HOOKS) Object.defineProperty(globalThis, '__MSI_RELAY__', { value: Object.freeze({ stats: () => core.stats() }) });
+if (TEST_HOOKS) Object.defineProperty(globalThis, '__MSI_RELAY__', { value: Object.freeze({ stats: () => core.stats(), faults: () => link.faults.ids() }) });
 
 chrome.runtime.onMessage.addListener((msg: unknown, _sender, sendResponse) => {
   const reply = link.onRuntimeMessage(msg);

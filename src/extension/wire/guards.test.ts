@@ -39,7 +39,8 @@ describe('message guards', () => {
   });
 
   it('has one guard per message type of the protocol map', () => {
-    const types: MessageType[] = ['hook-hello', 'hook-batch', 'mode', 'mode-ack', 'relay-hello', 'relay-hello-reply', 'inspected', 'attach', 'attach-ack', 'detach', 'records', 'devtools-hello', 'panel-hello', 'tab-status'];
+    const types: MessageType[] = ['hook-hello', 'hook-batch', 'mode', 'mode-ack', 'relay-hello', 'relay-hello-reply', 'inspected', 'attach', 'attach-ack', 'detach', 'records', 'devtools-hello', 'panel-hello', 'tab-status',
+      'fault-arm', 'fault-query', 'fault-plan', 'fault-read', 'fault-out', 'faults', 'arm-faults'];
     expect(Object.keys(GUARDS).sort()).toEqual([...types].sort());
   });
 
@@ -56,6 +57,8 @@ describe('message guards', () => {
     expect(isHookWireRecord({ kind: 'skip', conn: 'c1', t: 1, n: 9, tail: new Uint8Array(2) })).toBe(false); // a tail shorter than the read
     expect(isHookWireRecord({ kind: 'skip', conn: 'c1', t: 1, n: 9, tail: new Uint8Array(4) })).toBe(false);
     expect(isHookWireRecord({ kind: 'navigation', t: 1, url: 'x', top: true })).toBe(false); // relay-only kind
+    // Injected faults are recorded by the relay only: a page cannot forge one through the hook.
+    expect(isHookWireRecord({ kind: 'fault', conn: 'c1', t: 1, fault: 'cut', origin: 'panel', armed: 'x', text: 'x', eventIds: [], events: 0 })).toBe(false);
     expect(isHookWireRecord({ kind: 'end', conn: 'c', t: 1, how: 'exploded' })).toBe(false);
     expect(isHookWireRecord({ kind: 'request', conn: 'c', t: 1, transport: 'fetch', method: 'GET', url: 'u', headers: [['a', 'b']], body: null })).toBe(true);
     expect(isHookWireRecord({ kind: 'request', conn: 'c', t: 1, transport: 'fetch', method: 'GET', url: 'u', headers: [['a']], body: null })).toBe(false);

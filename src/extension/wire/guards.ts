@@ -22,6 +22,21 @@ export function isCursors(x: unknown): x is Cursors {
   return true;
 }
 const bool = (x: unknown) => typeof x === 'boolean';
+const str = (x: unknown) => typeof x === 'string';
+const optStr = (x: unknown) => x === undefined || typeof x === 'string';
+const int = (x: unknown) => typeof x === 'number' && Number.isInteger(x);
+/**
+ * An armed fault's envelope: id, words, a spec with an action kind. The spec itself was validated
+ * by the panel that made it (core/faults/spec.ts validateFaults) and only extension pages reach
+ * the background's panel port; the relay's matching reads only the fields it knows.
+ */
+function isArmedFault(x: unknown): boolean {
+  if (!isObj(x) || !str(x.id) || !str(x.text) || !isObj(x.spec)) return false;
+  const a = x.spec.action;
+  return isObj(a) && str(a.kind) && (x.spec.match === undefined || isObj(x.spec.match));
+}
+const armedList = (x: unknown) => Array.isArray(x) && x.length <= 100 && x.every(isArmedFault);
+const isHeaders = (x: unknown) => Array.isArray(x) && x.every((h) => Array.isArray(h) && h.length === 2 && str(h[0]) && str(h[1]));
 const tabId = (x: unknown) => typeof x === 'number' && Number.isInteger(x) && x >= 0;
 
 /** The fields of each message beyond its envelope. */
@@ -30,8 +45,15 @@ export const GUARDS: { [K in MessageType]: (m: O) => boolean } = {
   'hook-batch': (m) => Array.isArray(m.records),
   mode: (m) => bool(m.copy),
   'mode-ack': (m) => bool(m.copy),
+  'fault-arm': (m) => bool(m.on),
+  'fault-query': (m) => str(m.conn) && str(m.method) && str(m.url) && isHeaders(m.headers) && (m.body === null || str(m.body)) && int(m.status) && (m.contentType === null || str(m.contentType)) && (m.live === undefined || bool(m.live)),
+  'fault-plan': (m) => str(m.conn) && (m.plan === 'pass' || m.plan === 'stream' || m.plan === 'replace'),
+  'fault-read': (m) => str(m.conn) && (m.data === undefined || m.data instanceof Uint8Array) && (m.done === undefined || bool(m.done)) && optStr(m.error),
+  'fault-out': (m) => str(m.conn) && Array.isArray(m.parts),
+  faults: (m) => armedList(m.faults),
+  'arm-faults': (m) => armedList(m.faults),
   'relay-hello': (m) => typeof m.src === 'string',
-  'relay-hello-reply': (m) => bool(m.attach) && bool(m.inspected),
+  'relay-hello-reply': (m) => bool(m.attach) && bool(m.inspected) && (m.faults === undefined || armedList(m.faults)),
   inspected: (m) => bool(m.inspected),
   attach: (m) => isCursors(m.cursors),
   'attach-ack': (m) => typeof m.src === 'string',

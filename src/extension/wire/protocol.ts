@@ -5,7 +5,7 @@
 //   hook (MAIN)  ⇄ private MessagePort ⇄  relay (ISOLATED)  ⇄ runtime port / messages ⇄  background
 //   background  ⇄ runtime port ⇄  panel          DevTools page → runtime port → background
 //
-// Direction of commands (issue 14, fault injection; not built yet): panel → background
+// Direction of commands (issue 14, fault injection): panel → background
 // (`PanelInbox`'s sender, the panel port) → the relays of the inspected tab (their relay port) →
 // the hook (the private MessagePort). Each hop is a port only this extension's code holds: the
 // background accepts panel ports only from its own pages (senders.ts), relay ports only from its
@@ -15,7 +15,8 @@
 //
 // Pure TypeScript: no chrome.*, no DOM.
 
-import type { CaptureRecord } from '../../core/record';
+import type { CaptureRecord, Header } from '../../core/record';
+import type { FaultSpec } from '../../core/faults/spec';
 import type { HookWireRecord, WireRecord } from './records';
 
 export const PROTOCOL_VERSION = 2 as const;
@@ -62,8 +63,71 @@ export interface ModeAck extends Envelope<'mode-ack'> {
   copy: boolean;
 }
 
+/**
+ * relay → hook: faults are armed in this tab (or not any more). The hook learns nothing else:
+ * which faults, and what they will do, stay in the relay. While `on` is false the hook does
+ * nothing extra per request or read.
+ */
+export interface FaultArm extends Envelope<'fault-arm'> {
+  on: boolean;
+}
+/** hook → relay, faults armed: a response arrived; does a fault apply to it? */
+export interface FaultQuery extends Envelope<'fault-query'> {
+  conn: string;
+  method: string;
+  url: string;
+  headers: Header[];
+  body: string | null;
+  status: number;
+  contentType: string | null;
+  /** An event stream already open when the faults were armed: faults apply from its next read. */
+  live?: boolean;
+}
+/**
+ * relay → hook: `pass` (no fault: the response goes to the page as it is), `stream` (every read of
+ * its body goes through the relay, which says what the page gets: fault-read / fault-out), or
+ * `replace` (the page gets this answer instead of the server's; the server's body is cancelled).
+ */
+export interface FaultPlan extends Envelope<'fault-plan'> {
+  conn: string;
+  plan: 'pass' | 'stream' | 'replace';
+  status?: number;
+  statusText?: string;
+  contentType?: string;
+  body?: string;
+  /** replace: an empty event stream that stays open. */
+  hold?: boolean;
+  /** stream: a cut before any event (after 0 events). */
+  end?: 'reset' | 'close';
+}
+/** hook → relay: one read of a faulted body as the server sent it (bytes), its end, or its error. */
+export interface FaultRead extends Envelope<'fault-read'> {
+  conn: string;
+  data?: Uint8Array;
+  done?: boolean;
+  error?: string;
+}
+/** relay → hook: what the page gets of that read: parts (each after its delay), then maybe an end. */
+export interface FaultOut extends Envelope<'fault-out'> {
+  conn: string;
+  parts: { data: Uint8Array; delayMs: number }[];
+  /** reset: the page's next read rejects (TypeError "network error"); close: it ends; hold: it never ends. */
+  end?: 'reset' | 'close' | 'hold';
+}
+
 // ---------------------------------------------------------------------------------------------
 // relay ⇄ background (runtime messages, the relay port)
+
+/** A fault the user armed in the panel: its spec (validated by the panel), a random id, its words. */
+export interface ArmedFault {
+  id: string;
+  spec: FaultSpec;
+  text: string;
+}
+/** background → relays of a tab (chrome.tabs.sendMessage, all frames): the faults armed now. */
+export interface Faults extends Envelope<'faults'> {
+  faults: ArmedFault[];
+}
 
 /** relay → background, chrome.runtime.sendMessage at start: "is a panel attached to my tab?" */
 export interface RelayHello extends Envelope<'relay-hello'> {
@@ -73,6 +137,8 @@ export interface RelayHelloReply extends Envelope<'relay-hello-reply'> {
   attach: boolean;
   /** A DevTools window (or a panel) inspects the relay's tab: the relay records. */
   inspected: boolean;
+  /** Faults armed for the tab by its panel (a document loaded while they are armed gets them). */
+  faults?: ArmedFault[];
 }
 /** background → relays of a tab (chrome.tabs.sendMessage, all frames): inspected or not any more. */
 export interface Inspected extends Envelope<'inspected'> {
@@ -118,6 +184,10 @@ export interface PanelHello extends Envelope<'panel-hello'> {
   tabId: number;
   cursors: Cursors;
 }
+/** panel → background: arm these faults in the panel's tab (replaces the list; [] disarms). */
+export interface ArmFaults extends Envelope<'arm-faults'> {
+  faults: ArmedFault[];
+}
 /**
  * background → panel, after each panel-hello: whether any frame of the tab answered the attach.
  * `relays: false` means no content script of this extension instance runs in the tab: the page
@@ -136,6 +206,13 @@ export interface Protocol {
   'hook-batch': HookBatch;
   mode: Mode;
   'mode-ack': ModeAck;
+  'fault-arm': FaultArm;
+  'fault-query': FaultQuery;
+  'fault-plan': FaultPlan;
+  'fault-read': FaultRead;
+  'fault-out': FaultOut;
+  faults: Faults;
+  'arm-faults': ArmFaults;
   'relay-hello': RelayHello;
   'relay-hello-reply': RelayHelloReply;
   inspected: Inspected;
@@ -153,13 +230,13 @@ export type Message = Protocol[MessageType];
 export type Body<M> = Omit<M, 'ch' | 'v' | 'type'>;
 
 // What each endpoint may receive. An endpoint drops anything else (endpoint.ts).
-export type HookInbox = Pick<Protocol, 'mode'>;
-export type RelayFromHook = Pick<Protocol, 'hook-batch' | 'mode-ack'>;
+export type HookInbox = Pick<Protocol, 'mode' | 'fault-arm' | 'fault-plan' | 'fault-out'>;
+export type RelayFromHook = Pick<Protocol, 'hook-batch' | 'mode-ack' | 'fault-query' | 'fault-read'>;
 export type RelayFromBackground = Pick<Protocol, 'detach'>;
-export type RelayRuntimeInbox = Pick<Protocol, 'attach' | 'inspected'>;
+export type RelayRuntimeInbox = Pick<Protocol, 'attach' | 'inspected' | 'faults'>;
 export type BackgroundFromRelay = Pick<Protocol, 'records'>;
 export type BackgroundRuntimeInbox = Pick<Protocol, 'relay-hello'>;
-export type BackgroundFromPanel = Pick<Protocol, 'panel-hello'>;
+export type BackgroundFromPanel = Pick<Protocol, 'panel-hello' | 'arm-faults'>;
 export type BackgroundFromDevtools = Pick<Protocol, 'devtools-hello'>;
 export type PanelInbox = Pick<Protocol, 'records' | 'tab-status'>;
 

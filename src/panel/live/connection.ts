@@ -11,7 +11,7 @@ import type { CaptureRecord } from '../../core/record';
 import { mcpMarkers, type NetEntry } from '../../core/witness';
 import { decodeBatch, decodeRecords } from '../../extension/wire/decode';
 import { createEndpoint } from '../../extension/wire/endpoint';
-import { PANEL_PORT, type BackgroundFromPanel, type PanelInbox, type RecordsBatch, type TabStatus } from '../../extension/wire/protocol';
+import { PANEL_PORT, type ArmedFault, type BackgroundFromPanel, type PanelInbox, type RecordsBatch, type TabStatus } from '../../extension/wire/protocol';
 import { reconnectingPort, type PortLike } from '../../extension/wire/runtime-port';
 import type { LiveStore } from './store';
 
@@ -29,6 +29,8 @@ export interface PanelConnection {
   idle(): Promise<void>;
   /** Called when connected() or status() changed. */
   subscribe(fn: () => void): () => void;
+  /** Arm these faults in the tab (issue 14; [] disarms). Sent again after every reconnect. */
+  armFaults(list: ArmedFault[]): void;
   close(): void;
 }
 
@@ -109,7 +111,12 @@ export function createPanelConnection(opts: PanelConnectionOptions): PanelConnec
   const notify = () => {
     for (const l of [...listeners]) l();
   };
-  const hello = () => ep.send('panel-hello', { tabId: opts.tabId, cursors: opts.store.cursors() });
+  let faults: ArmedFault[] = [];
+  const hello = () => {
+    ep.send('panel-hello', { tabId: opts.tabId, cursors: opts.store.cursors() });
+    // A new port (worker restarted): the background forgot the tab's faults with the old one.
+    if (faults.length) ep.send('arm-faults', { faults });
+  };
 
   // Batches in arrival order: decoded at once when nothing waits, else after the ones before.
   let queue: Promise<void> = Promise.resolve();
@@ -197,6 +204,10 @@ export function createPanelConnection(opts: PanelConnectionOptions): PanelConnec
     subscribe(fn) {
       listeners.add(fn);
       return () => listeners.delete(fn);
+    },
+    armFaults(list) {
+      faults = list;
+      ep.send('arm-faults', { faults: list });
     },
     close: () => port.close(),
   };

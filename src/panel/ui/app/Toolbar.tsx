@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 
 import { useNav, useNavDispatch } from '../navigation/NavigationProvider';
 import type { ExportKind, SourceControls, SourceStatus } from '../store/types';
 import { CaptureHealthPill } from '../capture/NetworkWitness';
+import { FaultsButton } from '../faults/FaultsMenu';
 import { useAnchoredMenu } from './anchored-menu';
 
 const KINDS: [ExportKind, string][] = [
@@ -132,6 +133,7 @@ export function Toolbar(props: {
         )}
       </span>
       <span className="tb-spacer" />
+      <FaultsButton />
       {props.mode === 'devtools' && <CaptureHealthPill paused={!!status && !status.recording} />}
       {/* not a live region: it changes with every snapshot of a live capture */}
       <span className="tb-status">{props.info}</span>

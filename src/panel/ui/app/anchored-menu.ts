@@ -6,9 +6,10 @@ import { useLayoutEffect, type RefObject } from 'react';
  * often leaves a panel narrower than the menu's button offset plus its width, and docked bottom
  * one lower than the menu; a menu placed at the button's left edge ran off the panel's edge, its
  * items out of reach. Positioned imperatively before paint: the menu's width is measured where it
- * has the whole window, then placed.
+ * has the whole window, then placed. `moved`: a value that changes when the button moves while
+ * the menu stays open (the faults button's label grows as faults are armed: faults/FaultsMenu.tsx).
  */
-export function useAnchoredMenu(open: boolean, button: RefObject<HTMLElement | null>, menu: RefObject<HTMLElement | null>): void {
+export function useAnchoredMenu(open: boolean, button: RefObject<HTMLElement | null>, menu: RefObject<HTMLElement | null>, moved?: unknown): void {
   useLayoutEffect(() => {
     if (!open) return;
     const place = () => {
@@ -25,5 +26,6 @@ export function useAnchoredMenu(open: boolean, button: RefObject<HTMLElement | n
     place();
     window.addEventListener('resize', place);
     return () => window.removeEventListener('resize', place);
-  }, [open, button, menu]);
+    // `moved`: something that moves the button while the menu is open (its label changes).
+  }, [open, button, menu, moved]);
 }

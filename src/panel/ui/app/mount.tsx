@@ -15,6 +15,8 @@ import { createChromeStorageAdapter } from '../settings/settings';
 import type { InspectorSettings, StorageAdapter } from '../store/types';
 import { CaptureHealthContext } from '../capture/NetworkWitness';
 import type { CaptureHealthSource } from '../capture/network-witness-types';
+import { FaultControlContext } from '../faults/FaultsMenu';
+import type { FaultControlSource } from '../faults/fault-types';
 
 export interface MountOptions {
   store: LiveStoreLike;
@@ -27,6 +29,8 @@ export interface MountOptions {
   viewStorage?: ViewStorage;
   /** The capture's health and the network witness (toolbar indicator, first-screen banner). */
   health?: CaptureHealthSource;
+  /** Faults armed from the panel for the inspected tab (toolbar menu; issue 14). */
+  faults?: FaultControlSource;
 }
 
 function devtoolsTheme(): ThemeName {
@@ -48,6 +52,7 @@ function DevtoolsRoot({ opts, source, storage, viewStorage }: { opts: MountOptio
   }, []);
   return (
     <CaptureHealthContext.Provider value={opts.health}>
+    <FaultControlContext.Provider value={opts.faults}>
     <InspectorApp
       source={source}
       analyzerFactory={(s) => createAnalyzer(optionsFromSettings(s))}
@@ -57,6 +62,7 @@ function DevtoolsRoot({ opts, source, storage, viewStorage }: { opts: MountOptio
       mode="devtools"
       {...(opts.onSettingsChange ? { onSettingsChange: opts.onSettingsChange } : {})}
     />
+    </FaultControlContext.Provider>
     </CaptureHealthContext.Provider>
   );
 }

@@ -41,6 +41,11 @@ export function Callout(props: { finding: Finding; more: number; compact?: boole
         </button>
         <SevIcon sev={f.severity} />
         <span className="callout-code">{f.code}</span>
+        {f.injected && (
+          <span className="fx-injected-tag" data-testid="finding-injected" title={visible(f.injected.text)}>
+            {f.injected.origin === 'panel' ? '⚡ injected from the panel' : '⚡ injected by serve --fault'}
+          </span>
+        )}
         {req && <span>{visible(`request ${req.id} (${req.method}${toolName})`)}</span>}
         {f.missing && <span className="sev-error">{visible(`missing ids ${f.missing}`)}</span>}
         {!f.missing && d?.missing && <span className="sev-error">{visible(`missing ids ${d.missing}`)}</span>}

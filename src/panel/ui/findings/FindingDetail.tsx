@@ -17,6 +17,14 @@ export function FindingDetail({ finding: f }: { finding: Finding }) {
         <SevIcon sev={f.severity} /> <span className="mono">{f.code}</span>
       </div>
       <dl className="kv">
+        {f.injected && (
+          <>
+            <dt>cause</dt>
+            <dd className="prose" data-testid="finding-cause">
+              <span className="fx-injected-tag">{f.injected.origin === 'panel' ? '⚡ injected from the panel' : '⚡ injected by serve --fault'}</span> {visibleLine(f.injected.text, 300)} — not the server
+            </dd>
+          </>
+        )}
         <dt>explanation</dt>
         <dd className="prose">{visible(findingMessage(vm, f))}</dd>
         <dt>session</dt>
