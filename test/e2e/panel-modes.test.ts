@@ -8,21 +8,19 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoServer, type DemoServer } from '../../demo/server';
+import type { DemoServer } from '../../demo/server';
 import { analyzeRecords } from '../../src/core';
 import { importText } from '../../src/core/import';
-import { openInspected, type Harness } from '../support/extension';
+import type { Harness } from '../support/extension';
 import { clickTestId, findingRows, requestVerdicts, setInputFiles, showTab, snapSummary, uiState, type UiState } from '../support/panel-ui';
 import { waitFor } from '../support/wait';
+import { openDemoPanel } from './demo-panel';
 
 let demo: DemoServer;
 let h: Harness;
 
 beforeAll(async () => {
-  demo = await startDemoServer({ mode: 'lossless' });
-  h = await openInspected(demo.pageUrl({ mode: 'lossless', chunks: 6, delayMs: 50 }));
-  await waitFor(() => h.evalPage('typeof window.__demo?.run === "function"'), { message: 'demo page ready' });
-  await waitFor(() => h.panel.eval(`typeof globalThis.__MSI_UI__ === 'object'`), { message: 'inspector UI mounted in the panel' });
+  ({ demo, h } = await openDemoPanel({ mode: 'lossless' }, { mode: 'lossless', chunks: 6, delayMs: 50 }));
 }, 180_000);
 
 afterAll(async () => {

@@ -11,24 +11,22 @@
 //   dropped, header-mismatch, …) are asserted by the analysis work of issue 12 (items 1-3), not here.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoServer, type DemoServer } from '../../demo/server';
+import type { DemoServer } from '../../demo/server';
 import { analyzeRecords } from '../../src/core';
 import { importText } from '../../src/core/import';
 import type { CaptureRecord } from '../../src/core/record';
 import { V2_SCENARIOS, type V2ScenarioName } from '../fixtures/v2/scenarios';
-import { duplicateKeys, openInspected, type Harness } from '../support/extension';
+import { duplicateKeys, type Harness } from '../support/extension';
 import { devtoolsFrontend } from '../support/devtools';
 import { clickTestId, screenshot, showTab } from '../support/panel-ui';
 import { waitFor } from '../support/wait';
+import { openDemoPanel } from './demo-panel';
 
 let demo: DemoServer;
 let h: Harness;
 
 beforeAll(async () => {
-  demo = await startDemoServer({ sdk: 'v2', mode: 'modern-baseline' });
-  h = await openInspected(`${demo.pageUrl({ sdk: 'v2', mode: 'modern-baseline' })}&chunks=6&delayMs=40`);
-  await waitFor(() => h.evalPage('typeof window.__demo?.run === "function"'), { message: 'demo page ready' });
-  await waitFor(() => h.panel.eval(`typeof globalThis.__MSI_UI__ === 'object'`), { message: 'inspector UI mounted in the panel' });
+  ({ demo, h } = await openDemoPanel({ sdk: 'v2', mode: 'modern-baseline' }, { sdk: 'v2', mode: 'modern-baseline', chunks: 6, delayMs: 40 }));
 }, 180_000);
 
 afterAll(async () => {
