@@ -247,7 +247,7 @@ export function onAnswer(A: AnalyzerState, s: SessionState, req: ReqState, m: De
   if (code === HEADER_MISMATCH || code === MISSING_CAPABILITY) evidence(A, s, 'modern-error', () => E.EVIDENCE.modernError(code, req.method, req.id));
   else if (code === UNSUPPORTED_VERSION && x.era === 'legacy') {
     const supported = versionsIn(getPath(err, ['data']));
-    if (supported.length === 0 || supported.every(isModernVersion)) evidence(A, s, 'legacy-refused', () => E.EVIDENCE.legacyRefused(req.method, supported));
+    if (supported.every(isModernVersion)) evidence(A, s, 'legacy-refused', () => E.EVIDENCE.legacyRefused(req.method, supported));
   }
 }
 

@@ -10,7 +10,6 @@ import type { IdTrack } from './id-track';
 import type { DecodedMessage } from '../jsonrpc';
 import type { IdSchemeOverride, IdStats, IntervalSet, ParsedId } from '../ids';
 import type { ConversationState, ReqFacts, ServerState } from './modern-state';
-
 export type { IdTrack } from './id-track';
 
 /** Session key of findings of no session (capture gaps outside any stream). */
