@@ -196,7 +196,7 @@ export function Timeline() {
     .filter(isGap)
     .map((x) => visibleLine(`${x.code}: ids ${x.missing ?? x.eventIds.join(', ')} missing${x.streamId && sv.lanes.labels.has(x.streamId) ? ` on ${sv.lanes.labels.get(x.streamId)}` : ''}.`, 200))
     .join(' ');
-  const { els, axisEls, labelEls, height } = drawTimeline({ f, snap, lanes, laneOf, findings, selKey, severity: vm.severity, specials: specialsFor });
+  const { els, axisEls, labelEls, height } = drawTimeline({ f, snap, lanes, laneOf, findings, selKey, severity: vm.severity, specials: specialsFor, session: sv.session });
   const selEv = selected ? snap.streams[selected.streamId]?.events[selected.index] : undefined;
   return (
     <div className={`tl${geom.compact ? ' compact' : ''}`} data-testid="timeline" ref={rootRef}>
