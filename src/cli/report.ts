@@ -99,7 +99,7 @@ export function idValue(text: string | undefined): string | number | null {
 }
 
 export function toAuditJson(inputs: readonly Pick<AuditInput, 'file' | 'format' | 'snap'>[]): AuditJson {
-  const out: AuditJson = { version: 1, servers: [], sessions: [], findings: [], files: [] };
+  const out: AuditJson = { version: 1, sessions: [], findings: [], files: [], servers: [] };
   for (const { file, format, snap } of inputs) {
     const c = snap.capture;
     out.files.push({
@@ -124,14 +124,7 @@ export function toAuditJson(inputs: readonly Pick<AuditInput, 'file' | 'format' 
     }
     for (const s of snap.sessions) {
       out.sessions.push({
-        key: s.key,
         sessionId: s.sessionId,
-        era: s.era,
-        eraEvidence: s.eraEvidence,
-        serverEra: serverEra.get(s.key) ?? 'unknown',
-        client: s.client ? { ...s.client } : null,
-        links: (s.links ?? []).map((l) => ({ ...l })),
-        subscriptions: (s.subscriptions ?? []).map((x) => ({ ...x, lists: x.lists.slice(), ...(x.outage ? { outage: { ...x.outage } } : {}) })),
         protocolVersion: s.protocolVersion ?? null,
         endpoint: s.endpoint,
         idScheme: s.idScheme.kind,
@@ -146,6 +139,13 @@ export function toAuditJson(inputs: readonly Pick<AuditInput, 'file' | 'format' 
         idSchemeScope: s.idScheme.scope ?? null,
         idSchemeEvidence: s.idScheme.evidence,
         losslessReasons: s.losslessReasons.slice(),
+        key: s.key,
+        era: s.era,
+        eraEvidence: s.eraEvidence,
+        serverEra: serverEra.get(s.key) ?? 'unknown',
+        client: s.client ? { ...s.client } : null,
+        links: (s.links ?? []).map((l) => ({ ...l })),
+        subscriptions: (s.subscriptions ?? []).map((x) => ({ ...x, lists: x.lists.slice(), ...(x.outage ? { outage: { ...x.outage } } : {}) })),
       });
     }
     for (const f of snap.findings) {
@@ -153,13 +153,13 @@ export function toAuditJson(inputs: readonly Pick<AuditInput, 'file' | 'format' 
         code: f.code,
         severity: f.severity,
         sessionId: f.sessionId,
-        sessionKey: f.sessionKey,
         streamId: f.streamId ?? null,
         requestId: idValue(f.requestId),
-        relatedRequestIds: (f.relatedRequestIds ?? []).map((x) => idValue(x)),
-        pending: f.pending === true,
         eventIds: f.eventIds.slice(),
         message: f.message,
+        sessionKey: f.sessionKey,
+        relatedRequestIds: (f.relatedRequestIds ?? []).map((x) => idValue(x)),
+        pending: f.pending === true,
       });
     }
   }
