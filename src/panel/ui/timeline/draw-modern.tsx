@@ -53,3 +53,14 @@ export function drawModern(f: Frame, snap: AnalysisSnapshot, session: Session | 
     );
   });
 }
+
+/**
+ * The stream of a conversation's first loss the timeline opens on when no gap or error finding
+ * names one: a re-issue's second attempt (the broken one is the lane above it), or a dropped
+ * subscription (its outage window).
+ */
+export function modernTargetStream(session: Session | undefined): string | undefined {
+  const link = session?.links?.find((l) => l.kind === 'reissue' || l.stateAltered);
+  const sub = session?.subscriptions?.find((x) => x.state === 'dropped');
+  return link?.toStreamId ?? sub?.streamId;
+}
