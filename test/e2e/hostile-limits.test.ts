@@ -8,7 +8,6 @@ import { navigate, openInspected, setExtensionStorage, waitForRecords, type Harn
 import { heapUsed, relayContext, relayStats, type RelayStats } from '../support/relay';
 import { startTestServer, type TestServer } from '../support/server';
 import { addSoakRoutes } from '../support/soak';
-import { waitFor } from '../support/wait';
 
 let server: TestServer;
 let h: Harness;

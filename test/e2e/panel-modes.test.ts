@@ -59,7 +59,17 @@ async function importIntoPanel(name: string) {
   const file = join(dir, `${name}.msi.json`);
   writeFileSync(file, json);
   await setInputFiles(h.browser.cdp, h.panel.sessionId, '[data-testid=import-input]', [file]);
-  await waitFor(() => h.panel.eval(`!!document.querySelector('[data-testid=imported-banner]')`), { message: 'imported file shown' });
+  // An import is read and analysed progressively (the banner shows at once): the verdicts count
+  // only once the panel holds every record of the file and no progress bar is left, else a
+  // partial analysis is read ('pending' for a call whose end is later in the file).
+  const expected = importText(json).records.length;
+  await waitFor(
+    () =>
+      h.panel.eval(
+        `!!document.querySelector('[data-testid=imported-banner]') && !document.querySelector('[data-testid=import-progress], [data-testid=analysis-progress]') && globalThis.__MSI_UI__.records().length === ${expected}`,
+      ),
+    { message: 'imported file shown, read whole and analysed' },
+  );
   return requestVerdicts(h.panel);
 }
 

@@ -10,6 +10,10 @@
 // Screenshots of the witness banner docked right and bottom go to test-artifacts/screenshots.
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { analyzeRecords } from '../../src/core';
+import { importText } from '../../src/core/import';
 import type { CaptureRecord } from '../../src/core/record';
 import { startFixtureServer, type FixtureServer } from '../fixtures/mcp-server/index';
 import { DIST } from '../support/browser';
@@ -49,6 +53,20 @@ afterAll(async () => {
 });
 
 const WAITING = 'Waiting for MCP traffic';
+
+/**
+ * The HAR DevTools itself holds for the tab (chrome.devtools.network.getHAR, what "Save all as
+ * HAR" writes), run through the core as `audit` runs a file: the codes of its findings. Saved
+ * under test-artifacts/har/ for a look.
+ */
+async function devtoolsHarFindings(panel: PanelHandle, name: string): Promise<{ code: string; message: string }[]> {
+  const log = await panel.eval<unknown>(`new Promise((r) => chrome.devtools.network.getHAR((x) => r(x)))`);
+  const text = JSON.stringify({ log });
+  const dir = join(process.cwd(), 'test-artifacts', 'har');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${name}.har`), text);
+  return analyzeRecords(importText(text).records).findings.map(({ code, message }) => ({ code, message }));
+}
 /** Requests the server received for a mode's endpoint (preflights left out). */
 const serverRequests = (server: FixtureServer, path: string, since: number) =>
   server.log.filter((e) => e.type === 'http' && e.httpMethod !== 'OPTIONS' && e.path === path && e.t >= since).length;
@@ -202,6 +220,10 @@ describe('the network witness', () => {
     await waitFor(async () => (await h.panel.eval<string[]>(`[...document.querySelectorAll('[data-testid=finding-row]')].map((e) => e.dataset.code)`)).includes('cors-preflight-rejected'), {
       message: `Findings view lists cors-preflight-rejected (had ${JSON.stringify(rows)})`,
     });
+    // The HAR DevTools saved of the same traffic: `audit` finds it in the file alone.
+    const har = (await devtoolsHarFindings(h.panel, 'cors-preflight-rejected')).filter((x) => x.code === 'cors-preflight-rejected');
+    expect(har).toHaveLength(1);
+    expect(har[0]!.message).toContain("Add mcp-protocol-version to the server's Access-Control-Allow-Headers");
   });
 
   it('Access-Control-Expose-Headers without Mcp-Session-Id: a session-id-not-exposed finding naming the header to add', async () => {
@@ -221,5 +243,8 @@ describe('the network witness', () => {
     await h.panel.eval(`document.querySelector('[data-testid="tab-findings"]')?.click(), true`);
     await waitFor(() => h.panel.eval(`!!document.querySelector('[data-testid=finding-row][data-code="session-id-not-exposed"]')`), { message: 'finding row' });
     await screenshot(h.browser.cdp, (await devtoolsFrontends(h.browser))[0]!.session, 'witness-cors-expose-right');
+    const har = (await devtoolsHarFindings(h.panel, 'session-id-not-exposed')).filter((x) => x.code === 'session-id-not-exposed');
+    expect(har.length).toBeGreaterThan(0);
+    expect(har[0]!.message).toContain("Add Mcp-Session-Id to the server's Access-Control-Expose-Headers");
   });
 });

@@ -8,11 +8,12 @@
 // not hold (`size: -1` / no text, as HAR writers save cut or aborted streams) becomes a capture
 // gap (`reason: "import"`): unknown, not empty. Requests without a body and failed requests are
 // kept. Entries are ordered by time (stable), whatever their order in the file.
-import { CAPTURE_GAP_REASONS, type CaptureGapReason, type CaptureRecord, type EndHow, type Header } from '../record';
+import { CAPTURE_GAP_REASONS, type CaptureGapReason, type CaptureRecord } from '../record';
 import { ImportError, clip } from './errors';
 import { readMsi } from './har-msi';
 import { decodeBase64, endHowFor, finite, headerOf, headers, isObj, mayHaveHeldBody, num, isHarLike, splitEvents } from './har-fields';
 import { eventSourceMessagesNotice, readEventSourceMessages, type EventSourceMessages } from './har-event-source';
+import { harCorsCheck } from './har-cors';
 
 export { isHarLike } from './har-fields';
 
@@ -62,11 +63,13 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
   const timed: Timed[] = [];
   let fallbackT = 0;
   const esmEntries: Parameters<typeof eventSourceMessagesNotice>[0][number][] = [];
+  const cors = harCorsCheck();
   const entry = (raw: unknown, i: number): void => {
     if (!isObj(raw)) throw new ImportError(`HAR entry ${i} is not an object`);
     const req = raw.request;
     const res = raw.response;
     if (!isObj(req) || typeof req.url !== 'string') throw new ImportError(`HAR entry ${i} has no request.url`);
+    cors.see(raw);
     const conn = `e${i}`;
     let start = typeof raw.startedDateTime === 'string' ? Date.parse(raw.startedDateTime) : NaN;
     if (!Number.isFinite(start)) start = fallbackT;
@@ -243,6 +246,8 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
   const logRecords = (log: Record<string, unknown>): void => {
   const esmNote = eventSourceMessagesNotice(esmEntries);
   if (esmNote) timed.push({ t: esmNote.t, rank: 1, entry: -1, step: 0, rec: { ...esmNote, src } });
+  // What only the network view shows (CORS), as the live panel's witness reports it.
+  for (const n of cors.notices(src, Array.isArray(log._msiRecords))) timed.push({ t: n.t, rank: 1, entry: -1, step: 0, rec: n });
   // Our own export: records that belong to no connection (navigations, the inspector's capture
   // gaps, notices).
   if (Array.isArray(log._msiRecords)) {

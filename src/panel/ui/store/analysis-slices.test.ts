@@ -2,9 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { createAnalyzer } from '../../../core';
 import type { AnalysisSnapshot } from '../../../core/model';
-import type { CaptureRecord } from '../../../core/record';
 import { normalizeSettings } from '../settings/settings';
-import { createMutableSource, createStaticSource } from '../sources/static-source';
+import { createStaticSource } from '../sources/static-source';
 import { captureRecords } from '../test-support/fixtures';
 import { createAnalysis, EMPTY_SNAPSHOT } from './analysis';
 import type { Analyzer } from './types';
