@@ -8,7 +8,7 @@ import { createAnalyzer } from '../../../src/core';
 import { importText } from '../../../src/core/import';
 import { InspectorApp } from '../../../src/panel/ui/app/InspectorApp';
 import { createMutableSource } from '../../../src/panel/ui/sources/static-source';
-import { $, $$, mount, until, type Mounted } from '../../../src/panel/ui/test-support/render';
+import { $, $$, click, mount, until, type Mounted } from '../../../src/panel/ui/test-support/render';
 
 let m: Mounted | undefined;
 afterEach(() => {
@@ -38,6 +38,14 @@ describe('eras in the panel', () => {
     const link = $(c, '[data-testid=request-link]') as HTMLElement;
     expect([link.dataset.kind, link.dataset.from, link.dataset.to]).toEqual(['reissue', '1', '2']);
     await until(() => expect($$(c, '[data-testid=timeline-request-link]').map((e) => (e as HTMLElement).dataset.kind)).toEqual(['reissue']));
+    // The Requests view: the broken attempt names its re-issue, which opens on a click and names it back.
+    await click($(c, '[data-testid=tab-requests]'));
+    await until(() => expect($$(c, '[data-testid=request-row]').length).toBe(4));
+    await click($$(c, '[data-testid=request-row]')[2]!);
+    await until(() => expect($(c, '[data-testid=request-reissuedAs]')?.textContent).toBe('request 2'));
+    await click($(c, '[data-testid=request-reissuedAs]'));
+    await until(() => expect($(c, '[data-testid=request-reissueOf]')?.textContent).toBe('request 1'));
+    expect($(c, '[data-testid=request-detail]')!.textContent).toContain('Request 2 · tools/call long_task');
   });
 
   it('modern-listen-drop: the dropped subscription in the header, its outage window in the timeline', async () => {
