@@ -10,7 +10,7 @@
 
 import type { CaptureNoticeRecord } from '../record';
 import { failedBeforeAnswer, exposeProblem, isPreflight, preflightProblem, startedAt, type CorsProblem, type NetEntry, type NetHeader } from '../witness';
-import { isObj } from './har-fields';
+import { headerText, isObj } from './har-fields';
 
 /** How far apart a preflight and the request it was made for may start (as the live witness). */
 const PAIR_WINDOW_MS = 5000;
@@ -20,7 +20,7 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 function netHeaders(v: unknown): NetHeader[] {
   if (!Array.isArray(v)) return [];
   const out: NetHeader[] = [];
-  for (const h of v as unknown[]) if (isObj(h) && typeof h.name === 'string') out.push({ name: h.name, value: typeof h.value === 'string' ? h.value : String(h.value ?? '') });
+  for (const h of v as unknown[]) if (isObj(h) && typeof h.name === 'string') out.push({ name: h.name, value: headerText(h.value) });
   return out;
 }
 

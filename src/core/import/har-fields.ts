@@ -20,7 +20,7 @@ export function isHarLike(v: unknown): boolean {
  * A header value as text. HAR says string; other JSON values are kept as their JSON text. Never
  * `String(v)` on an object: a file can carry `{"toString": ""}`, which makes that throw.
  */
-function headerText(v: unknown): string {
+export function headerText(v: unknown): string {
   if (typeof v === 'string') return v;
   if (v === undefined || v === null) return '';
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
