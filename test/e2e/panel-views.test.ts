@@ -166,10 +166,30 @@ describe('the panel in real DevTools', () => {
         await shot(`settings-${tag}`);
         await h.panel.eval(`(() => { [...document.querySelectorAll('[data-testid=settings-dialog] button')].find((b) => /cancel/i.test(b.textContent))?.click(); return true; })()`);
         await h.panel.eval(`(() => { document.querySelector('.search-close')?.click(); return true; })()`);
+        // The Export menu stays inside the panel, however narrow or short (it scrolls inside).
+        await waitFor(() => h.panel.eval(`!document.querySelector('[data-testid=settings-dialog]')`), { message: 'settings closed (a modal dialog leaves the toolbar inert)' });
+        await clickTestId(h.panel, 'tb-export');
+        let menuState = '';
+        const box = await waitFor(
+          async () => {
+            const b = await h.panel.eval<{ left: number; right: number; bottom: number; w: number; h: number; state: string }>(
+              `(() => { const m = document.querySelector('.menu[role=menu]'); const state = JSON.stringify([...document.querySelectorAll('[role=menu], [role=dialog], [aria-expanded]')].map((e) => [e.tagName, e.className, e.getAttribute('style'), e.getAttribute('aria-expanded'), e.dataset.testid])); if (!m || getComputedStyle(m).visibility === 'hidden') return { state }; const r = m.getBoundingClientRect(); return { left: r.left, right: r.right, bottom: r.bottom, w: innerWidth, h: innerHeight, state }; })()`,
+            );
+            menuState = b.state;
+            return b.w === undefined ? null : b;
+          },
+          { message: () => `export menu open; the panel had ${menuState}` },
+        );
+        expect(box.left).toBeGreaterThanOrEqual(0);
+        expect(box.right).toBeLessThanOrEqual(box.w);
+        expect(box.bottom).toBeLessThanOrEqual(box.h);
+        await shot(`export-menu-${tag}`);
+        await clickTestId(h.panel, 'tb-export');
+        await waitFor(() => h.panel.eval(`document.querySelector('[data-testid=tb-export]').getAttribute('aria-expanded') === 'false'`), { message: 'export menu closed' });
     }
     await h.browser.cdp.send('Emulation.clearDeviceMetricsOverride', {}, feSession);
     await setDevtoolsTheme(h.browser, 'default');
-    expect(written.length).toBe(4 + 4 * 8);
+    expect(written.length).toBe(4 + 4 * 9);
     for (const f of written) expect(readFileSync(f).length).toBeGreaterThan(10_000);
   });
 });

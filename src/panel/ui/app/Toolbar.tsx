@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 
 import { useNav, useNavDispatch } from '../navigation/NavigationProvider';
 import type { ExportKind, SourceControls, SourceStatus } from '../store/types';
 import { CaptureHealthPill } from '../capture/NetworkWitness';
+import { useAnchoredMenu } from './anchored-menu';
 
 const KINDS: [ExportKind, string][] = [
   ['json', 'JSON (capture file)'],
@@ -28,6 +29,7 @@ export function Toolbar(props: {
   const [menu, setMenu] = useState(false);
   const menuRef = useRef<HTMLDivElement>(null);
   const btnRef = useRef<HTMLButtonElement>(null);
+  useAnchoredMenu(menu, btnRef, menuRef);
   useEffect(() => {
     if (menu) menuRef.current?.querySelector<HTMLButtonElement>('button:not(:disabled)')?.focus();
   }, [menu]);
@@ -113,7 +115,7 @@ export function Toolbar(props: {
           Export ▾
         </button>
         {menu && (
-          <div className="menu" role="menu" ref={menuRef} onKeyDown={onMenuKey} style={{ top: 24, left: 0 }}>
+          <div className="menu" role="menu" ref={menuRef} onKeyDown={onMenuKey}>
             <div className="menu-label">Whole capture</div>
             {KINDS.map(([k, label]) => (
               <button key={`a${k}`} type="button" role="menuitem" className="menu-item" data-testid={`export-all-${k}`} onClick={() => pick(k, 'all')}>

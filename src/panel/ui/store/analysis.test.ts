@@ -31,11 +31,13 @@ function countingFactory() {
 
 const recs = lossyRecords();
 
+// These tests read the analysis synchronously: sliceMs Infinity feeds every record at once (with
+// the default 12 ms slices, a stalled machine ended the first slice before the record they check).
 describe('AppModel', () => {
   it('feeds only new records, and restarts after a clear', () => {
     const { log, factory } = countingFactory();
     const src = createMutableSource(recs.slice(0, 10));
-    const m = createAnalysis({ source: src, analyzerFactory: factory, settings: normalizeSettings(undefined), throttleMs: 0 });
+    const m = createAnalysis({ source: src, analyzerFactory: factory, settings: normalizeSettings(undefined), throttleMs: 0, sliceMs: Infinity });
     expect(m.getSnapshot().recordCount).toBe(10);
     src.push(...recs.slice(10, 20));
     expect(m.flush().recordCount).toBe(20);
@@ -68,7 +70,7 @@ describe('AppModel', () => {
 
   it('finishes the analyzer for a complete (static) source, and re-analyzes on settings change', () => {
     const { log, factory } = countingFactory();
-    const m = createAnalysis({ source: createStaticSource(recs), analyzerFactory: factory, settings: normalizeSettings(undefined) });
+    const m = createAnalysis({ source: createStaticSource(recs), analyzerFactory: factory, settings: normalizeSettings(undefined), sliceMs: Infinity });
     expect(log.finished).toBe(1);
     m.setSettings(normalizeSettings({ resyncEventNames: ['x'] }));
     expect(log.created).toBe(2);
@@ -83,7 +85,7 @@ describe('AppModel', () => {
       },
       snapshot: () => EMPTY_SNAPSHOT,
     });
-    const m = createAnalysis({ source: createStaticSource(recs), analyzerFactory: factory, settings: normalizeSettings(undefined) });
+    const m = createAnalysis({ source: createStaticSource(recs), analyzerFactory: factory, settings: normalizeSettings(undefined), sliceMs: Infinity });
     expect(m.getErrors()).toHaveLength(1);
     expect(m.getErrors()[0]).toContain('boom');
   });
