@@ -35,7 +35,7 @@ export interface PageConfig {
   latencyIntervalMs: number;
   /** Also compare with DevTools closed (extension loaded but no panel) — two more browsers. */
   devtoolsClosedPair: boolean;
-  /** Page rows to run ('1', '1b', '2', '3', '7b', '8'); all when absent (bench/run.ts --rows). */
+  /** Page rows to run ('1', '1b', '2', '3', '3c', '7b', '8'); all when absent (bench/run.ts --rows). */
   rows?: Set<string>;
   log(msg: string): void;
 }
@@ -50,6 +50,18 @@ export interface PageResults {
   fetchGet?: { ratios: Spread; withMs: Spread; withoutMs: Spread };
   fetchRpc?: { ratios: Spread; withMs: Spread; withoutMs: Spread };
   profile: { events: number; extMs: number; busyMs: number; usPerEvent: number; chunks: number; reads: number; top: [string, number][] }[][];
+  /**
+   * Row 3c: thread CPU of the page's main thread (Chrome trace, top-level tasks' tdur) during one
+   * stream, in the browser with the extension (panel open): captured vs the same bytes uncaptured,
+   * alternating; per size, the pairs.
+   */
+  threadCpu?: { events: number; withMs: number; withoutMs: number; usPerEvent: number; extCallsMs: number; byProcess: Record<string, number> }[][];
+  /**
+   * Row 2c: where row 2b's CPU goes. Chrome traces of the JSON-RPC POSTs in both browsers
+   * (DevTools open in both, the panel in one), alternating: per pair, ms of thread CPU per POST
+   * with − without, by process kind, and the page's main thread and the relay's tasks.
+   */
+  rpcCpu?: { posts: number; mainMs: number; extCallsMs: number; byProcess: Record<string, number> }[];
   relay: { cap: number; deltaWith: number; deltaWithout: number; label: string }[];
   latency: { storeP50: number; storeP95: number; rowP50: number; rowP95: number; n: number; rows: number }[];
 }
@@ -99,7 +111,7 @@ async function gcHeap(arm: Arm): Promise<number> {
   return h.usedSize + (h.backingStorageSize ?? 0);
 }
 
-async function openArm(name: string, dist: string | null, devtools: boolean, url: string, withPanel: boolean): Promise<Arm> {
+export async function openArm(name: string, dist: string | null, devtools: boolean, url: string, withPanel: boolean): Promise<Arm> {
   const browser = await launch({ dist, devtools, url });
   try {
     const page = await browser.attachPage(new URL(url).host);
@@ -216,6 +228,65 @@ export function attribute(p: Profile): { extMs: number; busyMs: number; top: [st
   }
   const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 8);
   return { extMs: ext, busyMs: busy, top };
+}
+
+type TraceEvent = { ph: string; name: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: { name?: string; data?: { url?: string; functionName?: string; frames?: { url?: string; processId?: number }[] } } };
+
+/**
+ * A Chrome trace of the whole browser (every process) around one stream: the thread CPU time
+ * (`tdur`) of the top-level tasks of the page's renderer main thread, and, per process kind, of
+ * all their threads (where the CPU of a "panel open" run goes: docs/benchmarks.md row 1).
+ */
+export async function tracedRun(arm: Arm, url: string, expr: string) {
+  const { cdp } = arm.browser;
+  await navigateFresh(arm, url);
+  await panelQuiet(arm);
+  const events: TraceEvent[] = [];
+  const off = cdp.on('Tracing.dataCollected', (p: { value: TraceEvent[] }) => void events.push(...p.value));
+  let done!: () => void;
+  const complete = new Promise<void>((r) => (done = r));
+  const off2 = cdp.on('Tracing.tracingComplete', () => done());
+  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'devtools.timeline', '__metadata'], recordMode: 'recordAsMuchAsPossible' }, transferMode: 'ReportEvents' });
+  const r = await cdp.evaluate<Run>(arm.page, expr, { timeoutMs: 300_000 });
+  // The hook flushes its batch after 16 ms: let the last flush happen inside the trace.
+  await sleep(100);
+  await cdp.send('Tracing.end');
+  await complete;
+  off();
+  off2();
+  await panelQuiet(arm);
+  const page = new URL(url);
+  let pagePid: number | undefined;
+  // The renderer that sent the page's stream request (devtools.timeline ResourceSendRequest).
+  for (const e of events) if (e.name === 'ResourceSendRequest' && e.args?.data?.url?.startsWith(page.origin + '/')) pagePid = e.pid;
+  const names = new Map<string, string>();
+  const procs = new Map<number, string>();
+  for (const e of events) {
+    if (e.ph !== 'M') continue;
+    if (e.name === 'thread_name') names.set(`${e.pid}/${e.tid}`, e.args?.name ?? '');
+    if (e.name === 'process_labels' || e.name === 'process_name') procs.set(e.pid, `${procs.get(e.pid) ?? ''} ${e.args?.name ?? (e.args as { labels?: string })?.labels ?? ''}`.trim());
+  }
+  let main = 0;
+  /** Thread CPU of JS calls into the extension's scripts that start a task of their own (the relay's message handlers: where it numbers, batches and sends). */
+  let extCalls = 0;
+  const byProcess: Record<string, number> = {};
+  for (const e of events) {
+    if (e.ph === 'X' && e.name === 'FunctionCall' && e.pid === pagePid && e.tdur && e.args?.data?.url?.startsWith('chrome-extension://')) extCalls += e.tdur / 1000;
+    // Top-level tasks of every thread (named so on Chromium 156; RunTask on older builds).
+    if (e.ph !== 'X' || !e.tdur || (e.name !== 'ThreadControllerImpl::RunTask' && e.name !== 'ThreadPool_RunTask' && e.name !== 'RunTask')) continue;
+    const ms = e.tdur / 1000;
+    const thread = names.get(`${e.pid}/${e.tid}`) ?? '?';
+    if (e.pid === pagePid && thread === 'CrRendererMain') main += ms;
+    const kind = e.pid === pagePid ? `page renderer: ${thread === 'CrRendererMain' ? 'main' : 'other threads'}` : /extension|chrome-extension/i.test(procs.get(e.pid) ?? '') ? 'extension (worker, panel)' : (procs.get(e.pid) ?? '').match(/^\w+/)?.[0] ?? `pid ${e.pid}`;
+    byProcess[kind] = (byProcess[kind] ?? 0) + ms;
+  }
+  if (process.env.MSI_TRACE_DEBUG) {
+    const c = new Map<string, number>();
+    for (const e of events) if (e.pid === pagePid) c.set(`${e.ph} ${e.name} ${e.tdur !== undefined}`, (c.get(`${e.ph} ${e.name} ${e.tdur !== undefined}`) ?? 0) + 1);
+    console.error(pagePid, [...c].sort((a, b) => b[1] - a[1]).slice(0, 15));
+  }
+  if (pagePid === undefined) throw new Error('traced run: the page renderer was not found in the trace');
+  return { run: r, mainMs: main, extCallsMs: extCalls, byProcess };
 }
 
 /** Latency: page read (record.t) -> (a) record in the panel's store, (b) row rendered in the panel. */
@@ -356,6 +427,18 @@ export async function runPageBenches(dist: string, cfg: PageConfig): Promise<Pag
       const p = await alternate(A, B, cfg.reps, url, `rpcMany(${cfg.fetches})`, checkNone);
       res.fetchRpc = { ratios: p.ratios, withMs: p.withMs, withoutMs: p.withoutMs };
       res.rpcSettleMs = p.settle;
+      // Row 2c: the same POSTs traced (fewer: a trace of 1,000 is large), to say where 2b's time goes.
+      const posts = Math.max(20, Math.round(cfg.fetches / 4));
+      res.rpcCpu = [];
+      for (let i = 0; i < Math.max(3, Math.min(5, cfg.reps)); i++) {
+        const [first, second] = i % 2 ? [A, B] : [B, A];
+        const x = await tracedRun(first, url, `rpcMany(${posts})`);
+        const y = await tracedRun(second, url, `rpcMany(${posts})`);
+        const [w, wo] = first === B ? [x, y] : [y, x];
+        const per = (v: number) => +(v / posts).toFixed(3);
+        const kinds = Object.keys({ ...w.byProcess, ...wo.byProcess });
+        res.rpcCpu.push({ posts, mainMs: per(w.mainMs - wo.mainMs), extCallsMs: per(w.extCallsMs), byProcess: Object.fromEntries(kinds.map((k) => [k, per((w.byProcess[k] ?? 0) - (wo.byProcess[k] ?? 0))])) });
+      }
       if (C && D) {
         const g2 = await alternate(C, D, cfg.reps, url, `fetchMany(${cfg.fetches})`, checkNone);
         res.fetchGetNoDevtools = { ratios: g2.ratios, withMs: g2.withMs, withoutMs: g2.withoutMs };
@@ -368,6 +451,32 @@ export async function runPageBenches(dist: string, cfg: PageConfig): Promise<Pag
       const runs = [];
       for (let i = 0; i < profReps; i++) runs.push(await profileRun(B, url, size, b, server.origin));
       res.profile!.push(runs);
+    }
+
+    if (want('3c')) {
+      // Thread CPU of the page's main thread (Chrome trace), in the browser with the extension and
+      // the panel open: the stream captured (/sse) against the same bytes uncaptured (/plain,
+      // text/plain: the hook leaves the body alone), alternating. One browser, one DevTools, one
+      // page: what differs is the capture only (browser-to-browser differences of DevTools' own
+      // network work swing the page's CPU by 2-4x, docs/benchmarks.md). Plus the CPU by process of
+      // each captured run minus its uncaptured pair (where a "panel open" run's CPU goes).
+      cfg.log(`row 3c: page main-thread CPU (Chrome trace) at ${cfg.profileSizes.join(' and ')} events, captured vs not, alternating`);
+      res.threadCpu = [];
+      for (const size of cfg.profileSizes) {
+        server.bodyFor(size, b);
+        const captured = `consume(${JSON.stringify(server.url(`/sse?n=${size}&b=${b}`))})`;
+        const plain = `consume(${JSON.stringify(server.url(`/plain?n=${size}&b=${b}`))})`;
+        const pairs = [];
+        for (let i = 0; i < Math.max(3, cfg.reps); i++) {
+          const x = await tracedRun(B, url, i % 2 ? plain : captured);
+          const y = await tracedRun(B, url, i % 2 ? captured : plain);
+          const w = i % 2 ? y : x;
+          const wo = i % 2 ? x : y;
+          if (w.run.events !== size || wo.run.events !== size) throw new Error(`row 3c: page counted ${w.run.events}/${wo.run.events} events, expected ${size}`);
+          pairs.push({ events: size, withMs: w.mainMs, withoutMs: wo.mainMs, usPerEvent: ((w.mainMs - wo.mainMs) * 1000) / size, extCallsMs: w.extCallsMs, byProcess: Object.fromEntries(Object.keys({ ...w.byProcess, ...wo.byProcess }).map((k) => [k, +((w.byProcess[k] ?? 0) - (wo.byProcess[k] ?? 0)).toFixed(1)])) });
+        }
+        res.threadCpu.push(pairs);
+      }
     }
 
     if (want('7b')) {

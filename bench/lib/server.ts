@@ -56,10 +56,12 @@ export async function startBenchServer(): Promise<TestServer & { bodyFor(n: numb
     return body;
   };
   server.page('/bench.html', PAGE_HTML);
-  server.route('/sse', (req, res) => {
+  // The same bytes as /sse, as text/plain: a body the hook does not capture (row 3c: the page's
+  // thread with and without capture, in one browser).
+  const stream = (type: string) => (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
     const q = new URL(req.url!, 'http://x').searchParams;
     const body = bodyFor(Number(q.get('n')), Number(q.get('b')));
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'mcp-session-id': SESSION_ID });
+    res.writeHead(200, { 'content-type': type, 'cache-control': 'no-cache', 'mcp-session-id': SESSION_ID });
     const SLICE = 64 * 1024;
     let o = 0;
     const pump = () => {
@@ -75,7 +77,9 @@ export async function startBenchServer(): Promise<TestServer & { bodyFor(n: numb
       res.end();
     };
     pump();
-  });
+  };
+  server.route('/sse', stream('text/event-stream'));
+  server.route('/plain', stream('text/plain'));
   // One event every `ms` milliseconds (latency).
   server.route('/paced', (req, res) => {
     const q = new URL(req.url!, 'http://x').searchParams;

@@ -3,6 +3,7 @@
 // Types, and sandboxed / srcdoc iframes. Capture works, or a notice says it cannot; the page never
 // breaks; nothing forged reaches the panel.
 
+import { PROTOCOL_VERSION } from '../../src/extension/wire/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptureRecord } from '../../src/core/record';
 import { bodyText, duplicateKeys, navigate, openInspected, waitForRecords, type Harness } from '../support/extension';
@@ -75,12 +76,12 @@ beforeAll(async () => {
     // 5. forged hello with a port, forged batch on window, forged hello from a nested context
     const ch = new MessageChannel();
     own.add(ch.port1); own.add(ch.port2);
-    window.postMessage({ ch: 'mcp-stream-inspector', v: 1, type: 'hook-hello' }, '*', [ch.port2]);
-    ch.port1.postMessage({ ch: 'mcp-stream-inspector', v: 1, type: 'hook-batch', records: [{ kind: 'request', conn: 'forged-hello', t: 1, transport: 'fetch', method: 'GET', url: 'http://forged/hello', headers: [], body: null }] });
-    window.postMessage({ ch: 'mcp-stream-inspector', v: 1, type: 'hook-batch', records: [{ kind: 'request', conn: 'forged-window', t: 1, transport: 'fetch', method: 'GET', url: 'http://forged/window', headers: [], body: null }] }, '*');
+    window.postMessage({ ch: 'mcp-stream-inspector', v: ${PROTOCOL_VERSION}, type: 'hook-hello' }, '*', [ch.port2]);
+    ch.port1.postMessage({ ch: 'mcp-stream-inspector', v: ${PROTOCOL_VERSION}, type: 'hook-batch', records: [{ kind: 'request', conn: 'forged-hello', t: 1, transport: 'fetch', method: 'GET', url: 'http://forged/hello', headers: [], body: null }] });
+    window.postMessage({ ch: 'mcp-stream-inspector', v: ${PROTOCOL_VERSION}, type: 'hook-batch', records: [{ kind: 'request', conn: 'forged-window', t: 1, transport: 'fetch', method: 'GET', url: 'http://forged/window', headers: [], body: null }] }, '*');
     window.text = ${readSse('attack')}.then((t) => {
       // 6. anything stolen is used to post forged batches
-      for (const p of window.stolen) try { MP.call(p, { ch: 'mcp-stream-inspector', v: 1, type: 'hook-batch', records: [{ kind: 'chunk', conn: 'c1', t: 1, text: 'FORGED-stolen', bytes: 13 }] }); } catch {}
+      for (const p of window.stolen) try { MP.call(p, { ch: 'mcp-stream-inspector', v: ${PROTOCOL_VERSION}, type: 'hook-batch', records: [{ kind: 'chunk', conn: 'c1', t: 1, text: 'FORGED-stolen', bytes: 13 }] }); } catch {}
       return t;
     });
   </script></head><body>attack</body></html>`);

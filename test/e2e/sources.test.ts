@@ -2,6 +2,7 @@
 // reconnect, XMLHttpRequest event streams, a Web Worker's fetch (observed after completion via
 // chrome.devtools.network), and a page forging the hook's handshake.
 
+import { PROTOCOL_VERSION } from '../../src/extension/wire/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptureRecord } from '../../src/core/record';
 import { bodyText, navigate, openInspected, waitForRecords, type Harness } from '../support/extension';
@@ -57,7 +58,8 @@ beforeAll(async () => {
   server.route('/xsse', (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write('id: x1\ndata: {"jsonrpc":"2.0","method":"a"}\n\n');
-    setTimeout(() => res.end('id: x2\ndata: {"jsonrpc":"2.0","method":"b"}\n\n'), 30);
+    // Longer than Chrome's 50 ms throttle of XHR progress, so the page sees two reads.
+    setTimeout(() => res.end('id: x2\ndata: {"jsonrpc":"2.0","method":"b"}\n\n'), 150);
   });
   server.page('/xhr.html', `<!doctype html><html><head><script>
     window.xhrDone = new Promise((resolve) => {
@@ -81,8 +83,8 @@ beforeAll(async () => {
 
   server.page('/forge.html', `<!doctype html><html><head><script>
     const ch = new MessageChannel();
-    window.postMessage({ ch: 'mcp-stream-inspector', v: 1, type: 'hook-hello' }, '*', [ch.port2]);
-    ch.port1.postMessage({ ch: 'mcp-stream-inspector', v: 1, type: 'hook-batch', records: [{ kind: 'request', conn: 'forged', t: 1, transport: 'fetch', method: 'GET', url: 'http://forged/', headers: [], body: null }] });
+    window.postMessage({ ch: 'mcp-stream-inspector', v: ${PROTOCOL_VERSION}, type: 'hook-hello' }, '*', [ch.port2]);
+    ch.port1.postMessage({ ch: 'mcp-stream-inspector', v: ${PROTOCOL_VERSION}, type: 'hook-batch', records: [{ kind: 'request', conn: 'forged', t: 1, transport: 'fetch', method: 'GET', url: 'http://forged/', headers: [], body: null }] });
   </script>${fetchAtStart('forge')}</head><body>forge</body></html>`);
 
   h = await openInspected(server.url('/top.html'));

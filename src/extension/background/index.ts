@@ -1,10 +1,11 @@
-// Background service worker entry: wires chrome.runtime ports and messages to the router.
-// No state beyond live ports; no keep-alive. See router.ts.
+// Background service worker entry: wires chrome.runtime ports (as adapters) and messages to the
+// router. No state beyond live ports; no keep-alive. See router.ts.
 
-import { DEVTOOLS_PORT, PANEL_PORT, RELAY_PORT } from '../shared/messages';
+import { TEST_HOOKS } from '../shared/test-hooks';
+import { DEVTOOLS_PORT, PANEL_PORT, RELAY_PORT } from '../wire/protocol';
+import { portAdapter } from '../wire/runtime-port';
 import { createRouter } from './router';
 import { classifySender } from './senders';
-import { TEST_HOOKS } from '../shared/test-hooks';
 
 const INSTALL_KEY = 'msi.install';
 
@@ -32,31 +33,17 @@ const router = createRouter({
 // declares externally_connectable with no ids and no matches: no other extension and no web page
 // can message or connect to this extension (e2e: hostile-isolation.test.ts).
 
-
 // Diagnostics for tests (read over CDP from the worker): which tabs count as inspected now.
 if (TEST_HOOKS) Object.defineProperty(globalThis, '__MSI_BACKGROUND__', { value: Object.freeze({ inspectedTabs: () => router.inspectedTabs() }) });
 
 chrome.runtime.onConnect.addListener((port) => {
   const kind = classifySender(port.sender, chrome.runtime.id);
-  if (port.name === PANEL_PORT || port.name === DEVTOOLS_PORT) {
-    // Only this extension's pages (the DevTools page and the panel, in any dock layout) may
-    // connect as these; senders.ts says why this is not a `sender.tab` check.
-    if (kind !== 'extension-page') {
-      port.disconnect();
-      return;
-    }
-    const h = port.name === PANEL_PORT ? router.panelConnected(port) : router.devtoolsConnected(port);
-    port.onMessage.addListener((m) => h.onMessage(m));
-    port.onDisconnect.addListener(() => h.onDisconnect());
-  } else if (port.name === RELAY_PORT) {
-    if (kind !== 'content-script') {
-      port.disconnect();
-      return;
-    }
-    const h = router.relayConnected(port, port.sender!.tab!.id!, port.sender?.frameId ?? 0);
-    port.onMessage.addListener((m) => h.onMessage(m));
-    port.onDisconnect.addListener(() => h.onDisconnect());
-  }
+  // Only this extension's pages (the DevTools page and the panel, in any dock layout) may connect
+  // as these; senders.ts says why this is not a `sender.tab` check. Relays: content scripts only.
+  if (port.name === PANEL_PORT && kind === 'extension-page') router.panelConnected(portAdapter(port));
+  else if (port.name === DEVTOOLS_PORT && kind === 'extension-page') router.devtoolsConnected(portAdapter(port));
+  else if (port.name === RELAY_PORT && kind === 'content-script') router.relayConnected(portAdapter(port), port.sender!.tab!.id!, port.sender?.frameId ?? 0);
+  else if (port.name === PANEL_PORT || port.name === DEVTOOLS_PORT || port.name === RELAY_PORT) port.disconnect();
 });
 
 chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {

@@ -4,33 +4,20 @@
 // background saying which tab this window inspects: relays record only while a DevTools window
 // inspects their tab, unless "capture while DevTools is closed" is on (docs/capture.md).
 
-import { DEVTOOLS_PORT, envelope, type DevtoolsHello } from '../shared/messages';
+import { createEndpoint } from '../wire/endpoint';
+import { DEVTOOLS_PORT, type BackgroundFromDevtools } from '../wire/protocol';
+import { reconnectingPort } from '../wire/runtime-port';
 
 chrome.devtools.panels.create('MCP Streams', '', 'src/panel/panel.html');
 
 const tabId = chrome.devtools.inspectedWindow.tabId;
-// The port closes when Chrome stops the idle service worker: connect again (which wakes it) so
-// the background, which keeps no state across a restart, learns the inspected tab again. A port
-// refused at once (wrong sender, worker failing) backs off instead of spinning.
-let delay = 50;
-function connect() {
-  let port: chrome.runtime.Port;
-  try {
-    port = chrome.runtime.connect({ name: DEVTOOLS_PORT });
-  } catch {
-    return; // extension context invalidated (extension reloaded): this window's page is stale
-  }
-  const opened = Date.now();
-  port.onDisconnect.addListener(() => {
-    try {
-      void chrome.runtime.lastError;
-    } catch {
-      /* context invalidated */
-    }
-    delay = Date.now() - opened < 1000 ? Math.min(delay * 2, 5000) : 50;
-    setTimeout(connect, delay);
-  });
-  port.postMessage(envelope<DevtoolsHello>({ type: 'devtools-hello', tabId }));
-}
 // Not a tab (DevTools on a worker or an extension page): no relay to tell.
-if (Number.isInteger(tabId) && tabId >= 0) connect();
+if (Number.isInteger(tabId) && tabId >= 0) {
+  // The port closes when Chrome stops the idle service worker: it re-creates itself (which wakes
+  // the worker) and says the tab again, since the background keeps no state across a restart.
+  // An extension context gone (extension reloaded) stops it: this window's page is stale.
+  const port = reconnectingPort({ connect: () => chrome.runtime.connect({ name: DEVTOOLS_PORT }), failedRetryMs: null });
+  const ep = createEndpoint<Record<never, never>, BackgroundFromDevtools>(port, []);
+  port.onOpen(() => ep.send('devtools-hello', { tabId }));
+  port.start();
+}

@@ -1,22 +1,34 @@
-// Hands records to the relay over a private MessagePort, in batches.
+// Hands records to the relay over a private MessagePort, in batches, and takes the relay's word
+// on whether to copy the bytes of reads.
 //
 // Handshake: the hook creates a MessageChannel and posts one end on `window` at document_start,
 // before any page script exists. The relay (ISOLATED world, injected in the same step) listens in
 // the capture phase, takes the first well-formed hello whose source is this window, and stops its
-// propagation, so page listeners never see it. From then on records travel only over the port;
-// the hook never posts on `window` again and nothing flows back into the page.
+// propagation, so page listeners never see it. From then on records travel only over the port,
+// read and written with natives captured at install (wire/message-port.ts); the hook never posts
+// on `window` again. What comes back on the port is the relay's `mode` (wire/protocol.ts): only
+// the relay holds the other end, so a page can neither forge it nor read it.
+//
+// Mode: while the relay does not record (DevTools closed, capture while closed off) it says
+// `copy: false`, and a read then costs the page no copy at all: the hook sends a `skip` with the
+// read's length and last ≤ 3 bytes (what a streaming UTF-8 decoder could carry across it). On a
+// change the hook first posts the batch made in the old mode, then `mode-ack`.
 //
 // Batching: records are collected and posted at most every FLUSH_MS (or at MAX_BATCH records), so
 // thousands of events per second cost tens of postMessages. `pagehide` flushes synchronously.
 
 import type { HookRecord } from '../../core/record';
-import { CHANNEL, PROTOCOL_VERSION, type HookBatch, type HookChunkBytes, type HookHello } from '../shared/messages';
-import { call, N } from './natives';
+import { messagePortAdapter, type PortNatives } from '../wire/message-port';
+import { CHANNEL, PROTOCOL_VERSION, type HookBatch, type HookHello, type Mode, type ModeAck } from '../wire/protocol';
+import type { HookWireRecord } from '../wire/records';
+import { call, G, N } from './natives';
 
 const FLUSH_MS = 16;
 /** Captured at install: a page could replace the global `Symbol` later. */
 const ITERATOR: typeof Symbol.iterator = Symbol.iterator;
 const MAX_BATCH = 512;
+/** Captured at install too: called for every batch, after page scripts ran. */
+const setProto = Object.setPrototypeOf;
 
 /**
  * Arrays the hook fills are made without a prototype and filled with the native push captured at
@@ -25,18 +37,20 @@ const MAX_BATCH = 512;
  */
 function list<T>(): T[] {
   const a: T[] = [];
-  Object.setPrototypeOf(a, null);
+  setProto(a, null);
   return a;
 }
 function add<T>(a: T[], x: T): number {
   return call<number>(N.arrayPush, a, x);
 }
 
-export type WireRecord = HookRecord | HookChunkBytes;
+export type WireRecord = HookWireRecord;
 
 export interface Emitter {
   emit(rec: WireRecord): void;
   flush(): void;
+  /** Copy the bytes of reads (the relay records), or only say that a read happened. */
+  copying(): boolean;
 }
 
 /**
@@ -44,25 +58,36 @@ export interface Emitter {
  * or %ArrayIteratorPrototype% lookup that a page could patch to see or disturb the conversion of
  * postMessage's `transfer` argument).
  */
-function transferList(buffers: ArrayBuffer[]): Iterable<ArrayBuffer> {
+function transferList(buffers: readonly Transferable[]): Iterable<Transferable> {
   let i = 0;
   const n = buffers.length;
   return {
     [ITERATOR]: () => ({
       next: () => (i < n ? { value: buffers[i++]!, done: false } : { value: undefined, done: true }),
     }),
-  } as unknown as Iterable<ArrayBuffer>;
+  } as unknown as Iterable<Transferable>;
 }
+
+/** The private port with natives only (a page may patch every prototype after install). */
+const HOOK_PORT: PortNatives = {
+  post: (port, msg, transfer) => (transfer && transfer.length ? call(N.portPost, port, msg, transferList(transfer)) : call(N.portPost, port, msg)),
+  listen: (port, fn) => {
+    call(N.addEventListener, port, 'message', (ev: MessageEvent) => fn(call(G.msgData, ev)));
+    call(N.portStart, port);
+  },
+  close: (port) => call(N.portClose, port),
+};
 
 export function createEmitter(): Emitter {
   const channel = new N.MessageChannel();
-  const port = channel.port1;
+  const port = messagePortAdapter(channel.port1, HOOK_PORT);
   const hello: HookHello = { ch: CHANNEL, v: PROTOCOL_VERSION, type: 'hook-hello' };
   N.windowPost(hello, '*', [channel.port2]);
 
   let batch: WireRecord[] = list();
   let buffers: ArrayBuffer[] = list();
   let scheduled = false;
+  let copy = true;
 
   function flush() {
     scheduled = false;
@@ -71,14 +96,21 @@ export function createEmitter(): Emitter {
     const transfer = buffers;
     batch = list();
     buffers = list();
-    try {
-      if (transfer.length === 0) call(N.portPost, port, msg);
-      else call(N.portPost, port, msg, transferList(transfer));
-    } catch {
-      // A record that cannot be cloned is dropped with its batch; records are plain data, so
-      // this only happens if the page corrupted a prototype. Nothing is thrown into the page.
-    }
+    // A record that cannot be cloned is dropped with its batch (only if the page corrupted a
+    // prototype); nothing is thrown into the page.
+    port.post(msg, transfer);
   }
+
+  port.listen((data) => {
+    // Checked without calling any global (a page may have replaced Array.isArray & co.); only the
+    // relay holds the other end, so these are the relay's messages.
+    const m = data as Partial<Mode> | null;
+    if (typeof m !== 'object' || m === null || m.ch !== CHANNEL || m.v !== PROTOCOL_VERSION || m.type !== 'mode' || typeof m.copy !== 'boolean') return;
+    flush();
+    copy = m.copy;
+    const ack: ModeAck = { ch: CHANNEL, v: PROTOCOL_VERSION, type: 'mode-ack', copy };
+    port.post(ack);
+  });
 
   return {
     emit(rec) {
@@ -90,6 +122,7 @@ export function createEmitter(): Emitter {
       }
     },
     flush,
+    copying: () => copy,
   };
 }
 

@@ -48,6 +48,8 @@ export function installEventSourceHook(emitter: Emitter): typeof EventSource | n
       if (!cur || !(ev instanceof MessageEvent)) return;
       cur.lastId = ev.lastEventId;
       try {
+        // The relay does not record: say that an event was read, without cloning its data.
+        if (!emitter.copying()) return cur.conn.emit({ kind: 'skip', conn: cur.conn.id, t: now() });
         cur.conn.emit({
           kind: 'es-event',
           conn: cur.conn.id,

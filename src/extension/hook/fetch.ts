@@ -14,12 +14,13 @@
 
 import { isEventStreamType, isJsonType, type Header, type HookRecord } from '../../core/record';
 import { createConn, type Conn, type Emitter } from './emitter';
-import type { HookChunkBytes } from '../shared/messages';
+import type { HookBytesChunk, HookSkip } from '../wire/records';
 import { call, disguise, G, N, now, patchGetter, patchMethod } from './natives';
 import { describeRequest, type RequestInfo } from './request-info';
 
 interface ConnState {
   conn: Conn;
+  emitter: Emitter;
   recorded: number;
   branches: number;
   /** Response objects of this connection (original + clones) not yet garbage-collected. */
@@ -59,13 +60,28 @@ function recordChunk(st: BodyState, chunk: Uint8Array) {
   const i = st.index++;
   if (i < cs.recorded) return; // another clone branch read this chunk first
   cs.recorded++;
-  // A copy of the bytes (the page owns `chunk` and may reuse it), sent with its buffer
-  // transferred: the relay decodes it (relay-core.ts fromWire) with one streaming decoder per
-  // connection, exactly as a decoder here did, and the text is never cloned across the port.
-  // (Decoding here and posting the string cost the page's thread a decode plus two string
-  // copies per chunk: ~3.5 ms per 1.2 MB read.)
+  const n = call<number>(N.typedArrayByteLength, chunk);
+  const k = n < 3 ? n : 3;
+  // The last <= 3 bytes: what a streaming UTF-8 decoder could carry into the next read (the
+  // relay's decoding carry). Indexed reads of a typed array never reach a prototype the page
+  // could patch.
+  const tail = new N.Uint8Array(k);
+  for (let j = 0; j < k; j++) tail[j] = chunk[n - k + j]!;
+  if (!cs.emitter.copying()) {
+    // The relay does not record: no copy, only the length and the tail.
+    const skip: HookSkip = { kind: 'skip', conn: cs.conn.id, t: now(), n, tail };
+    cs.conn.emit(skip);
+    return;
+  }
+  // The page owns `chunk` (enqueueing it transfers its buffer to the page), so its bytes are
+  // copied once, into a Uint8Array whose buffer is transferred to the relay, and nothing is
+  // decoded here: the relay keeps them with the decoding carry (relay/carry.ts) and the panel
+  // decodes them (wire/decode.ts), exactly as one streaming decoder here would have. Not a Blob
+  // here: a Blob costs a synchronous IPC and a second copy, worth paying only for bytes that go to
+  // a panel (relay/delivery.ts); with DevTools closed and capture while closed on, a Blob per read
+  // made the 50 MB stream ~1.9x slower (bench row 1b', docs/benchmarks.md).
   const data = new N.Uint8Array(chunk);
-  const rec: HookChunkBytes = { kind: 'chunk', conn: cs.conn.id, t: now(), data };
+  const rec: HookBytesChunk = { kind: 'chunk', conn: cs.conn.id, t: now(), data };
   cs.conn.emit(rec);
 }
 
@@ -287,7 +303,7 @@ function onResponse(res: Response, info: RequestInfo, conn: Conn, emitter: Emitt
     conn.untrack();
     return res;
   }
-  const cs: ConnState = { conn, recorded: 0, branches: 1, alive: 1, signal: info.signal };
+  const cs: ConnState = { conn, emitter, recorded: 0, branches: 1, alive: 1, signal: info.signal };
   makeState(res, cs, ct);
   return res;
 }

@@ -2,8 +2,8 @@
 // can cost to clone and to keep). The relay applies its own, configurable, lower cap on top
 // (src/extension/relay/limits.ts, settings key `recordMaxChars`). Pure (unit-tested in Node).
 
-import type { HookRecord } from '../../core/record';
 import { utf8Length } from '../../core/utf8';
+import type { HookTextChunk } from '../wire/records';
 
 export { utf8Length };
 
@@ -11,9 +11,14 @@ export { utf8Length };
 export const HOOK_MAX_TEXT = 8 * 1024 * 1024;
 
 
-/** A chunk record, cut to `max` characters with `droppedBytes` saying how much was left out. */
-export function chunkRecord(conn: string, t: number, text: string, bytes: number, max = HOOK_MAX_TEXT): HookRecord {
-  if (text.length <= max) return { kind: 'chunk', conn, t, text, bytes };
+/**
+ * A text chunk (XHR), cut to `max` characters with `droppedBytes` saying how much was left out.
+ * Its UTF-8 byte count is counted by the panel (wire/decode.ts), off the page's thread, except
+ * when the hook cuts it (then only the hook still has the whole text).
+ */
+export function textChunk(conn: string, t: number, text: string, max = HOOK_MAX_TEXT): HookTextChunk {
+  if (text.length <= max) return { kind: 'chunk', conn, t, text };
+  const bytes = utf8Length(text);
   const kept = text.slice(0, max);
   return { kind: 'chunk', conn, t, text: kept, bytes, droppedBytes: Math.max(1, bytes - utf8Length(kept)) };
 }

@@ -20,6 +20,8 @@ export const N = {
   Uint8Array: window.Uint8Array,
   /** %TypedArray%.prototype.buffer getter. */
   typedArrayBuffer: Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype) as object, 'buffer')!.get!,
+  /** %TypedArray%.prototype.byteLength getter. */
+  typedArrayByteLength: Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype) as object, 'byteLength')!.get!,
   MessageChannel: window.MessageChannel,
   setTimeout: window.setTimeout.bind(window),
   perfNow: performance.now.bind(performance),
@@ -27,6 +29,8 @@ export const N = {
   promiseThen: Promise.prototype.then,
   fnToString: Function.prototype.toString,
   portPost: MessagePort.prototype.postMessage,
+  portStart: MessagePort.prototype.start,
+  portClose: MessagePort.prototype.close,
   windowPost: window.postMessage.bind(window),
   addEventListener: EventTarget.prototype.addEventListener,
   headersGet: Headers.prototype.get,
@@ -59,6 +63,8 @@ export const G = {
   reqBody: getter<Request>(Request.prototype, 'body'),
   reqBodyUsed: getter<Request>(Request.prototype, 'bodyUsed'),
   reqSignal: getter<Request>(Request.prototype, 'signal'),
+  /** What the relay posts on the private port is read with the native getter. */
+  msgData: getter<MessageEvent>(MessageEvent.prototype, 'data'),
 };
 
 export function call<R>(fn: unknown, thisArg: unknown, ...args: unknown[]): R {

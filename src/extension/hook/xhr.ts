@@ -5,7 +5,7 @@
 
 import { isEventStreamType, type Header, type HookRecord } from '../../core/record';
 import { createConn, type Emitter } from './emitter';
-import { chunkRecord, utf8Length } from './limits';
+import { textChunk } from './limits';
 import { call, N, now, patchMethod } from './natives';
 import { looksJsonRpc } from './request-info';
 
@@ -96,7 +96,7 @@ export function installXhrHook(emitter: Emitter): void {
       if (all.length > seen) {
         const delta = all.slice(seen);
         seen = all.length;
-        conn.emit(chunkRecord(conn.id, now(), delta, utf8Length(delta)));
+        conn.emit(emitter.copying() ? textChunk(conn.id, now(), delta) : { kind: 'skip', conn: conn.id, t: now() });
       }
     };
     call(N.addEventListener, xhr, 'readystatechange', () => {

@@ -6,9 +6,18 @@
 // a silent hole: `since(cursor)` starts with a CaptureGapRecord standing in for the lost range.
 // The gap record takes the seq of the last lost record, so seq stays dense for the panel.
 //
+// Records are kept as they travel (wire/records.ts WireRecord): a fetch chunk holds its bytes
+// (or, once a panel took it, a reference into the Blob it was sent in), decoded by the panel.
+//
 // Pure: no chrome.*, no DOM.
 
-import type { CaptureGapRecord, CaptureRecord, HookRecord } from '../../core/record';
+import type { CaptureGapRecord, HookRecord } from '../../core/record';
+import type { WireChunk, WireRecord } from '../wire/records';
+
+/** A record before numbering: a hook record, or a chunk the panel will decode. */
+export type Unnumbered = HookRecord | Omit<WireChunk, 'seq' | 'src'>;
+/** A kept chunk whose bytes were sent in a Blob: the reference (delivery.ts). */
+export type StoredRecord = WireRecord & { blob?: Blob };
 
 export interface RelayBufferOptions {
   /** Most records kept. */
@@ -27,9 +36,9 @@ export interface RelayBuffer {
    * Number a record, keep it, evict the oldest beyond the caps. Returns the numbered record.
    * `size` overrides the estimate (a chunk whose text is decoded later: its byte count x2).
    */
-  push(rec: HookRecord, size?: number): CaptureRecord;
+  push(rec: Unnumbered, size?: number): StoredRecord;
   /** Records with seq > cursor, preceded by a gap record when some of them were evicted. */
-  since(cursor: number): CaptureRecord[];
+  since(cursor: number): StoredRecord[];
   /** Last seq assigned (0 when none). */
   lastSeq(): number;
   /** Oldest seq still kept (lastSeq()+1 when empty). */
@@ -38,11 +47,15 @@ export interface RelayBuffer {
   setOptions(opts: Partial<RelayBufferOptions>): void;
 }
 
-export function estimateSize(r: HookRecord | CaptureRecord): number {
+export function estimateSize(r: Unnumbered | WireRecord): number {
   let n = 64;
   switch (r.kind) {
     case 'chunk':
-      n += r.text.length * 2;
+      // Text: 2 bytes per character; bytes not decoded yet: 2 per byte (>= 2 per character).
+      {
+        const c = r as Partial<WireChunk>;
+        n += (c.text?.length ?? 0) * 2 + (c.data?.length ?? c.len ?? 0) * 2 + (c.head?.length ?? 0);
+      }
       break;
     case 'es-event':
       n += (r.data.length + r.type.length + r.lastEventId.length) * 2;
@@ -63,7 +76,7 @@ export function estimateSize(r: HookRecord | CaptureRecord): number {
 
 export function createRelayBuffer(src: string, options: Partial<RelayBufferOptions> = {}): RelayBuffer {
   let opts: RelayBufferOptions = { ...DEFAULT_BUFFER_OPTIONS, ...options };
-  let items: CaptureRecord[] = [];
+  let items: StoredRecord[] = [];
   let sizes: number[] = [];
   let head = 0; // index of the oldest kept record in items
   let bytes = 0;
@@ -87,7 +100,7 @@ export function createRelayBuffer(src: string, options: Partial<RelayBufferOptio
     // Clear the slot: an evicted record must not stay reachable from the array (it did before,
     // until a compaction that a buffer of few large chunk records never reached: an 8 MiB cap held
     // a whole 50 MB stream).
-    (items as (CaptureRecord | undefined)[])[head] = undefined;
+    (items as (StoredRecord | undefined)[])[head] = undefined;
     head++;
     // Compact when the dead prefix is at least half the array: amortised O(1) per record, and
     // the array of (now empty) slots is never more than twice the records kept.
@@ -106,7 +119,7 @@ export function createRelayBuffer(src: string, options: Partial<RelayBufferOptio
   return {
     src,
     push(rec, sizeOverride) {
-      const numbered = { ...rec, seq: nextSeq++, src } as CaptureRecord;
+      const numbered = { ...rec, seq: nextSeq++, src } as StoredRecord;
       const size = sizeOverride ?? estimateSize(numbered);
       items.push(numbered);
       sizes.push(size);
@@ -116,7 +129,7 @@ export function createRelayBuffer(src: string, options: Partial<RelayBufferOptio
     },
     since(cursor) {
       const oldest = items.length > head ? items[head]!.seq : nextSeq;
-      const out: CaptureRecord[] = [];
+      const out: StoredRecord[] = [];
       if (cursor + 1 < oldest) {
         const fromSeq = cursor + 1;
         const toSeq = oldest - 1;

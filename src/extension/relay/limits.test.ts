@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applySizeCap, HOOK_MAX_TEXT, MIN_RECORD_MAX_CHARS, recordMaxChars, utf8Length } from './limits';
-import { HOOK_MAX_TEXT as HOOK_SIDE } from '../hook/limits';
+import { capEsEvent, HOOK_MAX_TEXT, MIN_RECORD_MAX_CHARS, recordMaxChars, utf8Length } from './limits';
+import { HOOK_MAX_TEXT as HOOK_SIDE, textChunk } from '../hook/limits';
 
 describe('relay size cap', () => {
   it('settings are clamped below the hook bound, so every hook cut is marked by the relay', () => {
@@ -17,21 +17,22 @@ describe('relay size cap', () => {
     expect(utf8Length('aé✓😀')).toBe(1 + 2 + 3 + 4);
   });
 
-  it('adds to droppedBytes the hook already set', () => {
-    const { out } = applySizeCap({ kind: 'chunk', conn: 'c', t: 0, text: 'abcdef', bytes: 100, droppedBytes: 94 }, 4, 0);
-    expect(out).toEqual([{ kind: 'chunk', conn: 'c', t: 0, text: 'abcd', bytes: 100, droppedBytes: 96 }]);
-  });
-
-  it('leaves records under the cap alone (same object)', () => {
-    const r = { kind: 'chunk' as const, conn: 'c', t: 0, text: 'abc', bytes: 3 };
-    expect(applySizeCap(r, 3, 0).out[0]).toBe(r);
+  it('cuts an es-event after a marker, and leaves one under the cap alone (same object)', () => {
+    const ev = { kind: 'es-event' as const, conn: 'c', t: 0, type: 'message', data: 'abcdef', lastEventId: '1' };
+    expect(capEsEvent(ev, 4, 7)).toEqual({
+      out: [
+        { kind: 'capture-gap', t: 7, lost: 0, conns: ['c'], reason: 'event-size-cap' },
+        { ...ev, data: 'abcd' },
+      ],
+      cut: true,
+    });
+    expect(capEsEvent(ev, 6, 7).out[0]).toBe(ev);
   });
 });
 
 describe('hook size bound', () => {
-  it('cuts a chunk at the hook bound with droppedBytes', async () => {
-    const { chunkRecord } = await import('../hook/limits');
-    expect(chunkRecord('c', 1, 'abcdé', 6, 3)).toEqual({ kind: 'chunk', conn: 'c', t: 1, text: 'abc', bytes: 6, droppedBytes: 3 });
-    expect(chunkRecord('c', 1, 'ab', 2, 3)).toEqual({ kind: 'chunk', conn: 'c', t: 1, text: 'ab', bytes: 2 });
+  it('cuts an XHR text chunk at the hook bound with bytes and droppedBytes; leaves the count to the panel otherwise', () => {
+    expect(textChunk('c', 1, 'abcdé', 3)).toEqual({ kind: 'chunk', conn: 'c', t: 1, text: 'abc', bytes: 6, droppedBytes: 3 });
+    expect(textChunk('c', 1, 'ab', 3)).toEqual({ kind: 'chunk', conn: 'c', t: 1, text: 'ab' });
   });
 });

@@ -1,10 +1,13 @@
-// The relay's per-record size cap (settings key `recordMaxChars`, chrome.storage.local). Applied to
-// every record the hook sends before it is numbered and buffered, so one huge event cannot take
-// the whole buffer budget. A cut is never silent:
+// The per-record size cap (settings key `recordMaxChars`, chrome.storage.local), so one huge
+// event cannot take the whole buffer budget. A cut is never silent:
 //  - a chunk keeps its first `max` characters and says in `droppedBytes` how many bytes it lost
-//    (the analysis marks its stream as not fully captured);
+//    (the analysis marks its stream as not fully captured). Chunk text exists only once the
+//    panel decoded it, so the panel cuts it (wire/decode.ts), with the cap the relay had when it
+//    numbered the chunk (carried in the record);
 //  - an es-event keeps its first `max` characters of data and is preceded by a `capture-gap`
-//    record with reason `event-size-cap` naming its connection.
+//    record with reason `event-size-cap` naming its connection. The marker needs a seq of its
+//    own, which only the relay gives, and the test is a length comparison and the cut a slice
+//    (no per-byte work): here.
 // Pure: no chrome.*, no DOM.
 
 import type { HookRecord } from '../../core/record';
@@ -20,26 +23,18 @@ export const MIN_RECORD_MAX_CHARS = 256;
 export function recordMaxChars(x: unknown): number | null {
   if (typeof x !== 'number' || !Number.isInteger(x) || x <= 0) return null;
   // Below the hook's bound, so that a record the hook had to cut is always over the relay's cap
-  // and gets its marker here.
+  // and gets its marker.
   return Math.min(Math.max(x, MIN_RECORD_MAX_CHARS), HOOK_MAX_TEXT - 1);
 }
 
-
-/** Records to buffer in place of `r` (usually `[r]`), and whether a cut happened. */
-export function applySizeCap(r: HookRecord, max: number, t: number): { out: HookRecord[]; cut: boolean } {
-  if (r.kind === 'chunk' && r.text.length > max) {
-    const kept = r.text.slice(0, max);
-    const dropped = utf8Length(r.text.slice(max));
-    return { out: [{ ...r, text: kept, droppedBytes: (r.droppedBytes ?? 0) + Math.max(1, dropped) }], cut: true };
-  }
-  if (r.kind === 'es-event' && r.data.length > max) {
-    return {
-      out: [
-        { kind: 'capture-gap', t, lost: 0, conns: [r.conn], reason: 'event-size-cap' },
-        { ...r, data: r.data.slice(0, max) },
-      ],
-      cut: true,
-    };
-  }
-  return { out: [r], cut: false };
+/** Records to buffer in place of an es-event (usually `[r]`), and whether a cut happened. */
+export function capEsEvent(r: Extract<HookRecord, { kind: 'es-event' }>, max: number, t: number): { out: HookRecord[]; cut: boolean } {
+  if (r.data.length <= max) return { out: [r], cut: false };
+  return {
+    out: [
+      { kind: 'capture-gap', t, lost: 0, conns: [r.conn], reason: 'event-size-cap' },
+      { ...r, data: r.data.slice(0, max) },
+    ],
+    cut: true,
+  };
 }

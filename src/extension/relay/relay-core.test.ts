@@ -1,14 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import type { CaptureRecord } from '../../core/record';
-import { createRelayCore } from './relay-core';
+import { decodeBatch, decodeRecords } from '../wire/decode';
+import { CHANNEL, PROTOCOL_VERSION } from '../wire/protocol';
+import { createRelayCore as create, type RelayBatch, type RelayOptions } from './relay-core';
 
-const batch = (records: unknown[]) => ({ ch: 'mcp-stream-inspector', v: 1, type: 'hook-batch', records });
+// Chunk bytes inline (never in a Blob) unless a test says otherwise, so the fake sink can decode
+// synchronously, as the panel does for inline batches.
+const createRelayCore = (src: string, opts: Partial<RelayOptions> = {}, now?: () => number) => create(src, { blobMinBytes: Infinity, ...opts }, now);
+const batch = (records: unknown[]) => ({ ch: CHANNEL, v: PROTOCOL_VERSION, type: 'hook-batch', records });
 const request = (conn = 'c1') => ({ kind: 'request', conn, t: 0, transport: 'fetch', method: 'GET', url: 'http://x/', headers: [], body: null });
 const chunk = (i: number, conn = 'c1') => ({ kind: 'chunk', conn, t: i, text: `data: ${i}\n\n`, bytes: 10 });
 
+/** What the panel makes of what the relay sends (wire/decode.ts). */
 function sink() {
   const sent: { records: CaptureRecord[]; backfill: boolean }[] = [];
-  return { sent, send: (records: CaptureRecord[], backfill: boolean) => sent.push({ records, backfill }), all: () => sent.flatMap((s) => s.records) };
+  return {
+    sent,
+    send: (b: RelayBatch) => {
+      if (b.blobs) throw new Error('unexpected blob in a synchronous test');
+      sent.push({ records: decodeRecords(b.records), backfill: b.backfill });
+    },
+    all: () => sent.flatMap((s) => s.records),
+  };
 }
 
 describe('relay core', () => {
@@ -80,7 +93,7 @@ describe('relay core', () => {
     expect(ev).toMatchObject({ kind: 'es-event', lastEventId: '7' });
     expect(ev.data.length).toBe(300);
     expect(small.droppedBytes).toBeUndefined();
-    expect(core.stats().cut).toBe(2);
+    expect(core.stats().cut).toBe(1); // the es-event; the chunk is cut where it is decoded
   });
 
   it('splits a large backfill into several messages', () => {
@@ -209,7 +222,7 @@ describe('relay core: byte chunks decoded lazily, exactly', () => {
     );
   });
 
-  it('decodes nothing while no panel is attached, and each chunk once when one attaches', () => {
+  it('decodes nothing at all, attached or not: the panel decodes (wire/decode.ts)', () => {
     const proto = TextDecoder.prototype;
     const orig = proto.decode;
     let calls = 0;
@@ -223,15 +236,13 @@ describe('relay core: byte chunks decoded lazily, exactly', () => {
       const recs: unknown[] = [request('c1')];
       for (let i = 0; i < 100; i++) recs.push(bytesChunk(enc.encode(`data: ${i} é\n\n`)));
       core.onHookMessage(batch(recs));
-      expect(calls).toBe(0);
-      const s = sink();
-      core.attach(s, {});
-      expect(calls).toBe(100);
-      const s2 = sink();
+      const got: RelayBatch[] = [];
+      core.attach({ send: (b) => got.push(b) }, {});
       core.detach();
-      core.attach(s2, {}); // a second backfill: already decoded
-      expect(calls).toBe(100);
-      expect(s2.all().filter((r) => r.kind === 'chunk').map((r) => (r as { text: string }).text)).toEqual(Array.from({ length: 100 }, (_, i) => `data: ${i} é\n\n`));
+      core.attach({ send: (b) => got.push(b) }, {}); // a second backfill
+      expect(calls).toBe(0);
+      const texts = got.map((b) => decodeRecords(b.records).filter((r) => r.kind === 'chunk').map((r) => (r as { text: string }).text));
+      expect(texts).toEqual([0, 1].map(() => Array.from({ length: 100 }, (_, i) => `data: ${i} é\n\n`)));
     } finally {
       proto.decode = orig;
     }
@@ -263,6 +274,105 @@ describe('relay core: memory of byte chunks', () => {
     const s = sink();
     core.attach(s, {});
     expect(s.all().filter((r) => r.kind === 'chunk').every((r) => (r as { text: string }).text.length === 1_000_000)).toBe(true);
+  });
+});
+
+describe('relay core: chunk bytes in a Blob', () => {
+  const enc = (s: string) => new TextEncoder().encode(s);
+  it('sends a message whose chunks hold enough bytes as one Blob, keeps the reference, and backfills it with no new Blob', async () => {
+    const core = create('S', { blobMinBytes: 64 }, () => 0);
+    const texts = ['data: é', 'tè\n\n', 'x'.repeat(100), 'y'];
+    core.onHookMessage(batch([request('c1'), ...texts.map((t, i) => ({ kind: 'chunk', conn: 'c1', t: i, data: enc(t) }))]));
+    const got: RelayBatch[] = [];
+    core.attach({ send: (b) => got.push(b) }, {});
+    expect(got).toHaveLength(1);
+    expect(got[0]!.blobs).toHaveLength(1);
+    const wire = got[0]!.records.filter((r) => r.kind === 'chunk') as { data?: unknown; part?: number; at?: number; len?: number }[];
+    expect(wire.every((w) => w.data === undefined && w.part === 0)).toBe(true);
+    expect(wire.map((w) => [w.at, w.len])).toEqual([[0, 8], [8, 5], [13, 100], [113, 1]]);
+    const decoded = await decodeBatch(got[0]!.records, got[0]!.blobs);
+    expect(decoded.filter((r) => r.kind === 'chunk').map((r) => (r as { text: string }).text)).toEqual(texts);
+    expect(core.stats().blobs).toBe(1);
+    core.detach();
+    core.attach({ send: (b) => got.push(b) }, {});
+    expect(got[1]!.blobs![0]).toBe(got[0]!.blobs![0]); // the same Blob: no copy on the page's thread
+    expect(core.stats().blobs).toBe(1);
+    // live records below the threshold travel inline
+    core.onHookMessage(batch([{ kind: 'chunk', conn: 'c1', t: 9, data: enc('z') }]));
+    expect(got[2]!.blobs).toBeUndefined();
+    expect(decodeRecords(got[2]!.records)[0]).toMatchObject({ kind: 'chunk', text: 'z', bytes: 1 });
+  });
+});
+
+describe('relay core: the hook copies only while the relay records', () => {
+  const bytes = (text: string, t = 1) => ({ kind: 'chunk', conn: 'c1', t, data: new TextEncoder().encode(text) });
+  const skip = (last: number[], n: number, t = 1) => ({ kind: 'skip', conn: 'c1', t, n, tail: new Uint8Array(last) });
+  it('tells the hook to stop copying, waits for its ack to record again, and counts the skipped reads in the gap', () => {
+    const modes: boolean[] = [];
+    const core = createRelayCore('S', {}, () => 5);
+    core.connectHook((copy) => modes.push(copy));
+    expect(modes).toEqual([]); // recording from the start: nothing to say
+    core.onHookMessage(batch([request('c1'), bytes('data: 1\n\n')]));
+    core.setRecording(false);
+    expect(modes).toEqual([false]);
+    core.onModeAck(false);
+    // reads while not recording: only their length and last bytes (é split: 0xc3 carried)
+    core.onHookMessage(batch([skip([0x0a, 0x0a, 0xc3], 9)]));
+    core.setRecording(true);
+    expect(modes).toEqual([false, true]);
+    expect(core.recording()).toBe(false); // until the hook says it copies
+    core.onHookMessage(batch([skip([0x41], 1)]));
+    core.onModeAck(true);
+    expect(core.recording()).toBe(true);
+    core.onHookMessage(batch([{ kind: 'chunk', conn: 'c1', t: 3, data: new Uint8Array([0xa9, 0x42]) }]));
+    const s = sink();
+    core.attach(s, {});
+    expect(summary(s.all())).toEqual(['request c1', 'chunk c1', 'capture-gap c1 2', 'notice', 'chunk c1']);
+    // The page's decoder held 0xc3 after the first skipped read, then read "A" (not a
+    // continuation): nothing is carried into the kept read, whose lone 0xa9 is U+FFFD, as the
+    // page's decoder made it.
+    const kept = s.all().filter((r) => r.kind === 'chunk').map((r) => (r as { text: string }).text);
+    expect(kept).toEqual(['data: 1\n\n', '\uFFFDB']);
+    expect(core.stats()).toMatchObject({ hookCopies: true, notRecorded: 2 });
+  });
+
+  it('starts anyway when the hook does not answer, and a late skip gets a gap of its own', () => {
+    const timers: (() => void)[] = [];
+    const core = createRelayCore('S', { recording: false, setTimer: (fn) => timers.push(fn) }, () => 5);
+    const modes: boolean[] = [];
+    core.connectHook((copy) => modes.push(copy));
+    expect(modes).toEqual([false]);
+    core.onModeAck(false);
+    core.onHookMessage(batch([request('c1')]));
+    core.setRecording(true);
+    expect(core.recording()).toBe(false);
+    timers.shift()!();
+    expect(core.recording()).toBe(true);
+    core.onHookMessage(batch([skip([0x41], 1)]));
+    const s = sink();
+    core.attach(s, {});
+    expect(summary(s.all())).toEqual(['request c1', 'capture-gap c1 1']);
+  });
+
+  it('recording again before the hook acknowledged the stop still asks it to copy, and waits', () => {
+    const modes: boolean[] = [];
+    const core = createRelayCore('S', {}, () => 5);
+    core.connectHook((copy) => modes.push(copy));
+    core.setRecording(false);
+    core.setRecording(true); // the hook's ack of `false` is still on its way
+    expect(modes).toEqual([false, true]);
+    core.onModeAck(false);
+    expect(core.recording()).toBe(false);
+    core.onModeAck(true);
+    expect(core.recording()).toBe(true);
+  });
+
+  it('release tells the hook to stop copying', () => {
+    const modes: boolean[] = [];
+    const core = createRelayCore('S', {}, () => 5);
+    core.connectHook((copy) => modes.push(copy));
+    core.release();
+    expect(modes).toEqual([false]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHANNEL, PROTOCOL_VERSION } from '../../extension/shared/messages';
+import { CHANNEL, PROTOCOL_VERSION } from '../../extension/wire/protocol';
 import { createPanelConnection, type PortLike } from './connection';
 import { createLiveStore } from './store';
 
@@ -49,6 +49,26 @@ describe('panel connection', () => {
     // the backfill overlaps what the panel had: no duplicates
     ports[1]!.deliver(env({ type: 'records', src: 'S', backfill: true, records: [rec(2), rec(3)] }));
     expect(store.getSnapshot().records.map((r) => r.seq)).toEqual([1, 2, 3]);
+  });
+
+  it('decodes chunk bytes, inline or in a Blob, and hands batches to the store in arrival order', async () => {
+    const store = createLiveStore();
+    const p = fakePort();
+    const c = createPanelConnection({ tabId: 7, store, connect: () => p, setTimer: () => {} });
+    const enc = (t: string) => new TextEncoder().encode(t);
+    const wire = (seq: number, extra: Record<string, unknown>) => ({ kind: 'chunk', conn: 'c1', t: seq, src: 'S', seq, max: 4, ...extra });
+    // a Blob batch first, then an inline one that must wait for it
+    p.deliver(env({ type: 'records', src: 'S', backfill: false, records: [wire(1, { part: 0, at: 2, len: 3 }), wire(2, { part: 0, at: 5, len: 6, hold: 1 })], blobs: [new Blob([enc('..abcé€\xff')].map((b) => b))] }));
+    p.deliver(env({ type: 'records', src: 'S', backfill: false, records: [wire(3, { data: enc('xyz'), head: new Uint8Array([0xac]) }), wire(4, { text: 'héllo!' })] }));
+    expect(store.getSnapshot().records).toEqual([]);
+    await c.idle();
+    const recs = store.getSnapshot().records as readonly { seq: number; text: string; bytes: number; droppedBytes?: number }[];
+    expect(recs.map((r) => r.seq)).toEqual([1, 2, 3, 4]);
+    // the 6th byte of the second chunk (the first of ÿ) waits for the next read (hold)
+    expect(recs.map((r) => r.text)).toEqual(['abc', 'é€', '\uFFFDxyz', 'héll']);
+    expect(recs.map((r) => r.bytes)).toEqual([3, 6, 3, 7]);
+    expect(recs[3]!.droppedBytes).toBe(2); // the cap (max 4): 'o!' left out
+    expect(recs[0]).toEqual({ kind: 'chunk', conn: 'c1', t: 1, text: 'abc', bytes: 3, seq: 1, src: 'S' });
   });
 
   it('says once what it missed when no relay of this instance runs in a page older than the instance', async () => {

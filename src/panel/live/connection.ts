@@ -1,18 +1,21 @@
 // The panel's link to the background: a port that re-creates itself when it closes (Chrome
 // stopped the service worker, the extension was updated). Each (re)connect sends the store's
 // cursors, so the relays backfill exactly what the panel lacks; the store drops duplicates.
+//
+// It is also where records are finished (wire/decode.ts): the relay sends fetch chunks as bytes,
+// inline or in a Blob, and the panel decodes them, applies the record size cap and counts XHR
+// bytes, off the page's thread. Batches are decoded and handed to the store in arrival order (a
+// batch waiting for its Blob holds back the ones after it).
 
 import type { CaptureRecord } from '../../core/record';
-import { envelope, isRecordsBatch, isTabStatus, PANEL_PORT, type PanelHello, type TabStatus } from '../../extension/shared/messages';
 import { mcpMarkers, type NetEntry } from '../../core/witness';
+import { decodeBatch, decodeRecords } from '../../extension/wire/decode';
+import { createEndpoint } from '../../extension/wire/endpoint';
+import { PANEL_PORT, type BackgroundFromPanel, type PanelInbox, type RecordsBatch, type TabStatus } from '../../extension/wire/protocol';
+import { reconnectingPort, type PortLike } from '../../extension/wire/runtime-port';
 import type { LiveStore } from './store';
 
-export interface PortLike {
-  postMessage(msg: unknown): void;
-  onMessage: { addListener(fn: (msg: unknown) => void): void };
-  onDisconnect: { addListener(fn: () => void): void };
-  disconnect(): void;
-}
+export type { PortLike };
 
 export interface PanelConnection {
   /** Number of times the port was (re)opened. */
@@ -22,6 +25,8 @@ export interface PanelConnection {
   batches(): number;
   /** The last tab-status from the background (null before the first). */
   status(): TabStatus | null;
+  /** Resolves when every batch received so far is in the store (Blobs read, records decoded). */
+  idle(): Promise<void>;
   /** Called when connected() or status() changed. */
   subscribe(fn: () => void): () => void;
   close(): void;
@@ -89,12 +94,13 @@ function clock(t: number): string {
 }
 
 export function createPanelConnection(opts: PanelConnectionOptions): PanelConnection {
-  const connect = opts.connect ?? (() => chrome.runtime.connect({ name: PANEL_PORT }) as unknown as PortLike);
-  const setTimer = opts.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
-  let port: PortLike | null = null;
-  let count = 0;
+  const port = reconnectingPort({
+    connect: opts.connect ?? (() => chrome.runtime.connect({ name: PANEL_PORT }) as unknown as PortLike),
+    ...(opts.retryMs !== undefined ? { retryMs: opts.retryMs } : {}),
+    ...(opts.setTimer ? { setTimer: opts.setTimer } : {}),
+  });
+  const ep = createEndpoint<PanelInbox, BackgroundFromPanel>(port, ['records', 'tab-status']);
   let batches = 0;
-  let closed = false;
 
   let panelSeq = 0;
   let reported = false;
@@ -103,6 +109,36 @@ export function createPanelConnection(opts: PanelConnectionOptions): PanelConnec
   const notify = () => {
     for (const l of [...listeners]) l();
   };
+  const hello = () => ep.send('panel-hello', { tabId: opts.tabId, cursors: opts.store.cursors() });
+
+  // Batches in arrival order: decoded at once when nothing waits, else after the ones before.
+  let queue: Promise<void> = Promise.resolve();
+  let waiting = 0;
+  function ingest(msg: RecordsBatch) {
+    if (waiting === 0 && !msg.blobs) {
+      opts.store.ingest(decodeRecords(msg.records));
+      return;
+    }
+    waiting++;
+    queue = queue
+      .then(() => decodeBatch(msg.records, msg.blobs))
+      .then(
+        (recs) => void opts.store.ingest(recs),
+        () => {
+          // A Blob that could not be read (not seen on Chromium: a Blob handle keeps its bytes
+          // alive): the chunks it held are lost, and said so, each by a capture-gap in its place.
+          opts.store.ingest(
+            msg.records.map((r): CaptureRecord =>
+              r.kind === 'chunk'
+                ? { kind: 'capture-gap', src: r.src, seq: r.seq, t: r.t, lost: 1, fromSeq: r.seq, toSeq: r.seq, conns: [r.conn], reason: 'other' }
+                : r,
+            ),
+          );
+        },
+      )
+      .finally(() => void waiting--);
+  }
+
   async function onStatus(st: TabStatus) {
     lastStatus = st;
     notify();
@@ -135,55 +171,33 @@ export function createPanelConnection(opts: PanelConnectionOptions): PanelConnec
     opts.store.ingest(recs);
   }
 
-  function open() {
-    if (closed) return;
-    let p: PortLike;
-    try {
-      p = connect();
-    } catch {
-      setTimer(open, 1000); // extension context gone; keep trying slowly
-      return;
-    }
-    port = p;
-    count++;
-    notify();
-    p.onMessage.addListener((msg) => {
-      if (isTabStatus(msg)) {
-        onStatus(msg).catch(() => {});
-        return;
-      }
-      if (!isRecordsBatch(msg)) return;
-      batches++;
-      // Records from a relay: the tab has one now (a document loaded after the status said none).
-      if (lastStatus && !lastStatus.relays) {
-        lastStatus = { ...lastStatus, relays: true };
-        notify();
-      }
-      opts.store.ingest(msg.records);
-    });
-    p.onDisconnect.addListener(() => {
-      if (port === p) port = null;
+  ep.on('tab-status', (msg) => void onStatus(msg).catch(() => {}));
+  ep.on('records', (msg) => {
+    batches++;
+    // Records from a relay: the tab has one now (a document loaded after the status said none).
+    if (lastStatus && !lastStatus.relays) {
+      lastStatus = { ...lastStatus, relays: true };
       notify();
-      if (typeof chrome !== 'undefined') void chrome.runtime?.lastError;
-      setTimer(open, opts.retryMs ?? 50);
-    });
-    p.postMessage(envelope<PanelHello>({ type: 'panel-hello', tabId: opts.tabId, cursors: opts.store.cursors() }));
-  }
-  open();
+    }
+    ingest(msg);
+  });
+  port.onOpen(() => {
+    notify();
+    hello();
+  });
+  port.onClose(notify);
+  port.start();
 
   return {
-    connects: () => count,
-    connected: () => port !== null,
+    connects: () => port.opens(),
+    connected: () => port.connected(),
     batches: () => batches,
     status: () => lastStatus,
+    idle: () => queue,
     subscribe(fn) {
       listeners.add(fn);
       return () => listeners.delete(fn);
     },
-    close() {
-      closed = true;
-      port?.disconnect();
-      port = null;
-    },
+    close: () => port.close(),
   };
 }

@@ -1,6 +1,9 @@
 // The independent witness (issue 9): the panel checks the capture against the browser's own
 // network view, chrome.devtools.network, which does not depend on the page hook. Pure rules are in
-// src/core/witness.ts; this file feeds them and turns what they find into records.
+// src/core/witness.ts; this file tracks the network's MCP requests and judges each against the
+// capture. Beside it: witness-types.ts (its interface), witness-capture-index.ts (what it knows
+// of the capture), witness-records.ts (the records it adds), witness-preflights.ts (CORS
+// preflights paired with the requests they were made for).
 //
 // Sources: `getHAR()` once at start (requests since DevTools opened, also those finished before
 // the panel loaded, and requests still in flight), then every 2 s while the panel is visible and
@@ -18,103 +21,16 @@
 // CORS preflights are paired with the request they were made for: a refused MCP header is a
 // `notice` whose code is the finding `cors-preflight-rejected` (the analysis files it as a finding).
 
-import type { CaptureRecord, Header, RequestRecord } from '../../core/record';
-import { isEventStreamType, isJsonType } from '../../core/record';
-import { utf8Length } from '../../core/utf8';
-import { readEventSourceMessages } from '../../core/import/har-event-source';
-import {
-  exposeProblem,
-  failedBeforeAnswer,
-  isPreflight,
-  likelyReason,
-  matchCaptured,
-  mcpMarkers,
-  netHeaders,
-  preflightProblem,
-  startedAt,
-  UNSEEN_REASON_TEXT,
-  type CorsProblem,
-  type NetEntry,
-  type UnseenReason,
-} from '../../core/witness';
+import type { CaptureRecord } from '../../core/record';
+import { exposeProblem, failedBeforeAnswer, likelyReason, matchCaptured, mcpMarkers, startedAt, UNSEEN_REASON_TEXT, type CorsProblem, type NetEntry } from '../../core/witness';
 import type { LiveStore } from './store';
+import { createCaptureIndex } from './witness-capture-index';
+import { createPreflights } from './witness-preflights';
+import { bodyKind, contentText, createWitnessRecords } from './witness-records';
+import type { MissingRequest, Witness, WitnessEntry, WitnessEnv, WitnessOptions, WitnessSnapshot } from './witness-types';
 
-export const WITNESS_SRC = 'network';
-
-/** A chrome.devtools.network request (a HAR entry with getContent). */
-export interface WitnessEntry extends NetEntry {
-  response: NetEntry['response'] & { statusText?: string; bodySize?: number };
-  getContent?(cb: (content: string | null, encoding: string) => void): void;
-  /**
-   * Chrome: the events DevTools' own EventStream view parsed from a text/event-stream response
-   * (time in seconds since the epoch; eventId is the stream's last event id at that event).
-   */
-  _eventSourceMessages?: { time: number; eventName: string; eventId: string; data: string }[];
-}
-
-/** How a request the network saw ended, for its end record. */
-function endOf(e: WitnessEntry): { how: 'complete' | 'network-error' | 'page-aborted'; reason: string } {
-  const err = e.response._error;
-  const where = 'observed after completion, chrome.devtools.network';
-  if (!err) return { how: 'complete', reason: `(${where})` };
-  // net::ERR_ABORTED: the client aborted the request or cancelled its body.
-  return { how: err === 'net::ERR_ABORTED' ? 'page-aborted' : 'network-error', reason: `${err} (${where})` };
-}
-
-export interface MissingRequest {
-  method: string;
-  url: string;
-  markers: string[];
-  reason: UnseenReason;
-  reasonText: string;
-  /** When the network saw it start. */
-  t: number;
-  /**
-   * Its body as the network kept it: added to the capture; waiting for the request to finish;
-   * rebuilt from DevTools' EventStream messages (Chrome kept no body); not kept by the network
-   * view; none (not an event stream or JSON, or failed before an answer).
-   */
-  body: 'added' | 'rebuilt' | 'pending' | 'not-kept' | 'none';
-}
-
-export interface WitnessSnapshot {
-  readonly revision: number;
-  /** MCP requests the network view showed (current page, or all with Preserve log). */
-  readonly seen: number;
-  /** Of those, held by the capture. */
-  readonly captured: number;
-  /** Not held by the capture (each has a capture-gap record). */
-  readonly missing: readonly MissingRequest[];
-  /** Seen, not judged yet (grace period). */
-  readonly checking: number;
-  readonly problems: readonly CorsProblem[];
-}
-
-export interface WitnessEnv {
-  onRequestFinished(cb: (e: WitnessEntry) => void): void;
-  getHar(): Promise<WitnessEntry[]>;
-  /** What the background said about the tab's relays (null until it answered). */
-  tabStatus(): { relays: boolean | null; installReason?: string };
-  now?(): number;
-  setTimer?(fn: () => void, ms: number): unknown;
-  /** Whether the panel is visible (polling pauses while it is not). */
-  visible?(): boolean;
-}
-
-export interface WitnessOptions {
-  /** ms after a request was first seen before it is judged (default 1500; 3000 for the first getHAR). */
-  graceMs?: number;
-  /** getHAR poll interval while the capture holds no hook request (default 2000). */
-  pollEmptyMs?: number;
-}
-
-export interface Witness {
-  snapshot(): WitnessSnapshot;
-  subscribe(fn: () => void): () => void;
-  /** Read getHAR now (tests, and the panel's first screen). */
-  poll(): Promise<void>;
-  stop(): void;
-}
+export { WITNESS_SRC } from './witness-capture-index';
+export type { MissingRequest, Witness, WitnessEntry, WitnessEnv, WitnessOptions, WitnessSnapshot } from './witness-types';
 
 interface Tracked {
   e: WitnessEntry;
@@ -131,42 +47,14 @@ interface Tracked {
 }
 
 const MAX_TRACKED = 5000;
-const PREFLIGHT_WAIT_MS = 3000;
-const MAX_INDEX = 5000;
-
-/**
- * Headers of the records the witness adds: all the network saw (the Origin, the browser's own
- * headers, those CORS hides from the page), except cookies, which the page hook never sees and
- * an export should not carry.
- */
-const recordHeaders = (hs: NetEntry['request']['headers']) => netHeaders(hs).filter(([k]) => !/^(set-)?cookie2?$/i.test(k));
 
 const keyOf = (e: NetEntry) => `${e.request.method} ${e.request.url} ${e.startedDateTime}`;
-
-function bodyKind(e: NetEntry): 'sse' | 'json' | null {
-  const ct = netHeaders(e.response.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? e.response.content?.mimeType;
-  if (isEventStreamType(ct)) return 'sse';
-  if (isJsonType(ct)) return 'json';
-  return null;
-}
-
-function safeAtob(b64: string): string {
-  try {
-    const bin = atob(b64);
-    const bytes = Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
-    return new TextDecoder().decode(bytes);
-  } catch {
-    return '';
-  }
-}
 
 export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOptions = {}): Witness {
   const now = env.now ?? (() => Date.now());
   const setTimer = env.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
   const grace = opts.graceMs ?? 1500;
   let stopped = false;
-  let seq = 0;
-  let conn = 0;
   let revision = 0;
   const listeners = new Set<() => void>();
   const tracked = new Map<string, Tracked>();
@@ -186,73 +74,28 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     s?.delete(x);
     if (s && s.size === 0) byUrl.delete(x.e.request.url);
   };
-  const preflights: WitnessEntry[] = [];
-  const pfSeen = new Map<WitnessEntry, number>();
-  const seenPreflights = new Set<string>();
   const reported = new Set<string>();
   const problems: CorsProblem[] = [];
-
-  // The hook's request records (and their responses' page-visible headers), kept here as well so
-  // that Clear, or a navigation that empties the view, does not make a request look unseen.
-  const hookRequests = new Set<RequestRecord>();
-  const hookResponses = new Map<string, Header[]>();
-  /**
-   * Redirected requests: the network view has one entry per hop (the request's URL answered 3xx,
-   * then the final URL), the capture one request with the final URL on its response. Each final
-   * hop is matched here (same method, or GET after a 301/302/303).
-   */
-  const hookRedirects = new Set<{ method: string; url: string; t: number }>();
-  const usedRedirects = new Set<{ method: string; url: string; t: number }>();
-  const hookRequestByConn = new Map<string, RequestRecord>();
-  const used = new Set<RequestRecord>();
-  let documents: string[] = [];
-  let bypassed = false;
-  let bufferCapAt: number | undefined;
-  let indexed = 0;
-  let lastRecords: readonly CaptureRecord[] = [];
+  const capture = createCaptureIndex(store);
+  const make = createWitnessRecords();
+  const preflights = createPreflights({
+    now,
+    setTimer,
+    requestsTo: (url) => byUrl.get(url) ?? [],
+    sessionIdNear(url, t) {
+      index();
+      return capture.sessionIdNear(url, t);
+    },
+    report,
+  });
   let pageT = -Infinity;
 
   function index() {
-    const snap = store.getSnapshot();
-    const rs = snap.records;
-    // The store replaces its array by an empty one only on Clear (a navigation keeps its record).
-    const cleared = rs !== lastRecords && rs.length === 0 && tracked.size > 0;
-    if (rs !== lastRecords) indexed = 0;
-    for (let i = indexed; i < rs.length; i++) {
-      const r = rs[i]!;
-      if (r.src === WITNESS_SRC) continue;
-      if (r.kind === 'request' && r.transport !== 'network') {
-        hookRequests.add(r);
-        hookRequestByConn.set(`${r.src}\u0000${r.conn}`, r);
-      } else if (r.kind === 'response') {
-        const key = `${r.src}\u0000${r.conn}`;
-        hookResponses.set(key, r.headers);
-        const q = hookRequestByConn.get(key);
-        if (q && r.url && r.url !== q.url) {
-          hookRedirects.add({ method: q.method, url: r.url, t: q.t });
-          if (q.method !== 'GET') hookRedirects.add({ method: 'GET', url: r.url, t: q.t });
-        }
-      }
-      else if (r.kind === 'navigation') documents = [...documents.slice(-200), r.url];
-      else if (r.kind === 'notice' && r.code === 'hook-bypassed') bypassed = true;
-      else if (r.kind === 'capture-gap' && r.reason === 'buffer-cap') bufferCapAt = Math.max(bufferCapAt ?? -Infinity, r.t);
-    }
-    indexed = rs.length;
-    lastRecords = rs;
-    for (const r of hookRequests) {
-      if (hookRequests.size <= MAX_INDEX) break;
-      hookRequests.delete(r);
-      used.delete(r);
-      hookResponses.delete(`${r.src}\u0000${r.conn}`);
-      hookRequestByConn.delete(`${r.src}\u0000${r.conn}`);
-    }
-    for (const r of hookRedirects) {
-      if (hookRedirects.size <= MAX_INDEX) break;
-      hookRedirects.delete(r);
-      usedRedirects.delete(r);
-    }
+    const { emptied } = capture.update();
+    const cleared = emptied && tracked.size > 0;
     // A new page (top navigation) without Preserve log: the witness starts over with it, as the
     // store and the Network panel do. Clear empties it too.
+    const snap = store.getSnapshot();
     const page = snap.page;
     if ((page && page.t > pageT && !snap.preserveLog) || cleared) {
       const from = cleared ? Infinity : page!.t;
@@ -294,20 +137,15 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     reported.add(k);
     problems.push(p);
     changed();
-    emit([
-      {
-        kind: 'notice', src: WITNESS_SRC, seq: ++seq, t: now(), level: 'error', code: p.code, message: p.message, url: p.url,
-        ...(p.sessionId !== undefined ? { sessionId: p.sessionId } : {}),
-      },
-    ]);
+    emit([make.corsNotice(p, now())]);
   }
 
   function addBody(x: Tracked) {
     const e = x.e;
-    const capture = bodyKind(e);
+    const kind = bodyKind(e);
     const m = x.missing;
     if (!m || m.body !== 'pending') return;
-    if (!capture || !e.getContent || failedBeforeAnswer(e)) {
+    if (!kind || !e.getContent || failedBeforeAnswer(e)) {
       m.body = 'none';
       recordUnseen(x, false);
       return;
@@ -315,35 +153,15 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     m.body = 'added';
     e.getContent((content, encoding) => {
       if (stopped) return;
-      const text = content == null ? '' : encoding === 'base64' ? safeAtob(content) : content;
-      // Chrome keeps no body (getContent gives '') for a stream that broke or that the client
-      // aborted; DevTools' EventStream messages then still hold its events: what DevTools
-      // parsed, without comments, retry: or an id: line repeating the last id. With neither, the
-      // stream is left out (its capture-gap says it is not held) rather than shown as one that
-      // ended without events, which would accuse the server of a missing result.
-      const start = x.start;
-      const endT = start + (e.time > 0 ? e.time : 0);
-      // As the HAR importer reads them (core/import/har-event-source.ts): a native EventSource's
-      // view of the stream, `es-event` records with the stream's last event id at each event.
-      const events = text === '' && capture === 'sse' ? (readEventSourceMessages(e._eventSourceMessages, { start, responseT: start, endT })?.events ?? []) : [];
-      if (text === '' && events.length === 0) {
+      const observed = make.observed(e, kind, contentText(content, encoding), x.start);
+      if (!observed) {
         m.body = 'not-kept';
         recordUnseen(x, false);
         changed();
         return;
       }
-      if (events.length) m.body = 'rebuilt';
-      const end = Math.max(endT, ...events.map((ev) => ev.t));
-      const base = { src: WITNESS_SRC, conn: 'n' + (++conn).toString(36) };
-      const how = endOf(e);
-      const recs: CaptureRecord[] = [
-        { ...base, seq: ++seq, t: start, kind: 'request', transport: 'network', method: e.request.method, url: e.request.url, headers: recordHeaders(e.request.headers), body: e.request.postData?.text ?? null },
-        { ...base, seq: ++seq, t: start, kind: 'response', status: e.response.status, statusText: e.response.statusText ?? '', headers: recordHeaders(e.response.headers), url: e.request.url, redirected: false, type: 'network', capture },
-      ];
-      if (events.length) for (const ev of events) recs.push({ ...base, seq: ++seq, t: ev.t, kind: 'es-event', type: ev.type, data: ev.data, lastEventId: ev.lastEventId });
-      else recs.push({ ...base, seq: ++seq, t: end, kind: 'chunk', text, bytes: utf8Length(text) });
-      recs.push({ ...base, seq: ++seq, t: end, kind: 'end', how: how.how, reason: events.length ? `${how.reason}; events rebuilt from DevTools' EventStream view` : how.reason });
-      emit(recs);
+      if (observed.rebuilt) m.body = 'rebuilt';
+      emit(observed.records);
       recordUnseen(x, true);
       changed();
     });
@@ -359,15 +177,15 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
       return;
     }
     const status = env.tabStatus();
-    const hit = matchCaptured(x.e, hookRequests, used, now());
-    if (!hit && matchCaptured(x.e, hookRedirects, usedRedirects, now())) {
+    const hit = matchCaptured(x.e, capture.requests, capture.used, now());
+    if (!hit && matchCaptured(x.e, capture.redirects, capture.usedRedirects, now())) {
       x.state = 'captured';
       changed();
       return;
     }
     if (hit) {
       x.state = 'captured';
-      const p = exposeProblem(x.e, hookResponses.get(`${hit.src}\u0000${hit.conn}`));
+      const p = exposeProblem(x.e, capture.responseHeaders(hit));
       if (p) report(p);
       changed();
       return;
@@ -377,11 +195,12 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
       setTimer(() => judge(x), 500);
       return;
     }
+    const bufferCapAt = capture.bufferCapAt();
     const reason = likelyReason(x.e, {
       relays: status.relays,
       ...(status.installReason !== undefined ? { installReason: status.installReason } : {}),
-      bypassed,
-      documents,
+      bypassed: capture.bypassed(),
+      documents: capture.documents(),
       ...(bufferCapAt !== undefined ? { bufferCapAt } : {}),
     });
     x.state = 'missing';
@@ -396,85 +215,16 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     changed();
   }
 
-  /**
-   * The record that carries an unseen request into the analysis and the exports. Its events held
-   * (observed by the network view): a `notice` (code not-seen-by-hook, a warning finding: how the
-   * page read them is unknown). Not held: a `capture-gap` (reason not-seen-by-hook, lost 1: the
-   * capture lacks them). Once per request.
-   */
+  /** The record that carries an unseen request into the analysis and the exports; once per request. */
   function recordUnseen(x: Tracked, held: boolean) {
     if (x.recorded || !x.missing) return;
     x.recorded = true;
-    const m = x.missing;
-    const { method, url } = m;
-    // The request's session id, else the one its response created (initialize): the analysis
-    // files the capture's streams of this request under that session too.
-    const sidOf = (hs: NetEntry['request']['headers']) => netHeaders(hs).find(([k]) => k.toLowerCase() === 'mcp-session-id')?.[1];
-    const sid = sidOf(x.e.request.headers) ?? sidOf(x.e.response.headers);
-    if (held) {
-      emit([
-        {
-          kind: 'notice', src: WITNESS_SRC, seq: ++seq, t: now(), level: 'warning', code: 'not-seen-by-hook', url, ...(sid !== undefined ? { sessionId: sid } : {}),
-          message: `The capture hook did not see ${method} ${url} (likely: ${m.reasonText}). Its events are shown as the browser's network view observed them after completion${m.body === 'rebuilt' ? " (rebuilt from DevTools' EventStream view: Chrome kept no body)" : ''}: when and how the page read them is unknown.`,
-        },
-      ]);
-    } else {
-      emit([{ kind: 'capture-gap', src: WITNESS_SRC, seq: ++seq, t: now(), lost: 1, conns: [], reason: 'not-seen-by-hook', method, url, why: m.reason }]);
-    }
-  }
-
-  /**
-   * Preflights wait (at most PREFLIGHT_WAIT_MS) for the failed request they were made for: same
-   * URL, status 0, started within 5 s; the closest. Chrome reports both, in either order. A
-   * preflight that refused an MCP header is reported with or without it (the browser never sends
-   * such a request); the session id then comes from the capture's request to that URL.
-   */
-  function pairPreflights(force = false) {
-    for (let i = preflights.length - 1; i >= 0; i--) {
-      const pf = preflights[i]!;
-      const url = pf._initiator?.url ?? pf.request.url;
-      const start = startedAt(pf);
-      let actual: Tracked | undefined;
-      for (const x of byUrl.get(url) ?? []) {
-        if (!failedBeforeAnswer(x.e) || Math.abs(x.start - start) > 5000) continue;
-        if (!actual || Math.abs(x.start - start) < Math.abs(actual.start - start)) actual = x;
-      }
-      const waited = now() - (pfSeen.get(pf) ?? 0) >= PREFLIGHT_WAIT_MS;
-      if (!actual && !waited && !force) continue;
-      preflights.splice(i, 1);
-      pfSeen.delete(pf);
-      let sid: string | undefined;
-      if (!actual) {
-        index();
-        let best: RequestRecord | undefined;
-        for (const r of hookRequests) {
-          if (r.url !== url || Math.abs(r.t - start) > 5000) continue;
-          if (!best || Math.abs(r.t - start) < Math.abs(best.t - start)) best = r;
-        }
-        sid = best?.headers.find(([k]) => k.toLowerCase() === 'mcp-session-id')?.[1];
-      }
-      const p = preflightProblem(pf, actual?.e, sid);
-      if (p) report(p);
-    }
+    emit([make.unseen(x.e, x.missing, held, now())]);
   }
 
   function see(e: WitnessEntry, finished: boolean, initial: boolean) {
     if (stopped || !e?.request || !e.response) return;
-    if (isPreflight(e)) {
-      const k = keyOf(e);
-      if (seenPreflights.has(k)) return;
-      seenPreflights.add(k);
-      if (seenPreflights.size > 2000) seenPreflights.delete(seenPreflights.values().next().value!);
-      // Only a preflight asking for an MCP header, or for a JSON POST, can concern MCP.
-      const asked = (netHeaders(e.request.headers).find(([n]) => n.toLowerCase() === 'access-control-request-headers')?.[1] ?? '').toLowerCase();
-      if (!/mcp-|last-event-id|content-type/.test(asked)) return;
-      preflights.push(e);
-      pfSeen.set(e, now());
-      if (preflights.length > 200) preflights.shift();
-      pairPreflights();
-      setTimer(() => pairPreflights(), PREFLIGHT_WAIT_MS + 10);
-      return;
-    }
+    if (preflights.see(e)) return;
     const k = keyOf(e);
     if (forgotten.has(k)) return;
     const old = tracked.get(k);
@@ -503,7 +253,7 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
         if (y.state !== 'checking') untrack(kk, y);
       }
     }
-    pairPreflights();
+    preflights.pair();
     setTimer(() => judge(x), x.grace);
     changed();
   }
@@ -532,7 +282,7 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
       () => {
         if (stopped) return;
         index();
-        if (hookRequests.size > 0) return schedule();
+        if (capture.requests.size > 0) return schedule();
         const go = env.visible?.() ?? true;
         (go ? poll() : Promise.resolve()).finally(schedule);
       },

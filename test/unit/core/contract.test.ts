@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import { importText, importValue } from '../../../src/core/import/index';
-import { isCaptureRecord } from '../../../src/extension/shared/record-guards';
+import { isCaptureRecord } from '../../../src/extension/wire/records';
 
 const SCHEMA_FILE = 'schema/capture-file.schema.json';
 const committed = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as Record<string, unknown>;

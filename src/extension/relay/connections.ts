@@ -1,0 +1,46 @@
+// The connection table: the lifecycle check of hook records. The hook emits a connection's
+// `request` first (hook/emitter.ts Conn), so a record for a connection that never started, or a
+// second `request` for one that did, did not come from the hook as written: the relay drops it
+// and reports it once (notice `inconsistent-hook-record`). Bounded: beyond MAX_TRACKED_CONNS the
+// oldest connection is forgotten, after which records of unknown connections are accepted (they
+// may belong to a forgotten one).
+//
+// A connection is 'live', or 'drop': given up while not recording (its request was never kept,
+// so its later records are dropped, even once recording).
+//
+// Pure: no chrome.*, no DOM.
+
+export const MAX_TRACKED_CONNS = 20_000;
+
+export type ConnState = 'live' | 'drop';
+
+export interface ConnectionTable {
+  /** A `request` record: true when the connection is new (then it is 'live'). */
+  start(conn: string): boolean;
+  /** Any other record of a connection: may it be kept? */
+  known(conn: string): boolean;
+  state(conn: string): ConnState | undefined;
+  giveUp(conn: string): void;
+  clear(): void;
+}
+
+export function createConnectionTable(max = MAX_TRACKED_CONNS): ConnectionTable {
+  // Insertion-ordered: the oldest is dropped beyond `max`.
+  const conns = new Map<string, ConnState>();
+  let forgotten = false;
+  return {
+    start(conn) {
+      if (conns.has(conn)) return false;
+      conns.set(conn, 'live');
+      if (conns.size > max) {
+        conns.delete(conns.keys().next().value!);
+        forgotten = true;
+      }
+      return true;
+    },
+    known: (conn) => conns.has(conn) || forgotten,
+    state: (conn) => conns.get(conn),
+    giveUp: (conn) => void conns.set(conn, 'drop'),
+    clear: () => conns.clear(),
+  };
+}

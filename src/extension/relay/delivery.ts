@@ -1,0 +1,123 @@
+// Delivery: numbered records to the attached sink (the relay port to the background), in
+// messages of at most SEND_CHUNK records and MAX_MESSAGE_BYTES of chunk bytes.
+//
+// The bytes of fetch chunks are the bulk of what crosses, and how they cross is most of what the
+// page's thread pays with a panel open (the relay runs on it). Measured on Chromium 156 in a
+// content script (docs/capture.md "Cost to the page"): a chrome.runtime Port's postMessage costs
+// the sender ~2.5–6 ns per byte, strings and bytes alike, with structured clone; `new Blob(parts)`
+// costs ~0.5–2.5 ns per byte plus one synchronous IPC (~0.1–0.15 ms) to register it, and a Blob
+// then crosses a Port as a handle (its bytes go to the browser process off the page's thread).
+// So a message whose chunks hold BLOB_MIN_BYTES or more sends them as one Blob (records name their
+// range in it), and smaller ones inline. A chunk sent in a Blob keeps a reference to it in the
+// buffer instead of its bytes: a later backfill sends the same Blob again, with no copy at all.
+//
+// Pure: no chrome.*, no DOM (Blob exists in Node and in every extension context).
+
+import type { WireChunk, WireRecord } from '../wire/records';
+import type { StoredRecord } from './buffer';
+
+/** Records per message to the background (backfill of a full buffer is split). */
+export const SEND_CHUNK = 1000;
+/** Chunk bytes per message above which they travel in a Blob. */
+export const BLOB_MIN_BYTES = 32 * 1024;
+/** Chunk bytes per message at most (a large backfill is split). */
+export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+export interface RelayBatch {
+  records: WireRecord[];
+  backfill: boolean;
+  blobs?: Blob[];
+}
+export interface RelaySink {
+  send(batch: RelayBatch): void;
+}
+
+export interface Delivery {
+  attach(sink: RelaySink): void;
+  detach(): void;
+  attached(): boolean;
+  /** Send to the sink, if any; no-op otherwise. */
+  send(records: readonly StoredRecord[], backfill: boolean): void;
+  /** Blobs made so far (diagnostics: the synchronous IPCs the page's thread paid). */
+  blobs(): number;
+}
+
+export interface DeliveryOptions {
+  blobMinBytes?: number;
+  makeBlob?: (parts: Uint8Array[]) => Blob;
+}
+
+type Stored = StoredRecord & Partial<WireChunk> & { blob?: Blob };
+
+const chunkBytes = (r: Stored) => (r.kind === 'chunk' ? (r.data?.length ?? r.len ?? 0) : 0);
+
+export function createDelivery(opts: DeliveryOptions = {}): Delivery {
+  const blobMin = opts.blobMinBytes ?? BLOB_MIN_BYTES;
+  const makeBlob = opts.makeBlob ?? ((parts: Uint8Array[]) => new Blob(parts as BlobPart[]));
+  let sink: RelaySink | null = null;
+  let made = 0;
+
+  function message(list: Stored[], backfill: boolean): RelayBatch {
+    let inline = 0;
+    for (const r of list) if (r.kind === 'chunk' && r.data) inline += r.data.length;
+    if (inline >= blobMin) {
+      // One Blob for the inline bytes of this message; the buffer keeps the reference.
+      const parts: Uint8Array[] = [];
+      for (const r of list) if (r.kind === 'chunk' && r.data) parts.push(r.data);
+      const blob = makeBlob(parts);
+      made++;
+      let at = 0;
+      for (const r of list) {
+        if (r.kind !== 'chunk' || !r.data) continue;
+        const len = r.data.length;
+        r.blob = blob;
+        r.at = at;
+        r.len = len;
+        delete r.data;
+        at += len;
+      }
+    }
+    const blobs: Blob[] = [];
+    const out: WireRecord[] = new Array(list.length);
+    for (let i = 0; i < list.length; i++) {
+      const r = list[i]!;
+      if (r.kind !== 'chunk' || !r.blob) {
+        out[i] = r as WireRecord;
+        continue;
+      }
+      let part = blobs.indexOf(r.blob);
+      if (part < 0) part = blobs.push(r.blob) - 1;
+      const { blob: _b, data: _d, ...rest } = r;
+      out[i] = { ...(rest as WireChunk), part };
+    }
+    return blobs.length ? { records: out, backfill, blobs } : { records: out, backfill };
+  }
+
+  return {
+    attach(s) {
+      sink = s;
+    },
+    detach() {
+      sink = null;
+    },
+    attached: () => sink !== null,
+    send(records, backfill) {
+      // The sink of this call: a failed post may detach it meanwhile (the rest is backfilled later).
+      const s = sink;
+      if (!s || records.length === 0) return;
+      let start = 0;
+      let bytes = 0;
+      for (let i = 0; i < records.length; i++) {
+        const n = chunkBytes(records[i] as Stored);
+        if (i > start && (i - start >= SEND_CHUNK || bytes + n > MAX_MESSAGE_BYTES)) {
+          s.send(message(records.slice(start, i) as Stored[], backfill));
+          start = i;
+          bytes = 0;
+        }
+        bytes += n;
+      }
+      s.send(message(records.slice(start) as Stored[], backfill));
+    },
+    blobs: () => made,
+  };
+}

@@ -1,0 +1,121 @@
+// What the network witness (witness.ts) needs to know of the capture, read from the live store as
+// records arrive: the hook's request records and their responses' page-visible headers (kept here
+// as well, so that Clear, or a navigation that empties the view, does not make a request look
+// unseen), redirects, the documents the relays saw, whether the page bypassed the hook, and when
+// the relay's buffer cap last dropped records (core/witness.ts likelyReason reads the last three).
+
+import type { CaptureRecord, Header, RequestRecord } from '../../core/record';
+import type { LiveStore } from './store';
+
+/** The src of the records the witness adds itself (not the capture's: never indexed). */
+export const WITNESS_SRC = 'network';
+
+/** At most this many hook requests (and redirects) are kept for matching; the oldest go first. */
+const MAX_INDEX = 5000;
+
+export interface RedirectHop {
+  method: string;
+  url: string;
+  t: number;
+}
+
+export interface CaptureIndex {
+  /**
+   * Read the records the store got since the last call. `emptied`: the store replaced its array
+   * by an empty one (it does so only on Clear; a navigation keeps its record).
+   */
+  update(): { emptied: boolean };
+  /** The hook's request records, and those a network entry was matched to already. */
+  readonly requests: Set<RequestRecord>;
+  readonly used: Set<RequestRecord>;
+  /**
+   * Redirected requests: the network view has one entry per hop (the request's URL answered 3xx,
+   * then the final URL), the capture one request with the final URL on its response. Each final
+   * hop is matched here (same method, or GET after a 301/302/303).
+   */
+  readonly redirects: Set<RedirectHop>;
+  readonly usedRedirects: Set<RedirectHop>;
+  /** The page-visible headers of a hook request's response. */
+  responseHeaders(r: RequestRecord): Header[] | undefined;
+  /** The URLs of the documents the relays saw (the last 200). */
+  documents(): string[];
+  bypassed(): boolean;
+  bufferCapAt(): number | undefined;
+  /** The session id of the hook's request to `url` that started closest to `t` (within 5 s). */
+  sessionIdNear(url: string, t: number): string | undefined;
+}
+
+const connKey = (r: { src: string; conn: string }) => `${r.src}\u0000${r.conn}`;
+
+export function createCaptureIndex(store: LiveStore): CaptureIndex {
+  const requests = new Set<RequestRecord>();
+  const used = new Set<RequestRecord>();
+  const responses = new Map<string, Header[]>();
+  const redirects = new Set<RedirectHop>();
+  const usedRedirects = new Set<RedirectHop>();
+  const requestByConn = new Map<string, RequestRecord>();
+  let documents: string[] = [];
+  let bypassed = false;
+  let bufferCapAt: number | undefined;
+  let indexed = 0;
+  let lastRecords: readonly CaptureRecord[] = [];
+
+  function update() {
+    const rs = store.getSnapshot().records;
+    const emptied = rs !== lastRecords && rs.length === 0;
+    if (rs !== lastRecords) indexed = 0;
+    for (let i = indexed; i < rs.length; i++) {
+      const r = rs[i]!;
+      if (r.src === WITNESS_SRC) continue;
+      if (r.kind === 'request' && r.transport !== 'network') {
+        requests.add(r);
+        requestByConn.set(connKey(r), r);
+      } else if (r.kind === 'response') {
+        const key = connKey(r);
+        responses.set(key, r.headers);
+        const q = requestByConn.get(key);
+        if (q && r.url && r.url !== q.url) {
+          redirects.add({ method: q.method, url: r.url, t: q.t });
+          if (q.method !== 'GET') redirects.add({ method: 'GET', url: r.url, t: q.t });
+        }
+      } else if (r.kind === 'navigation') documents = [...documents.slice(-200), r.url];
+      else if (r.kind === 'notice' && r.code === 'hook-bypassed') bypassed = true;
+      else if (r.kind === 'capture-gap' && r.reason === 'buffer-cap') bufferCapAt = Math.max(bufferCapAt ?? -Infinity, r.t);
+    }
+    indexed = rs.length;
+    lastRecords = rs;
+    for (const r of requests) {
+      if (requests.size <= MAX_INDEX) break;
+      requests.delete(r);
+      used.delete(r);
+      responses.delete(connKey(r));
+      requestByConn.delete(connKey(r));
+    }
+    for (const r of redirects) {
+      if (redirects.size <= MAX_INDEX) break;
+      redirects.delete(r);
+      usedRedirects.delete(r);
+    }
+    return { emptied };
+  }
+
+  return {
+    update,
+    requests,
+    used,
+    redirects,
+    usedRedirects,
+    responseHeaders: (r) => responses.get(connKey(r)),
+    documents: () => documents,
+    bypassed: () => bypassed,
+    bufferCapAt: () => bufferCapAt,
+    sessionIdNear(url, t) {
+      let best: RequestRecord | undefined;
+      for (const r of requests) {
+        if (r.url !== url || Math.abs(r.t - t) > 5000) continue;
+        if (!best || Math.abs(r.t - t) < Math.abs(best.t - t)) best = r;
+      }
+      return best?.headers.find(([k]) => k.toLowerCase() === 'mcp-session-id')?.[1];
+    },
+  };
+}
