@@ -1,17 +1,43 @@
 // Rendering of an analysis for the `audit` command: the --json shape and the human text.
-import type { AnalysisSnapshot, CaptureHealthItem, Finding, Severity, Stream } from '../core/model';
+import type { AnalysisSnapshot, CaptureHealthItem, Finding, RequestLink, ServerEra, Severity, Stream, SubscriptionInfo } from '../core/model';
 import { captureItemText, captureSummary, worstSeverity as worstOfFindings } from '../core/presentation';
+import { eraLines, linkLine, requestLinks, subLine } from './report-eras';
 import type { AuditInput, AuditNotice } from './audit-input';
 
 export interface AuditJson {
   version: 1;
+  /** Per server (origin + endpoint) of each file: the era(s) it served, with the evidence. */
+  servers: { file: string; endpoint: string; origin: string; era: ServerEra; evidence: string[]; sessionKeys: string[] }[];
   sessions: {
+    /** Mcp-Session-Id, `endpoint:<url>` (sessionless 2025) or `conversation:<url> <client> <source>` (2026-07-28). */
+    key: string;
     sessionId: string | null;
+    /** Every session and sessionless group carries its era (issue 12). */
+    era: 'legacy' | 'modern';
+    eraEvidence: string;
+    /** Its server's era (`dual` when one endpoint served both). */
+    serverEra: ServerEra;
+    /** 2026-07-28: the client its requests' `_meta` clientInfo names. */
+    client: { name: string; version?: string } | null;
+    /** 2026-07-28: re-issues and MRTR retries; subscriptions/listen streams with their outages. */
+    links: RequestLink[];
+    subscriptions: SubscriptionInfo[];
     protocolVersion: string | null;
     endpoint: string;
     idScheme: string;
     lossless: boolean;
-    requests: { id: string | number | null; method: string; verdict: string; findings: string[] }[];
+    requests: {
+      id: string | number | null;
+      method: string;
+      verdict: string;
+      findings: string[];
+      /** Present when linked: the request it re-issues / that re-issued it; the MRTR retry links. */
+      reissueOf?: string | number | null;
+      reissuedAs?: string | number | null;
+      retryOf?: string | number | null;
+      retriedAs?: string | number | null;
+      resultType?: string;
+    }[];
     /** 'session', 'stream' or 'server' (one counter shared by several sessions); null without a counter. */
     idSchemeScope: string | null;
     idSchemeEvidence: string;
@@ -21,8 +47,12 @@ export interface AuditJson {
     code: string;
     severity: Severity;
     sessionId: string | null;
+    sessionKey: string;
     streamId: string | null;
     requestId: string | number | null;
+    /** Other requests the finding names (a re-issue and the request it re-issues). */
+    relatedRequestIds: (string | number | null)[];
+    pending: boolean;
     eventIds: string[];
     message: string;
   }[];
@@ -69,7 +99,7 @@ export function idValue(text: string | undefined): string | number | null {
 }
 
 export function toAuditJson(inputs: readonly Pick<AuditInput, 'file' | 'format' | 'snap'>[]): AuditJson {
-  const out: AuditJson = { version: 1, sessions: [], findings: [], files: [] };
+  const out: AuditJson = { version: 1, sessions: [], findings: [], files: [], servers: [] };
   for (const { file, format, snap } of inputs) {
     const c = snap.capture;
     out.files.push({
@@ -87,6 +117,11 @@ export function toAuditJson(inputs: readonly Pick<AuditInput, 'file' | 'format' 
         items: c.items.map((x) => ({ kind: x.kind, level: x.level, code: x.code, src: x.src, count: x.count, lost: x.lost, conns: x.conns, notLost: x.notLost, message: x.message })),
       },
     });
+    const serverEra = new Map<string, ServerEra>();
+    for (const x of snap.servers ?? []) {
+      out.servers.push({ file, endpoint: x.endpoint, origin: x.origin, era: x.era, evidence: x.evidence.slice(), sessionKeys: x.sessionKeys.slice() });
+      for (const k of x.sessionKeys) serverEra.set(k, x.era);
+    }
     for (const s of snap.sessions) {
       out.sessions.push({
         sessionId: s.sessionId,
@@ -99,10 +134,18 @@ export function toAuditJson(inputs: readonly Pick<AuditInput, 'file' | 'format' 
           method: r.method,
           verdict: r.verdict,
           findings: r.findings.slice(),
+          ...requestLinks(r, idValue),
         })),
         idSchemeScope: s.idScheme.scope ?? null,
         idSchemeEvidence: s.idScheme.evidence,
         losslessReasons: s.losslessReasons.slice(),
+        key: s.key,
+        era: s.era,
+        eraEvidence: s.eraEvidence,
+        serverEra: serverEra.get(s.key) ?? 'unknown',
+        client: s.client ? { ...s.client } : null,
+        links: (s.links ?? []).map((l) => ({ ...l })),
+        subscriptions: (s.subscriptions ?? []).map((x) => ({ ...x, lists: x.lists.slice(), ...(x.outage ? { outage: { ...x.outage } } : {}) })),
       });
     }
     for (const f of snap.findings) {
@@ -114,6 +157,9 @@ export function toAuditJson(inputs: readonly Pick<AuditInput, 'file' | 'format' 
         requestId: idValue(f.requestId),
         eventIds: f.eventIds.slice(),
         message: f.message,
+        sessionKey: f.sessionKey,
+        relatedRequestIds: (f.relatedRequestIds ?? []).map((x) => idValue(x)),
+        pending: f.pending === true,
       });
     }
   }
@@ -153,7 +199,7 @@ export function renderHuman(file: string, format: string, snap: AnalysisSnapshot
   if (snap.sessions.length === 0) L.push('  no MCP traffic found');
   for (const s of snap.sessions) {
     L.push('');
-    L.push(`  Session ${s.sessionId ?? '(no session id)'}  ${s.endpoint}  revision ${s.protocolVersion ?? 'unknown'}`);
+    L.push(...eraLines(snap, s));
     L.push(`    id scheme: ${s.idScheme.kind}${s.idScheme.scope ? ` (${s.idScheme.scope})` : ''}: ${s.idScheme.evidence}`);
     L.push(`    gapless retention declared: ${s.gaplessDeclared ? 'yes' : 'no'}`);
     L.push(`    lossless: ${s.lossless ? 'yes' : 'NO'}${s.losslessReasons.length ? ` (${s.losslessReasons.join('; ')})` : ''}`);
@@ -174,6 +220,8 @@ export function renderHuman(file: string, format: string, snap: AnalysisSnapshot
         L.push(`      ${c.requestIds.length ? `request ${c.requestIds.join(',')}: ` : ''}${parts.join('  ⇒  ')}`);
       }
     }
+    for (const x of s.links ?? []) L.push(`    link: ${linkLine(x)}`);
+    for (const x of s.subscriptions ?? []) L.push(`    subscription: ${subLine(x)}`);
     const reqs = snap.requests[s.key] ?? [];
     L.push(`    requests (${reqs.length}):`);
     for (const r of reqs) {

@@ -65,6 +65,10 @@ export function createState(options?: AnalyzerOptions): AnalyzerState {
     }),
     stale: [],
     health: newCaptureHealth(),
+    servers: new Map(),
+    serversRev: 0,
+    lastConn: new Map(),
+    lastConv: new Map(),
   };
 }
 

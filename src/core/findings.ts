@@ -24,6 +24,16 @@ export const SEVERITY: Record<FindingCode, Severity> = {
   // From the network witness (witness.ts): CORS misconfigurations only the browser shows.
   'cors-preflight-rejected': 'error',
   'session-id-not-exposed': 'error',
+  // The 2026-07-28 revision: a broken stream loses the in-flight request; subscriptions drop.
+  'request-reissued': 'info',
+  'reissued-over-partial-output': 'warning',
+  'request-abandoned': 'error',
+  'subscription-dropped': 'warning',
+  'lists-not-refetched': 'warning',
+  'header-mismatch': 'error',
+  'request-state-altered': 'error',
+  'input-not-answered': 'warning',
+  'era-mismatch': 'warning',
 };
 
 export const TITLE: Record<FindingCode, string> = {
@@ -45,6 +55,15 @@ export const TITLE: Record<FindingCode, string> = {
   'capture-gap': 'The inspector lost records',
   'cors-preflight-rejected': 'CORS preflight refused an MCP request',
   'session-id-not-exposed': 'Mcp-Session-Id hidden from the page by CORS',
+  'request-reissued': 'Request re-issued after its stream broke',
+  'reissued-over-partial-output': 'Re-issued over the broken attempt’s output',
+  'request-abandoned': 'Broken request never re-issued',
+  'subscription-dropped': 'Subscription stream dropped',
+  'lists-not-refetched': 'Lists not fetched again after a re-listen',
+  'header-mismatch': 'MCP headers refused or disagree with the body',
+  'request-state-altered': 'MRTR retry changed the requestState',
+  'input-not-answered': 'input_required never answered',
+  'era-mismatch': 'Client and server speak different eras',
 };
 
 export const ALL_CODES = Object.keys(SEVERITY) as FindingCode[];

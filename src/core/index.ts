@@ -7,3 +7,4 @@ export { SEVERITY, TITLE, ALL_CODES, SEVERITY_RANK } from './findings';
 export { createSseConnectionParser, type SseBlock, type SseConnectionParser } from './sse';
 export * from './model';
 export * from './presentation';
+export * from './presentation-eras';

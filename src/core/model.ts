@@ -1,5 +1,8 @@
 // The analysis model: what the core derives from CaptureRecords and what the panel, the CLI and
 // the exporters read. Plain data (JSON-serialisable), so a snapshot can cross any boundary.
+import type { Era, RequestLink, ServerInfo, SubscriptionInfo } from './model-eras';
+
+export type * from './model-eras';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -21,7 +24,17 @@ export type FindingCode =
   | 'truncated-event'
   | 'capture-gap'
   | 'cors-preflight-rejected'
-  | 'session-id-not-exposed';
+  | 'session-id-not-exposed'
+  // The 2026-07-28 revision ("modern era"): no sessions, no resumption (issue 12).
+  | 'request-reissued'
+  | 'reissued-over-partial-output'
+  | 'request-abandoned'
+  | 'subscription-dropped'
+  | 'lists-not-refetched'
+  | 'header-mismatch'
+  | 'request-state-altered'
+  | 'input-not-answered'
+  | 'era-mismatch';
 
 export interface Finding {
   code: FindingCode;
@@ -35,6 +48,8 @@ export interface Finding {
   relatedStreamIds?: string[];
   /** JSON-RPC id of the request concerned, as JSON text (1 and "1" differ: `1` vs `"1"`). */
   requestId?: string;
+  /** Other requests of the session the finding is about, which list its code too (a re-issue and the request it re-issues). */
+  relatedRequestIds?: string[];
   /** Event ids concerned: delivered ids, or the missing ones for gaps. */
   eventIds: string[];
   /** For gaps: the missing ids described as ranges, e.g. "12–13". */
@@ -241,14 +256,31 @@ export interface RequestInfo {
   findings: FindingCode[];
   start: number;
   end?: number;
+  /** 2026-07-28: the `resultType` of its result (`complete`, `input_required`). */
+  resultType?: string;
+  /** The request this one re-issues after its stream broke / the one that re-issued this. */
+  reissueOf?: string;
+  reissuedAs?: string;
+  /** MRTR: the input_required result this request retries / the retry that answered this one's input_required. */
+  retryOf?: string;
+  retriedAs?: string;
 }
 
 export interface Session {
-  /** Mcp-Session-Id, or `endpoint:<url>` for sessionless traffic. */
+  /**
+   * Mcp-Session-Id; `endpoint:<url>` for sessionless 2025 traffic (a stateless server);
+   * `conversation:<url> <client> <source>` for a 2026-07-28 conversation (endpoint, the client its
+   * requests' `_meta` name, the page document that sent them).
+   */
   key: string;
   sessionId: string | null;
   endpoint: string;
   origin: string;
+  /** The era its traffic speaks, and why (one line). */
+  era: Era;
+  eraEvidence: string;
+  /** Modern conversations: the client named by its requests' `_meta` clientInfo. */
+  client?: { name: string; version?: string };
   protocolVersion?: string;
   idScheme: IdScheme;
   gaplessDeclared: boolean;
@@ -260,8 +292,12 @@ export interface Session {
   worst?: Severity;
   /** Reconnect chains (only chains with at least one resume). */
   chains?: ReconnectChain[];
+  /** Modern conversations: re-issues and MRTR retries, in the order they were sent. */
+  links?: RequestLink[];
+  /** Modern conversations: `subscriptions/listen` streams, with their outage windows. */
+  subscriptions?: SubscriptionInfo[];
   /** Where protocolVersion came from. */
-  protocolVersionSource?: 'initialize-result' | 'header' | 'initialize-request';
+  protocolVersionSource?: 'initialize-result' | 'header' | 'initialize-request' | 'request-meta';
 }
 
 /**
@@ -312,6 +348,8 @@ export interface AnalysisSnapshot {
   /** `finish()` was called: open streams are pending, not errors. */
   finished?: boolean;
   sessions: Session[];
+  /** Servers (origin + endpoint) and their era, in the order they were first seen. */
+  servers: ServerInfo[];
   streams: Record<string, Stream>;
   requests: Record<string, RequestInfo[]>; // by session key
   findings: Finding[];

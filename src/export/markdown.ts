@@ -4,6 +4,7 @@
 
 import type { AnalysisSnapshot, Session } from '../core/model';
 import { ADVICE_LOSSY, captureItemText, captureSummary, lossDetail, sortFindings, VERDICT_TEXT } from '../core/presentation';
+import { ERA_LABEL, linkText, serverOf, sessionTitle as titleOf, subscriptionText } from '../core/presentation-eras';
 import { mdHeadingText, mdText } from './escape';
 
 export interface MarkdownOptions {
@@ -21,7 +22,8 @@ const toolName = (params: unknown) => {
 const code = (c: string) => `\`${c.replace(/`/g, '')}\``;
 
 function sessionTitle(s: Session): string {
-  return s.sessionId ? `Session ${mdHeadingText(s.sessionId, 80)}` : `No session (endpoint ${mdText(s.endpoint, 200)})`;
+  if (s.sessionId) return `Session ${mdHeadingText(s.sessionId, 80)}`;
+  return s.era === 'modern' ? mdHeadingText(titleOf(s), 200) : `No session (endpoint ${mdText(s.endpoint, 200)})`;
 }
 
 export function exportMarkdown(snap: AnalysisSnapshot, opts: MarkdownOptions = {}): string {
@@ -56,6 +58,8 @@ export function exportMarkdown(snap: AnalysisSnapshot, opts: MarkdownOptions = {
     out.push(`## ${sessionTitle(s)}`, '');
     out.push(`- Endpoint: ${mdText(s.endpoint, 300)}`);
     if (s.protocolVersion) out.push(`- Protocol revision: ${mdText(s.protocolVersion, 40)}`);
+    const srv = serverOf(snap, s);
+    out.push(`- Era: ${ERA_LABEL[s.era]} — ${mdText(s.eraEvidence, 300)}${srv ? `; server: ${ERA_LABEL[srv.era]}${srv.evidence.length ? ` (${mdText(srv.evidence.join('; '), 600)})` : ''}` : ''}`);
     out.push(`- Event ids: ${mdText(s.idScheme.kind)}${s.idScheme.scope ? ` (${mdText(s.idScheme.scope)} scope)` : ''} — ${mdText(s.idScheme.evidence, 300)}`);
     out.push(`- Lossless: ${s.lossless ? 'yes' : `**NO** — ${s.losslessReasons.map((r) => mdText(r, 300)).join('; ') || 'no reason given'}`}`);
     out.push(`- Gapless retention declared by the server: ${s.gaplessDeclared ? 'yes' : 'no'}`);
@@ -66,6 +70,8 @@ export function exportMarkdown(snap: AnalysisSnapshot, opts: MarkdownOptions = {
         .join(' ');
       out.push(`- Reconnect chain${c.requestIds.length ? ` (request ${mdText(c.requestIds.join(', '), 200)})` : ''}: ${mdText(segs, 600)}`);
     }
+    for (const l of s.links ?? []) out.push(`- ${l.kind === 'reissue' ? 'Re-issue' : 'MRTR retry'}: ${mdText(linkText(l), 400)}`);
+    for (const x of s.subscriptions ?? []) out.push(`- Subscription: ${mdText(subscriptionText(x), 400)}`);
     out.push('');
 
     const reqs = snap.requests[s.key] ?? [];

@@ -273,6 +273,8 @@ export function toOtlp(snap: AnalysisSnapshot, opts: OtlpOptions = {}): OtlpTrac
       a
         .str('mcp.session.id', session.sessionId ?? undefined)
         .str('mcp.protocol.version', session.protocolVersion)
+        // the inspector's own attribute (no semantic convention names an MCP era)
+        .str('mcp_stream_inspector.era', session.era)
         .str('network.protocol.name', 'http')
         .str('network.transport', 'tcp');
     const findings = snap.findings.filter((f) => f.sessionKey === session.key);

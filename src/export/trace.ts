@@ -17,6 +17,7 @@
 // numbers (a string id is read as hex). Metadata events ("M") carry ts 0. No displayTimeUnit
 // (see TraceFile).
 
+import { clientText } from '../core/presentation-eras';
 import type { AnalysisSnapshot, Finding, Stream } from '../core/model';
 import { visibleLine } from './escape';
 
@@ -91,10 +92,10 @@ export function toTrace(snap: AnalysisSnapshot, opts: { createdAt?: string } = {
   snap.sessions.forEach((session, si) => {
     const pid = si + 2;
     const findingsTid = pid;
-    const label = session.sessionId ? `Session ${session.sessionId}` : `(no session) ${session.endpoint}`;
+    const label = session.sessionId ? `Session ${session.sessionId}` : session.era === 'modern' ? `Conversation ${clientText(session.client)}` : `(no session) ${session.endpoint}`;
     ev.push({ name: 'process_name', ph: 'M', ts: 0, pid, tid: pid, args: { name: `${label} ${session.endpoint}` } });
     ev.push({ name: 'process_sort_index', ph: 'M', ts: 0, pid, tid: pid, args: { sort_index: si + 1 } });
-    ev.push({ name: 'process_labels', ph: 'M', ts: 0, pid, tid: pid, args: { labels: `lossless: ${session.lossless ? 'yes' : 'NO'}; ids: ${session.idScheme.kind}${session.protocolVersion ? `; rev ${session.protocolVersion}` : ''}` } });
+    ev.push({ name: 'process_labels', ph: 'M', ts: 0, pid, tid: pid, args: { labels: `era: ${session.era}; lossless: ${session.lossless ? 'yes' : 'NO'}; ids: ${session.idScheme.kind}${session.protocolVersion ? `; rev ${session.protocolVersion}` : ''}` } });
     ev.push({ name: 'thread_name', ph: 'M', ts: 0, pid, tid: findingsTid, args: { name: 'findings' } });
     ev.push({ name: 'thread_sort_index', ph: 'M', ts: 0, pid, tid: findingsTid, args: { sort_index: 0 } });
     const tidOf = new Map<string, number>();

@@ -6,6 +6,7 @@ import type { AnalysisSnapshot } from '../model';
 import type { ResolvedOptions } from '../options';
 import type { CaptureHealthState } from './capture-health';
 import type { EndpointState, GapNote, Growing, LostIds, OrdFinding, SessionState, StreamS } from './state';
+import type { ServerState } from './modern-state';
 
 export interface ConnState {
   req?: RequestRecord;
@@ -41,6 +42,12 @@ export interface AnalyzerState {
   stale: Growing[];
   /** Capture health (snapshot.capture): the inspector's own losses and notices. */
   health: CaptureHealthState;
+  /** Servers (origin + endpoint) and the era evidence of each (eras.ts); bumped when one changes. */
+  servers: Map<string, ServerState>;
+  serversRev: number;
+  /** Per document and endpoint: its last request stream (what the client did next) and its last conversation. */
+  lastConn: Map<string, StreamS>;
+  lastConv: Map<string, SessionState>;
 }
 
 export const connKey = (src: string, conn: string): string => src + '\u0000' + conn;

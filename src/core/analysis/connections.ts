@@ -13,6 +13,8 @@ import { extendLastRaw, onBlock, onJsonBody } from './events';
 import { cutChunk, finishResync, lostResponse, noteOrphan, orphanStream, resyncAfterGap } from './capture-gaps';
 import { ORPHAN_WHAT, resumeEmpty, resumeRefused, sessionExpired } from './texts';
 import { connKey, type AnalyzerState, type ConnState } from './analyzer-state';
+import { modernEnded, onHttpAnswer, requestEra } from './eras';
+import { followOn, getConversation } from './conversations';
 
 function looksJsonRpc(body: string | null): DecodedMessage[] | null {
   if (!body) return null;
@@ -50,6 +52,12 @@ function startStream(A: AnalyzerState, c: ConnState, r: RequestRecord, body: Dec
   if (A.gapConns.has(key)) resyncAfterGap(A, st, key);
   const sid = headerValue(r.headers, 'mcp-session-id');
   if (sid !== undefined) st.sessionHeader = sid;
+  followOn(A, st, r.src);
+  if (requestEra(st.method, r.headers, body) === 'modern') {
+    // 2026-07-28: no session, whatever Mcp-Session-Id it carries (the server ignores it).
+    attachSession(st, getConversation(A, r.url, r.src, body));
+    return;
+  }
   const isInit = body.some((m) => m.summary.method === 'initialize' && m.summary.kind === 'request');
   if (isInit && !(sid === undefined && A.legacyAlias.has(r.url))) {
     // The InitializeResult's response names the session (even if the client sent an old id).
@@ -112,6 +120,7 @@ export function onResponse(A: AnalyzerState, r: ResponseRecord): void {
   }
   const s = st.session!;
   s.dirty = true;
+  onHttpAnswer(A, st, s, sid);
   if (r.status === 404 && st.sessionHeader !== undefined && !s.expired) {
     s.expired = true;
     addFinding(A, s, ++A.ord, 'session-expired', {
@@ -213,6 +222,7 @@ export function onEnd(A: AnalyzerState, r: EndRecord): void {
   st.dirty = true;
   const s = st.session!;
   s.dirty = true;
+  modernEnded(A, st);
   // An empty resume that closed while its request was still pending.
   const serverClosed = r.how === 'complete' || r.how === 'network-error' || r.how === 'unknown';
   if (st.isResume && serverClosed && (st.status === undefined || st.status < 400) && st.events.length === 0 && !st.captureIncomplete) {

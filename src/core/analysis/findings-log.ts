@@ -21,6 +21,7 @@ export function addCode(ev: SseEvent, code: FindingCode): void {
 export function frozen(f: Finding): Finding {
   Object.freeze(f.eventIds);
   if (f.relatedStreamIds) Object.freeze(f.relatedStreamIds);
+  if (f.relatedRequestIds) Object.freeze(f.relatedRequestIds);
   return Object.freeze(f);
 }
 

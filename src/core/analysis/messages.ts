@@ -10,6 +10,13 @@ import { ensureSession, setPv } from './sessions';
 import { cumulativeTwice, duplicateResponse, foreignProgressRun, foreignResponse, progressBack, progressReplayed } from './texts';
 import type { ReqState, SessionState, StreamS } from './state';
 import type { AnalyzerState } from './analyzer-state';
+import { onAnswer } from './eras';
+
+/** A subscriptions/listen stream: its acknowledgement, and the change notifications it delivers. */
+function onListenNotification(req: ReqState, method: string, t: number): void {
+  if (method === 'notifications/subscriptions/acknowledged') req.x.acknowledged ??= t;
+  else if (method.endsWith('/list_changed') || method === 'notifications/resources/updated') req.x.changes = (req.x.changes ?? 0) + 1;
+}
 
 function onResponse(A: AnalyzerState, st: StreamS, s: SessionState, ev: SseEvent, m: DecodedMessage, at: number): void {
   const sm = m.summary;
@@ -17,7 +24,13 @@ function onResponse(A: AnalyzerState, st: StreamS, s: SessionState, ev: SseEvent
   // one id in flight: the request carried by this stream's own POST comes first.
   const own = st.root.requests.find((q) => q.id === sm.id && q.response === undefined);
   const req = own ?? s.requestById.get(sm.id!);
-  if (!req) return; // a response to no request seen: nothing to attach it to
+  if (!req) {
+    // An error with `id: null` (the server could not read the request): it answers this POST's
+    // own request, without becoming its response (the request stays unanswered).
+    const mine = sm.kind === 'error' && sm.id === 'null' ? st.requests.find((q) => q.response === undefined && q.x.error === undefined) : undefined;
+    if (mine) onAnswer(A, s, mine, m, true);
+    return;
+  }
   if (req.response !== undefined) {
     if (!ev.duplicate) {
       ev.duplicate = true;
@@ -38,6 +51,7 @@ function onResponse(A: AnalyzerState, st: StreamS, s: SessionState, ev: SseEvent
   req.responseOrd = at;
   req.responseIndex = ev.index;
   req.end = ev.t;
+  onAnswer(A, s, req, m);
   if (st.isResume && st.resumes && !st.linkGuessed && req.stream.root !== st.root && !ev.duplicate) {
     addCode(ev, 'replay-cross-stream');
     st.root.crossOrds.push(at);
@@ -112,6 +126,7 @@ export function onMessage(A: AnalyzerState, st: StreamS, ev: SseEvent, m: Decode
   if (!req) req = st.root.requests.find((q) => q.response === undefined) ?? st.root.requests[0];
   if (!req) return;
   req.notifications.push([st.id, ev.index]);
+  if (req.method === 'subscriptions/listen') onListenNotification(req, sm.method, ev.t);
   const cumulative = A.isCumulative(sm.method);
   if (cumulative && !ev.duplicate && req.response === undefined) req.cumulative++;
   else if (cumulative && ev.duplicate && st.dupEv === ev && req.response === undefined) {

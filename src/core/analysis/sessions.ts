@@ -9,8 +9,13 @@ import { addFinding } from './findings-log';
 import { needlessResume, staleCursor } from './texts';
 import type { Candidate, ReqState, SessionState, StreamS } from './state';
 import type { AnalyzerState } from './analyzer-state';
+import type { Era } from '../model';
+import { joinServer, metaVersion, requestFacts } from './eras';
 
-function safeUrl(url: string): { origin: string; endpoint: string } {
+/** Ranks of where a revision was read (the higher wins): the 2026-07-28 `_meta` of each request is the truth there. */
+export const META_RANK = 4;
+
+export function safeUrl(url: string): { origin: string; endpoint: string } {
   try {
     const u = new URL(url);
     return { origin: u.origin, endpoint: u.origin + u.pathname };
@@ -19,16 +24,21 @@ function safeUrl(url: string): { origin: string; endpoint: string } {
   }
 }
 
+/** The legacy-era session of `sessionId`, or the sessionless 2025 group of the endpoint. */
 export function getSession(A: AnalyzerState, sessionId: string | null, url: string): SessionState {
-  const { origin, endpoint } = safeUrl(url);
+  const { endpoint } = safeUrl(url);
   const key = sessionId !== null ? sessionId : 'endpoint:' + endpoint;
-  let s = A.sessions.get(key);
-  if (s) return s;
+  return A.sessions.get(key) ?? newSession(A, key, sessionId, url, 'legacy');
+}
+
+/** A new session (or sessionless group) `key` of `url`'s server, speaking `era`. */
+export function newSession(A: AnalyzerState, key: string, sessionId: string | null, url: string, era: Era): SessionState {
+  const { origin, endpoint } = safeUrl(url);
   const override = A.opts.idSchemeOverrides.find((o) => o.origin === origin || o.origin === '*');
   const parse = makeIdParser(override);
   const stats = newIdStats();
   const candidates: Candidate[] = [];
-  s = {
+  const s: SessionState = {
     key,
     sessionId,
     endpoint,
@@ -50,9 +60,11 @@ export function getSession(A: AnalyzerState, sessionId: string | null, url: stri
     resyncOrds: [],
     captureGap: false,
     idReuse: 0,
+    era,
     dirty: true,
   };
   A.sessions.set(key, s);
+  joinServer(A, s);
   if (sessionId !== null) {
     let ep = A.endpoints.get(endpoint);
     if (!ep) A.endpoints.set(endpoint, (ep = { sessions: [], reuse: 0 }));
@@ -62,7 +74,7 @@ export function getSession(A: AnalyzerState, sessionId: string | null, url: stri
   return s;
 }
 
-/** The revision from the initialize result (rank 3) wins over the header (2) and the request (1). */
+/** The revision from the initialize result (rank 3) wins over the header (2) and the request (1); `_meta` (4) in the modern era. */
 export function setPv(s: SessionState, v: unknown, rank: number): void {
   if (typeof v !== 'string' || !v) return;
   if (rank >= s.pvRank) {
@@ -75,8 +87,11 @@ export function attachSession(st: StreamS, s: SessionState): void {
   st.session = s;
   s.streams.push(st);
   s.dirty = true;
+  // What the client did before this request now names this session (era-mismatch).
+  if (st.prev?.session) st.prev.session.dirty = true;
   const pv = headerValue(st.requestHeaders, 'mcp-protocol-version');
   if (pv) setPv(s, pv, 2);
+  if (s.era === 'modern') setPv(s, metaVersion(st.bodyMessages), META_RANK);
   // Requests carried by the body.
   for (const m of st.bodyMessages) {
     const sm = m.summary;
@@ -86,7 +101,7 @@ export function attachSession(st: StreamS, s: SessionState): void {
       if (cancelled) cancelled.cancelled = true;
     }
     if (sm.kind !== 'request' || sm.id === undefined || !sm.method) continue;
-    const r: ReqState = { id: sm.id, method: sm.method, stream: st, ord: st.ord, start: st.start, notifications: [], cumulative: 0 };
+    const r: ReqState = { id: sm.id, method: sm.method, stream: st, ord: st.ord, start: st.start, notifications: [], cumulative: 0, x: requestFacts(st, s, m) };
     if (m.msg && m.msg.params !== undefined) r.params = boundedDepth(m.msg.params);
     if (sm.progressToken !== undefined) {
       r.progressToken = sm.progressToken;

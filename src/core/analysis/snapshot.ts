@@ -2,7 +2,8 @@
 // derived again (derive/session.ts), their derived event codes are applied to the shared event
 // arrays, and the findings of all sessions are merged in capture order (appended to while every
 // session only appended findings after all listed). Cost: what changed since the last snapshot.
-import type { AnalysisSnapshot, Finding, RequestInfo, Session, Stream } from '../model';
+import type { AnalysisSnapshot, Finding, RequestInfo, ServerInfo, Session, Stream } from '../model';
+import { serverEra } from './eras';
 import { settle } from './findings-log';
 import { captureHealth } from './capture-health';
 import { deriveSession, newDeriveCache } from './derive/session';
@@ -18,10 +19,20 @@ export interface SnapshotCache {
   /** The snapshot's findings so far, in ord order; global findings included. */
   out: OrdFinding[];
   outGlobal: number;
+  /** The servers' model, remade when their evidence or sessions change. */
+  servers: ServerInfo[];
+  serversRev: number;
 }
 
 export function newSnapshotCache(): SnapshotCache {
-  return { derived: new Map(), views: new Map(), out: [], outGlobal: 0 };
+  return { derived: new Map(), views: new Map(), out: [], outGlobal: 0, servers: [], serversRev: -1 };
+}
+
+/** Each server (origin + endpoint) with the era its evidence shows. */
+function serverModels(A: AnalyzerState): ServerInfo[] {
+  const out: ServerInfo[] = [];
+  for (const x of A.servers.values()) out.push(Object.freeze({ endpoint: x.endpoint, origin: x.origin, era: serverEra(x), evidence: x.evidence.slice(), sessionKeys: x.sessionKeys.slice() }));
+  return out;
 }
 
 function viewOf(C: SnapshotCache, st: StreamS): StreamView {
@@ -86,11 +97,16 @@ export function takeSnapshot(A: AnalyzerState, C: SnapshotCache, revision: numbe
   // takes the current values (a plain copy: older snapshots keep theirs).
   const findings: Finding[] = new Array<Finding>(C.out.length);
   for (let i = 0; i < C.out.length; i++) findings[i] = C.out[i]!.f;
+  if (C.serversRev !== A.serversRev) {
+    C.serversRev = A.serversRev;
+    C.servers = serverModels(A);
+  }
   return {
     version: 1,
     revision,
     finished: A.finished,
     sessions: outSessions,
+    servers: C.servers,
     streams: outStreams,
     requests: outRequests,
     findings,

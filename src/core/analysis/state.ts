@@ -3,35 +3,30 @@
 // derivation reads. Types only (the public model is model.ts); AnalyzerState (analyzer-state.ts)
 // holds it all.
 import type { Header } from '../record';
-import type { Finding, FindingCode, SseEvent, StreamKind, StreamState } from '../model';
+import type { Era, Finding, FindingCode, SseEvent, StreamKind, StreamState } from '../model';
 import type { SseBlock, SseConnectionParser } from '../sse';
 import type { IdIndex } from './id-index';
 import type { IdTrack } from './id-track';
-
-export type { IdTrack } from './id-track';
 import type { DecodedMessage } from '../jsonrpc';
 import type { IdSchemeOverride, IdStats, IntervalSet, ParsedId } from '../ids';
+import type { ConversationState, ReqFacts, ServerState } from './modern-state';
+export type { IdTrack } from './id-track';
 
-/** Session key of findings that belong to no session (capture gaps outside any stream). */
+/** Session key of findings of no session (capture gaps outside any stream). */
 export const NO_SESSION = '';
 
 /** What a response's body is captured as. */
 export type Capture = 'sse' | 'json' | 'none' | 'unknown';
 
-/**
- * A finding in a findings list, with its place in capture order. `f` is the published value:
- * never changed once set; a finding that grows (a run, a note) gets a new value (see Growing).
- */
+/** A finding in a list, with its capture order. `f` is a value: a finding that grows gets a new one (Growing). */
 export interface OrdFinding {
   ord: number;
   f: Finding;
 }
 
 /**
- * A finding that grows after it was first listed: a run of events reported together, a capture
- * gap whose message gains what the SSE resync dropped. `make` builds its current value; the
- * stage that changes it marks it stale, and the value is remade (a new object) before the next
- * snapshot, in the same list slot (`entry`).
+ * A finding that grows after it was listed (a run of events, a capture gap's note): the stage that
+ * changes it marks it stale; `make` remakes its value (a new object) before the next snapshot.
  */
 export interface Growing {
   entry: OrdFinding;
@@ -60,13 +55,11 @@ export interface ReqState {
   /** Cumulative notifications received a second time (replayed duplicates) before the response. */
   dupCumulative?: number;
   lastProgress?: number;
+  /** Its era and what its answer says (resultType, requestState, error): modern-state.ts. */
+  x: ReqFacts;
 }
 
-/**
- * A capture-gap finding whose message grows with what the SSE parser's resync after the loss
- * dropped on each stream (known only once the next event boundary arrives), and with the streams
- * seen only after it.
- */
+/** A capture-gap finding whose message grows: what the resync after the loss dropped per stream, streams seen after it. */
 export interface GapNote extends Growing {
   s: SessionState | undefined;
   /** The finding being written (never published itself: its values are copies). */
@@ -199,6 +192,9 @@ export interface StreamS {
   /** The open run of one finding code over contiguous events of this connection (grouping). */
   run?: FindingRun;
   retry?: number;
+  /** The request streams the same document sent to the same endpoint before and after it. */
+  next?: StreamS;
+  prev?: StreamS;
 
   ord: number;
   endOrd?: number;
@@ -354,6 +350,10 @@ export interface SessionState {
   crossIn?: CrossSessionHit[];
   /** Legacy HTTA+SSE transport: the GET stream that announced this session's POST endpoint. */
   legacyStream?: StreamS;
+  /** The era of its traffic; its server (origin + endpoint); a modern conversation's client. */
+  era: Era;
+  server?: ServerState;
+  conv?: ConversationState;
   /** Changed since its last derivation. */
   dirty: boolean;
 }

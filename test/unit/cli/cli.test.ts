@@ -35,7 +35,7 @@ describe('audit (in process)', () => {
     const r = await run(['audit', `${DIR}lossy.har`, '--json']);
     expect(r.code).toBe(1);
     const j = JSON.parse(r.stdout);
-    expect(Object.keys(j)).toEqual(['version', 'sessions', 'findings', 'files']);
+    expect(Object.keys(j)).toEqual(['version', 'sessions', 'findings', 'files', 'servers']);
     expect(j.version).toBe(1);
     // Capture health per file, in the words of src/core/presentation.ts.
     expect(j.files).toEqual([
@@ -46,7 +46,9 @@ describe('audit (in process)', () => {
         capture: { summary: 'complete: the inspector lost no records and has no notice about capture', worst: null, lost: 0, notKept: 0, bodiesAbsent: 0, unknownLoss: 0, unseen: 0, items: [] },
       },
     ]);
-    expect(Object.keys(j.sessions[0])).toEqual(['sessionId', 'protocolVersion', 'endpoint', 'idScheme', 'lossless', 'requests', 'idSchemeScope', 'idSchemeEvidence', 'losslessReasons']);
+    expect(Object.keys(j.sessions[0])).toEqual(['sessionId', 'protocolVersion', 'endpoint', 'idScheme', 'lossless', 'requests', 'idSchemeScope', 'idSchemeEvidence', 'losslessReasons', 'key', 'era', 'eraEvidence', 'serverEra', 'client', 'links', 'subscriptions']);
+    expect(j.sessions[0]).toMatchObject({ era: 'legacy', serverEra: 'legacy', client: null, links: [], subscriptions: [], key: j.sessions[0].sessionId });
+    expect(j.servers).toEqual([{ file: `${DIR}lossy.har`, endpoint: j.sessions[0].endpoint, origin: expect.any(String), era: 'legacy', evidence: expect.arrayContaining(['Mcp-Session-Id issued']), sessionKeys: [j.sessions[0].key] }]);
     expect(j.sessions[0]).toMatchObject({ protocolVersion: '2025-11-25', idScheme: 'contiguous', idSchemeScope: 'session', lossless: false });
     expect(j.sessions[0].idSchemeEvidence).toMatch(/^contiguous counter/);
     expect(j.sessions[0].losslessReasons).toContain('1 reconnect(s) with Last-Event-ID');
@@ -56,8 +58,33 @@ describe('audit (in process)', () => {
       { id: 2, method: 'tools/call', verdict: 'lossy', findings: ['replay-gap', 'lossy-result-accepted'] },
     ]);
     expect(j.findings.map((f: { code: string }) => f.code)).toEqual(['replay-gap', 'lossy-result-accepted']);
-    expect(Object.keys(j.findings[0])).toEqual(['code', 'severity', 'sessionId', 'streamId', 'requestId', 'eventIds', 'message']);
+    expect(Object.keys(j.findings[0])).toEqual(['code', 'severity', 'sessionId', 'streamId', 'requestId', 'eventIds', 'message', 'sessionKey', 'relatedRequestIds', 'pending']);
     expect(j.findings[0]).toMatchObject({ severity: 'error', requestId: 2, eventIds: ['12', '13'], sessionId: j.sessions[0].sessionId });
+  });
+
+  it('--json on 2026-07-28 captures (SDK v2): every session and sessionless group carries its era; links, subscriptions, request links', async () => {
+    const r = await run(['audit', `${DIR}v2/modern-reissue.capture.json`, `${DIR}v2/modern-listen-drop.har`, `${DIR}v2/era-modern-to-legacy.capture.json`, `${DIR}v2/dual-stateless-legacy.har`, '--json']);
+    const j = JSON.parse(r.stdout);
+    expect(j.sessions.map((s: { era: string }) => s.era)).toEqual(['modern', 'modern', 'modern', 'legacy', 'legacy']);
+    expect(j.servers.map((s: { era: string }) => s.era)).toEqual(['modern', 'modern', 'legacy', 'legacy']);
+    const [reissue, listen] = j.sessions;
+    expect(reissue.key).toMatch(/^conversation:/);
+    expect(reissue.client).toEqual({ name: 'fixture-agent-v2', version: expect.any(String) });
+    expect(reissue.links).toEqual([expect.objectContaining({ kind: 'reissue', from: '1', to: '2' })]);
+    expect(reissue.requests.filter((q: { method: string }) => q.method === 'tools/call')).toEqual([
+      { id: 1, method: 'tools/call', verdict: 'incomplete', findings: ['request-reissued'], reissuedAs: 2 },
+      { id: 2, method: 'tools/call', verdict: 'complete', findings: ['request-reissued', 'reissued-over-partial-output'], reissueOf: 1, resultType: 'complete' },
+    ]);
+    expect(listen.subscriptions[0]).toMatchObject({ state: 'dropped', outage: { from: expect.any(Number), to: expect.any(Number) } });
+    const ri = j.findings.find((f: { code: string }) => f.code === 'request-reissued');
+    expect(ri).toMatchObject({ requestId: 1, relatedRequestIds: [2], pending: false, sessionKey: reissue.key });
+    // The stateless 2025 group (no session id) carries its era too.
+    expect(j.sessions[4]).toMatchObject({ sessionId: null, era: 'legacy', key: expect.stringMatching(/^endpoint:/) });
+    // Text: the conversation's title and era line, the link.
+    const t = await run(['audit', `${DIR}v2/modern-reissue.capture.json`]);
+    expect(t.stdout).toContain('Conversation fixture-agent-v2');
+    expect(t.stdout).toMatch(/era: 2026-07-28 \(modern\) — /);
+    expect(t.stdout).toContain('link: request 2 re-issues request 1 (its stream broke)');
   });
 
   it('--fail-on: warning / never, and 0 when nothing reaches the level', async () => {

@@ -29,7 +29,7 @@ describe('audit formats and --version', () => {
     const a = await run(['audit', `${DIR}lossy.har`, '--json']);
     const b = await run(['audit', `${DIR}lossy.har`, '--format', 'json']);
     expect(a).toEqual(b);
-    expect(Object.keys(JSON.parse(a.stdout))).toEqual(['version', 'sessions', 'findings', 'files']);
+    expect(Object.keys(JSON.parse(a.stdout))).toEqual(['version', 'sessions', 'findings', 'files', 'servers']);
     expect(await run(['audit', `${DIR}lossy.har`, '--format=text'])).toEqual(await run(['audit', `${DIR}lossy.har`]));
   });
 

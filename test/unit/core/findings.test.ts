@@ -44,17 +44,17 @@ describe('sessions, streams and requests', () => {
     ]);
   });
 
-  it('groups sessionless traffic by endpoint and labels its revision', () => {
+  it('groups 2026-07-28 traffic without _meta into one conversation of the endpoint and labels its revision', () => {
     const c = new Capture();
     for (const id of [1, 2]) {
-      const p = c.request({ body: call(id), headers: [['mcp-protocol-version', '2026-07-28']] });
+      const p = c.request({ body: call(id), headers: [['mcp-protocol-version', '2026-07-28'], ['mcp-method', 'tools/call'], ['mcp-name', 'long_task']] });
       c.response(p);
       c.chunk(p, ev('1', message('a')) + ev('2', result(id)));
       c.end(p);
     }
     const s = analyzeRecords(c.records);
     expect(s.sessions).toHaveLength(1);
-    expect(s.sessions[0]).toMatchObject({ sessionId: null, key: 'endpoint:http://127.0.0.1:3939/mcp', protocolVersion: '2026-07-28' });
+    expect(s.sessions[0]).toMatchObject({ sessionId: null, key: 'conversation:http://127.0.0.1:3939/mcp (client not named) tab1', era: 'modern', protocolVersion: '2026-07-28' });
     // ids restart on every stream of a stateless server: not a replay
     expect(codes(s)).toEqual([]);
     expect(s.requests[s.sessions[0]!.key]!.map((r) => r.verdict)).toEqual(['complete', 'complete']);
@@ -530,7 +530,7 @@ describe('findings', () => {
 
   it('a long-lived subscriptions/listen stream closed by the client is no result-missing', () => {
     const c = new Capture();
-    const p = c.request({ body: { jsonrpc: '2.0', id: 1, method: 'subscriptions/listen', params: {} }, headers: [['mcp-protocol-version', '2026-07-28']] });
+    const p = c.request({ body: { jsonrpc: '2.0', id: 1, method: 'subscriptions/listen', params: {} }, headers: [['mcp-protocol-version', '2026-07-28'], ['mcp-method', 'subscriptions/listen']] });
     c.response(p);
     c.chunk(p, ev(undefined, { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'x' } }));
     const live = analyzeRecords(c.records);

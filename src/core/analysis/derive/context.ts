@@ -7,6 +7,7 @@ import { frozen, makeFinding } from '../findings-log';
 import type { LostIds } from '../lost-ids';
 import type { IdTrack, IdView, OrdFinding, SessionState, StreamS } from '../state';
 import type { DeriveCache, IncState, Overlay } from './cache';
+import type { ModernView } from './modern-view';
 
 export interface Derivation {
   s: SessionState;
@@ -25,6 +26,8 @@ export interface Derivation {
   /** Change counters of what the gap decisions read: lost parts, other sessions' ids. */
   lossRev: number;
   peerRev: number;
+  /** A 2026-07-28 conversation: its re-issues, MRTR retries and subscriptions (derive/modern.ts). */
+  mv?: ModernView;
   /** Where the current step writes. */
   findings: OrdFinding[];
   overlays: Overlay[];

@@ -2,12 +2,21 @@
 // reconnect, any gap, or without a gapless declaration), and the reconnect chains.
 import type { ReconnectChain, Session, Severity } from '../../model';
 import { notRecordedOnly } from '../streams';
+import { META_RANK } from '../sessions';
 import type { Derivation } from './context';
+import { MODERN_REASONS, SESSION_ERA } from '../texts-eras';
 
 function reasons(D: Derivation, foreign: number): string[] {
   const { s, I } = D;
   const out: string[] = [];
-  if (!s.gaplessDeclared) out.push('the server did not declare gapless event retention');
+  if (D.mv) {
+    // 2026-07-28: one stream per request, never resumed: a stream that ended with its final
+    // response is whole; what is lost is a broken stream's request and a dropped subscription's changes.
+    if (D.mv.broken.length > 0) out.push(MODERN_REASONS.broken(D.mv.broken.length, D.mv.reissuedAs.size));
+    const dropped = D.mv.subscriptions.filter((x) => x.state === 'dropped').length;
+    if (dropped > 0) out.push(MODERN_REASONS.dropped(dropped));
+    if (D.mv.ended > 0) out.push(MODERN_REASONS.ended(D.mv.ended));
+  } else if (!s.gaplessDeclared) out.push('the server did not declare gapless event retention');
   if (s.resumes.length > 0) out.push(`${s.resumes.length} reconnect(s) with Last-Event-ID`);
   if (I.gapCount > 0) out.push(`ids ${I.gapTexts.join('; ')}${I.gapCount > I.gapTexts.length ? `; … (${I.gapCount - I.gapTexts.length} more gaps)` : ''} never delivered`);
   if (I.unvCount > 0)
@@ -45,6 +54,14 @@ function chains(D: Derivation): ReconnectChain[] {
   return out;
 }
 
+function eraEvidence(D: Derivation): string {
+  const { s } = D;
+  if (s.era === 'modern') return SESSION_ERA.modern(s.protocolVersion, s.conv?.client);
+  if (s.sessionId !== null) return SESSION_ERA.session(s.protocolVersion);
+  const stateless = s.server?.kinds.has('initialize') && !s.server.kinds.has('session');
+  return stateless ? SESSION_ERA.stateless(s.protocolVersion) : SESSION_ERA.sessionless(s.protocolVersion);
+}
+
 /** The session as the snapshot shows it. */
 export function sessionModel(D: Derivation, foreign: number, worst: Severity | undefined): Session {
   const { s } = D;
@@ -58,13 +75,20 @@ export function sessionModel(D: Derivation, foreign: number, worst: Severity | u
     gaplessDeclared: s.gaplessDeclared,
     lossless: why.length === 0,
     losslessReasons: why,
+    era: s.era,
+    eraEvidence: eraEvidence(D),
     streamIds: s.streams.map((x) => x.id),
     requestIds: s.requests.map((r) => r.id),
     chains: chains(D),
   };
+  if (s.conv?.client) session.client = { ...s.conv.client };
+  if (D.mv) {
+    session.links = D.mv.links;
+    session.subscriptions = D.mv.subscriptions;
+  }
   if (s.protocolVersion !== undefined) {
     session.protocolVersion = s.protocolVersion;
-    session.protocolVersionSource = s.pvRank === 3 ? 'initialize-result' : s.pvRank === 2 ? 'header' : 'initialize-request';
+    session.protocolVersionSource = s.pvRank === META_RANK ? 'request-meta' : s.pvRank === 3 ? 'initialize-result' : s.pvRank === 2 ? 'header' : 'initialize-request';
   }
   if (worst !== undefined) session.worst = worst;
   return session;

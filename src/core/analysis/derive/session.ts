@@ -16,6 +16,9 @@ import { absentBodies, crossSessionReplays, unverifiedResumes } from './resumes'
 import { requestVerdicts } from './verdicts';
 import { sessionModel } from './lossless';
 import { idView, sessionScheme } from './scheme';
+import { modernView } from './modern';
+import { modernFindings } from './modern-findings';
+import { eraMismatch } from './era-mismatch';
 
 export interface Derived {
   session: Session;
@@ -36,11 +39,14 @@ function sameOverlay(a: Overlay[], b: Overlay[]): boolean {
   return true;
 }
 
+/** A finding's code on the requests it names (a re-issue's finding on both requests). */
 function codeFor(m: Map<string, FindingCode[]>, f: Finding): void {
   if (f.requestId === undefined) return;
-  const l = m.get(f.requestId);
-  if (!l) m.set(f.requestId, [f.code]);
-  else if (!l.includes(f.code)) l.push(f.code);
+  for (const id of f.relatedRequestIds ? [f.requestId, ...f.relatedRequestIds] : [f.requestId]) {
+    const l = m.get(id);
+    if (!l) m.set(id, [f.code]);
+    else if (!l.includes(f.code)) l.push(f.code);
+  }
 }
 
 export function newDeriveCache(): DeriveCache {
@@ -83,7 +89,11 @@ export function deriveSession(s: SessionState, cache: DeriveCache, finished: boo
   const unverifiedRoots = unverifiedResumes(D);
   const cross = crossSessionReplays(D);
   absentBodies(D);
+  // 2026-07-28 conversations: re-issues, MRTR retries and subscriptions before the verdicts.
+  if (s.era === 'modern') D.mv = modernView(D);
   const requests = requestVerdicts(D, unverifiedRoots, cross);
+  modernFindings(D);
+  eraMismatch(D);
 
   // The session's findings in ord order (I.out). While the recomputed part is what it was and
   // everything new comes after everything listed, the new findings are appended; else rebuilt.

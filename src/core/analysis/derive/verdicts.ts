@@ -10,6 +10,8 @@ import type { ReqState, SessionState, StreamS } from '../state';
 import { CROSS_SESSION, type GapLoss } from './cache';
 import { add, overlay, type Derivation } from './context';
 import type { CrossSessionLoss } from './resumes';
+import { brokeBeforeResponse } from './modern';
+import { brokenVerdict, partialOutput } from './modern-verdicts';
 
 /** Params without `_meta` (progress tokens differ between a request and its re-issue). */
 function paramsKey(r: ReqState): string {
@@ -74,6 +76,7 @@ function answered(D: Derivation, r: ReqState, unverifiedRoots: Map<StreamS, numb
     });
     return 'complete-unverified';
   }
+  if (D.mv?.reissueOf.has(r)) partialOutput(D, r);
   if (lossesBefore.length > 0 || unverified || incomplete || (r.dupCumulative ?? 0) > 0) return 'complete-unverified';
   return 'complete';
 }
@@ -116,6 +119,8 @@ function unanswered(D: Derivation, r: ReqState): Verdict {
     });
     return 'incomplete';
   }
+  // 2026-07-28: a broken stream is the client's cue to re-issue, not the server's fault.
+  if (D.mv && brokeBeforeResponse(D, r)) return brokenVerdict(D, r);
   const idx = s.requests.indexOf(r);
   const key = paramsKey(r);
   const reissue = s.requests.find((q, i) => i > idx && q.method === r.method && paramsKey(q) === key);
@@ -155,6 +160,20 @@ export function requestVerdicts(D: Derivation, unverifiedRoots: Map<StreamS, num
       start: r.start,
     };
     if (r.params !== undefined) info.params = r.params;
+    if (r.x.resultType !== undefined) info.resultType = r.x.resultType;
+    const mv = D.mv;
+    if (mv) {
+      const links: [keyof RequestInfo & ('reissueOf' | 'reissuedAs' | 'retryOf' | 'retriedAs'), Map<ReqState, ReqState>][] = [
+        ['reissueOf', mv.reissueOf],
+        ['reissuedAs', mv.reissuedAs],
+        ['retryOf', mv.retryOf],
+        ['retriedAs', mv.retriedAs],
+      ];
+      for (const [k, m] of links) {
+        const o = m.get(r);
+        if (o) info[k] = o.id;
+      }
+    }
     if (r.progressToken !== undefined) info.progressToken = r.progressToken;
     if (r.responseStream) info.responseStreamId = r.responseStream.id;
     if (r.response) info.response = r.response;

@@ -8,6 +8,7 @@ import { useViewModel } from '../store/StoreContext';
 import { missingBetween, notificationSummary } from './notifications';
 import { useRequestActions } from './request-actions';
 import { responseEvent, VERDICT_CLASS } from './verdicts';
+import { RequestLinks } from './RequestLinks';
 
 export function RequestDetail({ req }: { req: RequestInfo }) {
   const vm = useViewModel();
@@ -39,6 +40,7 @@ export function RequestDetail({ req }: { req: RequestInfo }) {
           )}
           <dt>findings</dt>
           <dd>{req.findings.join(', ') || '—'}</dd>
+          <RequestLinks req={req} />
           <dt>progress token</dt>
           <dd>{req.progressToken !== undefined ? visible(req.progressToken) : '—'}</dd>
           <dt>request stream</dt>

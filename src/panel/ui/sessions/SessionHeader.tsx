@@ -1,6 +1,8 @@
+import { sessionTitle } from '../../../core/presentation-eras';
 import { visible, visibleLine } from '../common/text';
 import { useSelection } from '../navigation/NavigationProvider';
 import { useViewModel } from '../store/StoreContext';
+import { SessionEraHeader } from './SessionEra';
 
 export function SessionHeader() {
   const snap = useViewModel().snap;
@@ -10,8 +12,9 @@ export function SessionHeader() {
   const resumes = streams.filter((x) => x!.kind === 'resume').length;
   return (
     <div className="shead" data-testid="session-header">
-      <span className="shead-title mono">{visibleLine(s.sessionId ? `Session ${s.sessionId}` : '(no session)', 80)}</span>
+      <span className="shead-title mono">{visibleLine(sessionTitle(s), 80)}</span>
       <span className="shead-kv">{visibleLine(s.endpoint, 120)}</span>
+      <SessionEraHeader snap={snap} session={s} />
       {s.protocolVersion && (
         <span className="shead-kv">
           {'rev '}

@@ -9,6 +9,9 @@ import { shortId, visibleLine } from '../common/text';
 import { useNavActions, useSelection } from '../navigation/NavigationProvider';
 import { useViewModel } from '../store/StoreContext';
 import type { SessionRow } from './session-rows';
+import { EraBadge } from './SessionEra';
+import type { AnalysisSnapshot } from '../../../core/model';
+import { clientText } from '../../../core/presentation-eras';
 
 export function SessionsList() {
   const vm = useViewModel();
@@ -45,16 +48,16 @@ export function SessionsList() {
       <div className="slist" role="listbox" aria-label="Sessions" tabIndex={0} onKeyDown={onKey} aria-activedescendant={idx >= 0 ? `session-opt-${idx}` : undefined} data-testid="sessions-list">
         {rows.length === 0 && <div className="empty">No MCP traffic yet. Streamable HTTP requests of the inspected page appear here.</div>}
         {rows.map((r, i) => (
-          <SessionOption key={r.key} row={r} i={i} selected={r.key === sessionKey} live={!vm.snap.finished} onSelect={() => act.selectSession(r.key)} onMenu={(e) => menu(e, items(r.session))} />
+          <SessionOption key={r.key} snap={vm.snap} row={r} i={i} selected={r.key === sessionKey} live={!vm.snap.finished} onSelect={() => act.selectSession(r.key)} onMenu={(e) => menu(e, items(r.session))} />
         ))}
       </div>
     </div>
   );
 }
 
-function SessionOption({ row, i, selected, live, onSelect, onMenu }: { row: SessionRow; i: number; selected: boolean; live: boolean; onSelect(): void; onMenu(e: MouseEvent): void }) {
+function SessionOption({ snap, row, i, selected, live, onSelect, onMenu }: { snap: AnalysisSnapshot; row: SessionRow; i: number; selected: boolean; live: boolean; onSelect(): void; onMenu(e: MouseEvent): void }) {
   const s = row.session;
-  const title = s.sessionId ? shortId(s.sessionId, 12) : `(no session) ${pathOf(s.endpoint)}`;
+  const title = s.sessionId ? shortId(s.sessionId, 12) : s.era === 'modern' ? `${clientText(s.client)} · ${pathOf(s.endpoint)}` : `(no session) ${pathOf(s.endpoint)}`;
   const worst = row.worst;
   return (
     <div
@@ -76,6 +79,7 @@ function SessionOption({ row, i, selected, live, onSelect, onMenu }: { row: Sess
         <span className="srow-badges">
           {row.errors > 0 && <span className="sev-error"><SevIcon sev="error" /> {row.errors}</span>}
           {row.warnings > 0 && <span style={{ color: 'var(--warning)' }}><SevIcon sev="warning" /> {row.warnings}</span>}
+          <EraBadge snap={snap} session={s} />
           <span className={`pill ${s.lossless ? 'good' : 'bad'}`} data-testid="lossless-flag">{s.lossless ? 'lossless' : 'not lossless'}</span>
         </span>
       </div>

@@ -12,6 +12,7 @@ import type { Analyzer, AnalyzerFactory, InspectorSettings, InspectorSource } fr
 export const EMPTY_SNAPSHOT: AnalysisSnapshot = Object.freeze({
   version: 1,
   sessions: [],
+  servers: [],
   streams: {},
   requests: {},
   findings: [],

@@ -14,6 +14,7 @@ import { isGap } from './draw-overlays';
 import { findingSteps, nextStep } from './finding-steps';
 import { AXIS_H, LANES_COMPACT, LANES_FULL, makeFrame } from './geometry';
 import { drawTimeline } from './timeline-draw';
+import { modernTargetStream } from './draw-modern';
 import { TimelineBar } from './TimelineBar';
 import { lowerBound, panView, zoomView, type View } from './timeline-geom';
 import { TimelineSelected } from './TimelineSelected';
@@ -58,12 +59,14 @@ export function Timeline() {
   useMeasured(() => wrapRef.current, (el) => setWidth(Math.max(300, el.clientWidth || 900)), remeasure);
 
   // The lane the user opened the panel to see: the first gap, else the first stream with an error
-  // finding. When the lanes do not all fit, the body is scrolled once (per session and lane shape)
-  // so that this lane is on the first screen.
+  // finding, else a 2026-07-28 conversation's re-issue or dropped subscription. When the lanes do
+  // not all fit, the body is scrolled once (per session and lane shape) so that this lane is on
+  // the first screen.
   const targetLane = useMemo(() => {
     const f = findings.find((x) => isGap(x) && x.streamId && laneOf.has(x.streamId)) ?? findings.find((x) => x.severity === 'error' && x.streamId && laneOf.has(x.streamId));
-    return f?.streamId !== undefined ? laneOf.get(f.streamId) : undefined;
-  }, [findings, laneOf]);
+    const id = f?.streamId ?? modernTargetStream(sv?.session);
+    return id !== undefined ? laneOf.get(id) : undefined;
+  }, [findings, laneOf, sv?.session]);
   const autoScrolled = useRef<string | undefined>(undefined);
   useLayoutEffect(() => {
     const body = bodyRef.current;
@@ -73,10 +76,12 @@ export function Timeline() {
     autoScrolled.current = key;
     const top = targetLane * geom.h;
     const bottom = AXIS_H + top + geom.h + 4;
+    // What of the body the window shows: in a short panel the body can reach below the viewport.
+    const shown = Math.max(geom.h, Math.min(body.clientHeight, (body.ownerDocument.defaultView?.innerHeight ?? Infinity) - body.getBoundingClientRect().top));
     // already in view (below the sticky axis): leave the scroll alone
-    if (top >= body.scrollTop && bottom <= body.scrollTop + body.clientHeight) return;
+    if (top >= body.scrollTop && bottom <= body.scrollTop + shown) return;
     // The least scroll that shows the whole lane: the lanes above it stay in view as far as room allows.
-    body.scrollTop = Math.max(0, Math.min(bottom - body.clientHeight, top));
+    body.scrollTop = Math.max(0, Math.min(bottom - shown, top));
   });
 
   const laneVisible = (i: number) => AXIS_H + i * geom.h + geom.h >= vScroll.top - 4 * geom.h && AXIS_H + i * geom.h <= vScroll.top + vScroll.height + 4 * geom.h;
@@ -196,7 +201,7 @@ export function Timeline() {
     .filter(isGap)
     .map((x) => visibleLine(`${x.code}: ids ${x.missing ?? x.eventIds.join(', ')} missing${x.streamId && sv.lanes.labels.has(x.streamId) ? ` on ${sv.lanes.labels.get(x.streamId)}` : ''}.`, 200))
     .join(' ');
-  const { els, axisEls, labelEls, height } = drawTimeline({ f, snap, lanes, laneOf, findings, selKey, severity: vm.severity, specials: specialsFor });
+  const { els, axisEls, labelEls, height } = drawTimeline({ f, snap, lanes, laneOf, findings, selKey, severity: vm.severity, specials: specialsFor, session: sv.session });
   const selEv = selected ? snap.streams[selected.streamId]?.events[selected.index] : undefined;
   return (
     <div className={`tl${geom.compact ? ' compact' : ''}`} data-testid="timeline" ref={rootRef}>

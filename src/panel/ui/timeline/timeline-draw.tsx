@@ -1,14 +1,15 @@
 // Drawing the timeline: pure, inputs in, SVG elements out (the component, Timeline.tsx, owns state
 // and interaction). Order is paint order: axis and lane backgrounds, markers, gaps, each lane's
-// events and labels, reconnect links.
+// events and labels, reconnect links, a 2026-07-28 conversation's links and outages.
 
 import type { ReactNode } from 'react';
-import type { AnalysisSnapshot, Finding, Stream } from '../../../core/model';
+import type { AnalysisSnapshot, Finding, Session, Stream } from '../../../core/model';
 import type { SeverityIndex } from '../findings/severity-index';
 import type { Special } from './density';
 import { drawAxis } from './draw-axis';
 import { drawLane } from './draw-lane';
 import { drawGaps, drawLinks } from './draw-overlays';
+import { drawModern } from './draw-modern';
 import type { Frame } from './geometry';
 
 export interface DrawInput {
@@ -21,6 +22,8 @@ export interface DrawInput {
   selKey: string | undefined;
   severity: SeverityIndex;
   specials(s: Stream): readonly Special[];
+  /** The session drawn (its 2026-07-28 links and subscription outages: draw-modern.tsx). */
+  session?: Session;
 }
 
 export function drawTimeline(p: DrawInput): { els: ReactNode[]; axisEls: ReactNode[]; labelEls: ReactNode[]; height: number } {
@@ -38,5 +41,6 @@ export function drawTimeline(p: DrawInput): { els: ReactNode[]; axisEls: ReactNo
   });
   els.push(...gaps);
   drawLinks(f, snap, lanes, laneOf, els);
+  drawModern(f, snap, p.session, laneOf, els, labelEls);
   return { els, axisEls, labelEls, height };
 }

@@ -1,0 +1,63 @@
+// The analysis model of the two eras (issue 12): a session's and a server's era, the links of a
+// 2026-07-28 conversation (re-issues, MRTR retries) and its subscriptions. Plain data; model.ts
+// re-exports it.
+
+/**
+ * The era a session (or sessionless group) speaks: `legacy` = the 2025 revisions (initialize,
+ * Mcp-Session-Id, GET streams, Last-Event-ID); `modern` = 2026-07-28 (server/discover, per-request
+ * `_meta`, no session, no resumption). A server (origin + endpoint) may serve both: `dual`.
+ */
+export type Era = 'legacy' | 'modern';
+export type ServerEra = Era | 'dual' | 'unknown';
+
+/** One server (origin + endpoint) and the era(s) the capture shows it serving, with the evidence. */
+export interface ServerInfo {
+  endpoint: string;
+  origin: string;
+  era: ServerEra;
+  /** What shows it, in plain words, first seen first ("server/discover answered: supportedVersions 2026-07-28"). */
+  evidence: string[];
+  /** Its sessions and sessionless groups (Session.key), in the order they began. */
+  sessionKeys: string[];
+}
+
+/**
+ * A link between two requests of a modern conversation, drawn in the timeline the way a reconnect
+ * is for the legacy era: `reissue` = `to` re-issues `from` after `from`'s response stream broke
+ * (same method and params, a new id); `mrtr` = `to` is the retry that answers `from`'s
+ * `input_required` result (carrying its `requestState`).
+ */
+export interface RequestLink {
+  kind: 'reissue' | 'mrtr';
+  /** Request ids (JSON text) and the streams that carried them. */
+  from: string;
+  fromStreamId: string;
+  to: string;
+  toStreamId: string;
+  /** When `from` ended (its stream broke, or its input_required result arrived) and when `to` was sent. */
+  t0: number;
+  t1: number;
+  /** mrtr: the retry's requestState differs from the one the server returned. */
+  stateAltered?: boolean;
+}
+
+/**
+ * A `subscriptions/listen` stream (2026-07-28): its acknowledgement, how it ended and, when it
+ * dropped (no `complete` result), the outage: from the drop to the next listen of the conversation,
+ * or to the end of the capture. Change notifications sent in it are lost by design.
+ */
+export interface SubscriptionInfo {
+  requestId: string;
+  streamId: string;
+  start: number;
+  /** Time of `notifications/subscriptions/acknowledged`. */
+  acknowledged?: number;
+  end?: number;
+  /** open: still listening; complete: ended with its `complete` result; closed: the client closed it; dropped: ended without the result. */
+  state: 'open' | 'complete' | 'closed' | 'dropped';
+  /** What it listens for: the lists (`tools/list`…) and resources (`resources/read <uri>`) whose changes it reports. */
+  lists: string[];
+  /** Change notifications it delivered. */
+  changes: number;
+  outage?: { from: number; to?: number; relistenRequestId?: string };
+}
