@@ -1,40 +1,12 @@
 // The analysis model: what the core derives from CaptureRecords and what the panel, the CLI and
 // the exporters read. Plain data (JSON-serialisable), so a snapshot can cross any boundary.
 import type { Era, RequestLink, ServerInfo, SubscriptionInfo } from './model-eras';
+import type { FindingCode, Severity } from './model-codes';
+import type { InjectedBy, InjectedFault } from './model-faults';
 
 export type * from './model-eras';
-
-export type Severity = 'error' | 'warning' | 'info';
-
-export type FindingCode =
-  | 'replay-gap'
-  | 'live-gap'
-  | 'replay-duplicate'
-  | 'replay-reordered'
-  | 'replay-cross-stream'
-  | 'replay-unverifiable'
-  | 'stale-resume-cursor'
-  | 'resume-rejected'
-  | 'needless-resume'
-  | 'lossy-result-accepted'
-  | 'unverified-result-accepted'
-  | 'result-missing'
-  | 'progress-regressed'
-  | 'session-expired'
-  | 'truncated-event'
-  | 'capture-gap'
-  | 'cors-preflight-rejected'
-  | 'session-id-not-exposed'
-  // The 2026-07-28 revision ("modern era"): no sessions, no resumption (issue 12).
-  | 'request-reissued'
-  | 'reissued-over-partial-output'
-  | 'request-abandoned'
-  | 'subscription-dropped'
-  | 'lists-not-refetched'
-  | 'header-mismatch'
-  | 'request-state-altered'
-  | 'input-not-answered'
-  | 'era-mismatch';
+export type * from './model-codes';
+export type * from './model-faults';
 
 export interface Finding {
   code: FindingCode;
@@ -70,43 +42,6 @@ export interface Finding {
   injected?: InjectedBy;
 }
 
-/** Which injected fault a finding is attributed to. */
-export interface InjectedBy {
-  /** Id of the armed fault (FaultRecord.armed). */
-  armed: string;
-  fault: FaultKindName;
-  origin: 'panel' | 'serve';
-  /** The fault in words. */
-  text: string;
-}
-
-export type FaultKindName = 'cut' | 'withhold' | 'delay' | 'drop-result' | 'answer-resume' | 'expire-session';
-
-/** A fault injected on purpose, as the analysis read its record (AnalysisSnapshot.faults). */
-export interface InjectedFault {
-  armed: string;
-  fault: FaultKindName;
-  origin: 'panel' | 'serve';
-  text: string;
-  label?: string;
-  t: number;
-  /** The stream it changed (src:conn) and that stream's session, when the analysis has it. */
-  streamId: string;
-  sessionKey?: string;
-  requestIds: string[];
-  eventIds: string[];
-  events: number;
-  afterEvents?: number;
-  cursor?: string;
-  how?: 'reset' | 'close' | 'hold';
-  status?: number;
-  serverStatus?: number;
-  delayMs?: number;
-  /** Events (or stream tails) the page did not get, kept in the capture. */
-  withheld: { id?: string; text: string }[];
-  /** Findings attributed to it (their codes). */
-  findings: FindingCode[];
-}
 
 /**
  * contiguous: a counter whose gaps can be proven; sparse: increasing, holes by design (order can
