@@ -62,8 +62,15 @@ for (const client of CLIENTS) {
         } finally {
           await served.close();
         }
-        // Everything the client asked was in the recording.
-        expect(served.lines.filter((l) => l.includes('not in the recording'))).toEqual([]);
+        // Everything the client asked was in the recording, but for the SDK's reconnect of its
+        // standalone GET that races the scenario's close() (see withoutAbortedReconnects): a GET
+        // without a session id sent after the client's DELETE, which the recording may lack.
+        const deleteAt = Math.min(...replayed.filter((r) => r.kind === 'request' && r.method === 'DELETE').map((r) => r.t));
+        const lateGets = replayed.filter((r) => r.kind === 'request' && r.method === 'GET' && r.t >= deleteAt && !r.headers.some(([k]) => k.toLowerCase() === 'mcp-session-id')).length;
+        const unmatched = served.lines.filter((l) => l.includes('not in the recording'));
+        const lateGetLines = unmatched.filter((l) => l.startsWith('GET '));
+        expect(unmatched.filter((l) => !l.startsWith('GET '))).toEqual([]);
+        expect(lateGetLines.length, lateGetLines.join('\n')).toBeLessThanOrEqual(lateGets);
         expect(analysisOf(replayed)).toEqual(analysisOf(source));
         // And a capture that has findings still has them (the comparison is not of two empty lists).
         if (['lossy', 'cross-stream', 'live-drop', 'dropped-result', 'session-404', 'legacy-lossy', 'legacy-live-drop', 'legacy-session-404'].includes(scenario))

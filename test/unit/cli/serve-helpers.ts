@@ -55,7 +55,8 @@ export function analysisOf(records: readonly CaptureRecord[]) {
  * answer (no response record): the SDK client schedules a reconnect of its standalone GET when
  * the server ends it (here: as the session's DELETE is handled), and whether that timer fires
  * before the scenario's close() depends on the machine's load, in the recording as in the replay
- * (seen on python-shared under load: two session-less GETs, aborted at once, an extra group).
+ * (seen on python-shared under load: two session-less GETs, aborted at once, an extra group;
+ * or one that reached serve after the DELETE and was answered 405, not in the recording).
  * Nothing the server sent is left out.
  */
 function withoutAbortedReconnects(records: readonly CaptureRecord[]): CaptureRecord[] {
@@ -68,6 +69,10 @@ function withoutAbortedReconnects(records: readonly CaptureRecord[]): CaptureRec
     else if (r.kind === 'end' && r.how === 'page-aborted') aborted.add(key);
     else if (r.kind === 'request' && r.method === 'GET' && !r.headers.some(([k]) => k.toLowerCase() === 'mcp-session-id')) sessionless.add(key);
   }
-  const drop = new Set([...sessionless].filter((k) => aborted.has(k) && !answered.has(k)));
+  // Also a session-less GET sent after the client's DELETE, whatever its answer: the same
+  // reconnect, when it reached the server (serve answers 405, the recording's server its own).
+  const deleteAt = Math.min(...records.filter((r) => r.kind === 'request' && r.method === 'DELETE').map((r) => r.t));
+  const late = new Set(records.filter((r) => r.kind === 'request' && r.t >= deleteAt).map((r) => `${r.src}\u0000${'conn' in r ? r.conn : ''}`));
+  const drop = new Set([...sessionless].filter((k) => (aborted.has(k) && !answered.has(k)) || late.has(k)));
   return drop.size === 0 ? [...records] : records.filter((r) => !drop.has(`${r.src}\u0000${'conn' in r ? r.conn : ''}`));
 }
