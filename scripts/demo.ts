@@ -159,9 +159,8 @@ function whatToLookForV2(demo: DemoServer, mode: V2ScenarioName): string {
     '     every stream and request; the Events table shows each SSE message in order.',
     sc.expect.era === 'legacy'
       ? `  3. The findings are the v1 fixture's for the same fault: ${sc.expect.codes.join(', ') || 'none'}.`
-      : `  3. The modern-era findings this scenario is built for (${sc.expect.codes.join(', ') || 'none'}) come with
-` +
-        '     the 2026-07-28 analysis (issue 12, items 1-3); today the panel shows the traffic and the legacy-era codes.',
+      : `  3. The first screen names the 2026-07-28 finding this scenario is built for (${sc.expect.codes.join(', ') || 'none'}),\n` +
+        '     with the era badge, and the timeline draws its re-issue / MRTR links and subscription outages.',
     `  4. The recorded capture of this scenario: ${demo.viewerUrl(`/captures/v2/${mode}.capture.json`)}`,
     '',
   ].join('\n');
