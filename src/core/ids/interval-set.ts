@@ -99,18 +99,24 @@ export class IntervalSet {
     return from;
   }
 
-  /** The intervals of the set that overlap [from, to], clipped to it. */
-  *intervalsIn(from: number, to: number): Generator<[number, number]> {
+  /** Index of the first interval whose end is >= n (binary search; lo.length when none). */
+  private firstEndingAtOrAfter(n: number): number {
     let a = 0;
     let b = this.lo.length - 1;
     let i = this.lo.length;
     while (a <= b) {
       const mid = (a + b) >> 1;
-      if (this.hi[mid]! >= from) {
+      if (this.hi[mid]! >= n) {
         i = mid;
         b = mid - 1;
       } else a = mid + 1;
     }
+    return i;
+  }
+
+  /** The intervals of the set that overlap [from, to], clipped to it. */
+  *intervalsIn(from: number, to: number): Generator<[number, number]> {
+    let i = this.firstEndingAtOrAfter(from);
     for (; i < this.lo.length && this.lo[i]! <= to; i++) yield [Math.max(from, this.lo[i]!), Math.min(to, this.hi[i]!)];
   }
 
@@ -119,17 +125,7 @@ export class IntervalSet {
     const out: [number, number][] = [];
     if (to < from) return out;
     let next = from;
-    // first interval that could overlap
-    let a = 0;
-    let b = this.lo.length - 1;
-    let i = this.lo.length;
-    while (a <= b) {
-      const mid = (a + b) >> 1;
-      if (this.hi[mid]! >= from) {
-        i = mid;
-        b = mid - 1;
-      } else a = mid + 1;
-    }
+    let i = this.firstEndingAtOrAfter(from); // the first interval that could overlap
     for (; i < this.lo.length && next <= to; i++) {
       const l = this.lo[i]!;
       const h = this.hi[i]!;

@@ -10,19 +10,15 @@
 
 import type { CaptureNoticeRecord } from '../record';
 import { failedBeforeAnswer, exposeProblem, isPreflight, preflightProblem, startedAt, type CorsProblem, type NetEntry, type NetHeader } from '../witness';
-import { headerText, isObj } from './har-fields';
+import { headers, isObj } from './har-fields';
 
 /** How far apart a preflight and the request it was made for may start (as the live witness). */
 const PAIR_WINDOW_MS = 5000;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-function netHeaders(v: unknown): NetHeader[] {
-  if (!Array.isArray(v)) return [];
-  const out: NetHeader[] = [];
-  for (const h of v as unknown[]) if (isObj(h) && typeof h.name === 'string') out.push({ name: h.name, value: headerText(h.value) });
-  return out;
-}
+/** The importer's reading of a HAR header list (untrusted values made text), in the witness's shape. */
+const netHeaders = (v: unknown): NetHeader[] => headers(v).map(([name, value]) => ({ name, value }));
 
 /** The parts of an untrusted HAR entry the witness reads; undefined when it has no request URL. */
 export function netEntryOf(raw: unknown): NetEntry | undefined {
