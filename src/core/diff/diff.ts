@@ -12,7 +12,7 @@ const OUTCOME_CODES: ReadonlySet<FindingCode> = new Set<FindingCode>(['lossy-res
 
 export type DiffInput = AnalysisSnapshot | readonly AnalysisSnapshot[];
 
-const list = (x: DiffInput): readonly AnalysisSnapshot[] => (Array.isArray(x) ? (x as readonly AnalysisSnapshot[]) : [x as AnalysisSnapshot]);
+export const list = (x: DiffInput): readonly AnalysisSnapshot[] => (Array.isArray(x) ? (x as readonly AnalysisSnapshot[]) : [x as AnalysisSnapshot]);
 
 function endpointsOf(side: SideIndex): string[] {
   const out = new Set<string>(side.servers.keys());
@@ -39,12 +39,17 @@ function chainsOf(s: SessionRole): Map<string, ResumeSummary> {
 
 const sameSummary = (a: ResumeSummary, b: ResumeSummary) => a.resumes === b.resumes && a.lastEventId.join() === b.lastEventId.join();
 
-/**
- * Compare a base run with a head run of the same scenario. Each side is one snapshot or several
- * (one per input file, in order). The result lists what is new in head, gone from base and
- * changed; `same` is true when it lists nothing.
- */
-export function diffSnapshots(base: DiffInput, head: DiffInput): SnapshotDiff {
+export interface Pairing {
+  B: SideIndex;
+  H: SideIndex;
+  endpoints: EndpointPair[];
+  sessionRef: (s: SessionRole) => SessionRef;
+  /** A session's key in the pairing (endpoint under its base name, era, ordinal): equal on both sides for paired sessions. */
+  sessionKey: (s: SessionRole) => string;
+}
+
+/** Index both sides and pair their endpoints: what every comparison of the two runs starts from. */
+export function pairSides(base: DiffInput, head: DiffInput): Pairing {
   const B = indexSide(list(base));
   const H = indexSide(list(head));
   const endpoints: EndpointPair[] = pairEndpoints(endpointsOf(B), endpointsOf(H));
@@ -60,6 +65,16 @@ export function diffSnapshots(base: DiffInput, head: DiffInput): SnapshotDiff {
   const sessionRef = (s: SessionRole): SessionRef => ({ endpoint: nameOf(s, sideOf.get(s)!), era: s.era, ordinal: s.ordinal });
   const sessionKey = (s: SessionRole) => JSON.stringify([nameOf(s, sideOf.get(s)!), s.era, s.ordinal]);
 
+  return { B, H, endpoints, sessionRef, sessionKey };
+}
+
+/**
+ * Compare a base run with a head run of the same scenario. Each side is one snapshot or several
+ * (one per input file, in order). The result lists what is new in head, gone from base and
+ * changed; `same` is true when it lists nothing.
+ */
+export function diffSnapshots(base: DiffInput, head: DiffInput): SnapshotDiff {
+  const { B, H, endpoints, sessionRef, sessionKey } = pairSides(base, head);
   // Sessions: paired by endpoint, era and order.
   const headByKey = new Map(H.sessions.map((s) => [sessionKey(s), s]));
   const baseByKey = new Map(B.sessions.map((s) => [sessionKey(s), s]));

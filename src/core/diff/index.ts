@@ -4,3 +4,5 @@ export { diffSnapshots, type DiffInput } from './diff';
 export { counterIds } from './match-findings';
 export { pairEndpoints } from './endpoints';
 export type * from './types';
+export { baselineStates, type BaselineStatus } from './baseline';
+export { findingIdentities, type FindingIdentity } from './identity';
