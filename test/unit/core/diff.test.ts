@@ -9,6 +9,7 @@ import { diffSnapshots, type SnapshotDiff } from '../../../src/core/diff/index';
 import { importText } from '../../../src/core/import/index';
 import type { AnalysisSnapshot } from '../../../src/core/model';
 import { runScenario } from '../../fixtures/client/run-scenario';
+import { runV2Scenario } from '../../fixtures/v2/client/run-scenario';
 import { renumber, type Renumbering } from './renumber';
 
 const DIR = 'test/fixtures/captures';
@@ -98,6 +99,23 @@ describe('diffSnapshots: two runs of the same clean scenario', () => {
     // And the fresh run against the lossy capture still names the loss.
     expect(diffSnapshots(fresh, load(`${DIR}/lossy.capture.json`)).same).toBe(false);
   }, 30_000);
+});
+
+describe('diffSnapshots: second runs of 2026-07-28 scenarios (SDK v2 client and server)', () => {
+  for (const name of ['modern-baseline', 'modern-reissue', 'dual-modern'] as const) {
+    it(`${name}: a fresh run against the committed one: no difference`, async () => {
+      const fresh = analyzeRecords((await runV2Scenario(name)).records);
+      const committed = load(`${DIR}/v2/${name}.capture.json`);
+      expect(fresh.sessions.length).toBeGreaterThan(0);
+      expect(named(diffSnapshots(committed, fresh))).toEqual([]);
+    }, 30_000);
+  }
+
+  it('modern-reissue against modern-baseline names what the broken stream changed', () => {
+    const d = diffSnapshots(load(`${DIR}/v2/modern-baseline.capture.json`), load(`${DIR}/v2/modern-reissue.capture.json`));
+    expect(d.same).toBe(false);
+    expect(named(d).some((l) => l.startsWith('+ request-reissued'))).toBe(true);
+  });
 });
 
 // ------------------------------------------------------------------ properties over every fixture
