@@ -30,6 +30,7 @@ import { chromiumProblem } from '../test/setup/chromium.js';
 import type { Cdp } from '../test/support/cdp.js';
 import { devtoolsFrontend } from '../test/support/devtools.js';
 import { openInspected } from '../test/support/extension.js';
+import { pngSize } from '../test/support/png.js';
 import { setDevtoolsTheme, setDock, showTab } from '../test/support/panel-ui.js';
 import { waitFor } from '../test/support/wait.js';
 
@@ -82,12 +83,6 @@ async function capture(cdp: Cdp, session: string, clip?: Rect): Promise<Buffer> 
     session,
   );
   return Buffer.from(shot.data, 'base64');
-}
-
-/** The PNG's pixel size from its IHDR chunk. */
-export function pngSize(png: Buffer): { width: number; height: number } {
-  if (png.toString('latin1', 1, 4) !== 'PNG' || png.toString('latin1', 12, 16) !== 'IHDR') throw new Error('not a PNG');
-  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
 
 function write(path: ImagePath, png: Buffer): void {
