@@ -22,9 +22,13 @@ export function chromiumProblem(path = chromiumPath()): string | null {
   const which = path === DEFAULT_CHROMIUM ? path : `CHROMIUM_PATH=${path}`;
   try {
     if (!statSync(path).isFile()) return `The end-to-end tests need Chromium, and ${which} is not a file: ${HOW}.`;
-    accessSync(path, constants.X_OK);
   } catch {
     return `The end-to-end tests need Chromium, and there is none at ${which}: ${HOW}.`;
+  }
+  try {
+    accessSync(path, constants.X_OK);
+  } catch {
+    return `The end-to-end tests need Chromium, and ${which} is not executable: ${HOW}.`;
   }
   // A binary that cannot start (missing shared libraries, a wrong architecture) fails here in
   // well under a second instead of as a launch timeout in every file.
