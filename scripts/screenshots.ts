@@ -4,9 +4,10 @@
 // extension and real DevTools, the page's agent run once, the "MCP Streams" panel selected; then
 // CDP Page.captureScreenshot:
 //
-//   docs/images/panel-docked-right.png   the browser window, 1280 × 800: the demo page on the left,
+//   docs/images/panel-docked-right.png   the browser window, 960 × 720: the demo page on the left,
 //                                        DevTools docked right with the panel (the ⛔ callout, the
-//                                        timeline's `ids 12–13 missing`)
+//                                        timeline's `ids 12–13 missing`); narrower than the store's
+//                                        so that GitHub shows it close to its own size
 //   docs/images/timeline.png             the panel's timeline, undocked DevTools (size: IMAGES below)
 //   docs/store/screenshot-*.png          the Chrome Web Store's 1280 × 800 images
 //
@@ -36,7 +37,7 @@ import { waitFor } from '../test/support/wait.js';
 
 /** Every picture this script writes, with its size in CSS pixels (deviceScaleFactor 1). */
 export const IMAGES = {
-  'docs/images/panel-docked-right.png': { width: 1280, height: 800 },
+  'docs/images/panel-docked-right.png': { width: 960, height: 720 },
   'docs/images/timeline.png': { width: 1010, height: 262 },
   'docs/store/screenshot-1-docked-right.png': { width: 1280, height: 800 },
   'docs/store/screenshot-2-timeline.png': { width: 1280, height: 800 },
@@ -126,40 +127,58 @@ async function main(): Promise<void> {
     await waitFor(async () => (await gapLabel()).includes('12–13'), { message: 'the timeline draws `ids 12–13 missing`' });
     const frame = () => h.panel.eval('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))');
 
-    // 1. Docked right: the front-end's left part is where the page goes.
-    const docked = await waitFor(
-      async () => {
-        const r = await cdp.evaluate<Rect | null>(feSession, PANEL_IFRAME_RECT);
-        return r && r.x > 300 && r.x + r.width <= WINDOW.width + 1 ? r : null;
-      },
-      { message: 'DevTools docked right with the panel visible' },
-    );
-    const onScreen = await h.panel.eval<{ callout: boolean; gap: boolean }>(`(() => {
-      const vis = (el) => { if (!el) return false; const r = el.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth + 1; };
-      return { callout: vis(document.querySelector('[data-testid=worst-finding]')), gap: vis(document.querySelector('[data-testid=timeline-gap]')) };
-    })()`);
-    if (!onScreen.callout || !onScreen.gap) throw new Error(`docked right, the first screen lacks ${JSON.stringify(onScreen)}`);
-    await frame();
-    const devtoolsPng = await capture(cdp, feSession);
-    // DevTools' frame starts at its toolbar's splitter, a few pixels left of the panel iframe.
-    const pageWidth = Math.floor(await cdp.evaluate<number>(feSession, `(() => {
-      const walk = (root) => { for (const el of root.querySelectorAll('*')) { if (el.classList?.contains('insertion-point-sidebar') || el.classList?.contains('shadow-split-widget-sidebar')) return el; if (el.shadowRoot) { const f = walk(el.shadowRoot); if (f) return f; } } return null; };
-      const s = walk(document); return s ? s.getBoundingClientRect().left : ${docked.x};
-    })()`));
-    // DevTools draws the page's new size over it on a resize ("725px × 800px"): not in the picture.
-    await cdp.evaluate(
-      feSession,
-      `(async () => { const S = await import('./core/sdk/sdk.js');
-         for (const m of S.TargetManager.TargetManager.instance().models(S.OverlayModel.OverlayModel)) m.setShowViewportSizeOnResize(false);
-         return true; })()`,
-    );
-    await cdp.send('Emulation.setDeviceMetricsOverride', { width: pageWidth, height: WINDOW.height, deviceScaleFactor: 1, mobile: false }, h.page);
-    await h.evalPage('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))');
-    const pagePng = await capture(cdp, h.page);
-    await cdp.send('Emulation.clearDeviceMetricsOverride', {}, h.page);
-    const window1 = await compose(cdp, devtoolsPng, pagePng);
-    write('docs/images/panel-docked-right.png', window1);
-    write('docs/store/screenshot-1-docked-right.png', window1);
+    /** The front-end docked right in a window of this size, the page's screenshot over its left part. */
+    const dockedRight = async (win: { width: number; height: number }): Promise<Buffer> => {
+      await cdp.send('Emulation.setDeviceMetricsOverride', { ...win, deviceScaleFactor: 1, mobile: false }, feSession);
+      await showTab(h.panel, 'events');
+      await showTab(h.panel, 'timeline');
+      const docked = await waitFor(
+        async () => {
+          const r = await cdp.evaluate<Rect | null>(feSession, PANEL_IFRAME_RECT);
+          return r && r.x > 300 && r.x + r.width <= win.width + 1 ? r : null;
+        },
+        { message: 'DevTools docked right with the panel visible' },
+      );
+      let onScreen = { callout: false, gap: false };
+      await waitFor(
+        async () => {
+          onScreen = await h.panel.eval<{ callout: boolean; gap: boolean }>(`(() => {
+            const vis = (el) => { if (!el) return false; const r = el.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth + 1; };
+            return { callout: vis(document.querySelector('[data-testid=worst-finding]')), gap: vis(document.querySelector('[data-testid=timeline-gap]')) };
+          })()`);
+          return onScreen.callout && onScreen.gap;
+        },
+        { timeoutMs: 10_000, message: () => `docked right in ${win.width}×${win.height}, the first screen shows the callout and the gap (${JSON.stringify(onScreen)})` },
+      );
+      await frame();
+      const devtoolsPng = await capture(cdp, feSession);
+      // DevTools' frame starts at its toolbar's splitter, a few pixels left of the panel iframe.
+      const pageWidth = Math.floor(await cdp.evaluate<number>(feSession, `(() => {
+        const walk = (root) => { for (const el of root.querySelectorAll('*')) { if (el.classList?.contains('insertion-point-sidebar') || el.classList?.contains('shadow-split-widget-sidebar')) return el; if (el.shadowRoot) { const f = walk(el.shadowRoot); if (f) return f; } } return null; };
+        const s = walk(document); return s ? s.getBoundingClientRect().left : ${docked.x};
+      })()`));
+      // DevTools draws the page's new size over it on a resize ("725px × 800px"): not in the picture.
+      await cdp.evaluate(
+        feSession,
+        `(async () => { const S = await import('./core/sdk/sdk.js');
+           for (const m of S.TargetManager.TargetManager.instance().models(S.OverlayModel.OverlayModel)) m.setShowViewportSizeOnResize(false);
+           return true; })()`,
+      );
+      await cdp.send('Emulation.setDeviceMetricsOverride', { width: pageWidth, height: win.height, deviceScaleFactor: 1, mobile: false }, h.page);
+      await h.evalPage('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))');
+      const pagePng = await capture(cdp, h.page);
+      await cdp.send('Emulation.clearDeviceMetricsOverride', {}, h.page);
+      return compose(cdp, devtoolsPng, pagePng, win);
+    };
+
+
+    // 1. Docked right, as the browser window a user sees: for the store at 1280 × 800, and for the
+    // README in a narrower window, which GitHub shows at its own size (a 1280-pixel picture is
+    // scaled to about two thirds there, and DevTools' 11-pixel text with it).
+    const store = await dockedRight({ width: 1280, height: 800 });
+    write('docs/store/screenshot-1-docked-right.png', store);
+    write('docs/images/panel-docked-right.png', await dockedRight(IMAGES['docs/images/panel-docked-right.png']));
+    await cdp.send('Emulation.setDeviceMetricsOverride', { ...WINDOW, deviceScaleFactor: 1, mobile: false }, feSession);
 
     // 2. The timeline, with room: DevTools undocked fills the window.
     await setDock(h.browser, 'undocked');
@@ -198,17 +217,17 @@ async function main(): Promise<void> {
  * The browser window: the DevTools front-end (docked right) with the page's screenshot drawn over
  * its left part, made by one more page of the same browser at the window's size.
  */
-async function compose(cdp: Cdp, devtoolsPng: Buffer, pagePng: Buffer): Promise<Buffer> {
+async function compose(cdp: Cdp, devtoolsPng: Buffer, pagePng: Buffer, win: { width: number; height: number }): Promise<Buffer> {
   const { targetId } = await cdp.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank' });
   try {
     const s = await cdp.attach(targetId);
-    await cdp.send('Emulation.setDeviceMetricsOverride', { ...WINDOW, deviceScaleFactor: 1, mobile: false }, s);
+    await cdp.send('Emulation.setDeviceMetricsOverride', { ...win, deviceScaleFactor: 1, mobile: false }, s);
     const src = (b: Buffer) => `data:image/png;base64,${b.toString('base64')}`;
     await cdp.evaluate(
       s,
       `(async () => {
         document.documentElement.style.cssText = 'margin:0;padding:0;overflow:hidden';
-        document.body.style.cssText = 'margin:0;padding:0;position:relative;width:${WINDOW.width}px;height:${WINDOW.height}px;overflow:hidden';
+        document.body.style.cssText = 'margin:0;padding:0;position:relative;width:${win.width}px;height:${win.height}px;overflow:hidden';
         const add = (src) => { const i = new Image(); i.src = src; i.style.cssText = 'position:absolute;left:0;top:0;display:block'; document.body.append(i); return i.decode(); };
         await add(${JSON.stringify(src(devtoolsPng))});
         await add(${JSON.stringify(src(pagePng))});
