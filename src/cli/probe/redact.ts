@@ -1,0 +1,30 @@
+// Auth headers the user gave are never printed nor saved: their values are replaced in the
+// captures (headers and any text) and in the report.
+
+import type { CaptureRecord, Header } from '../../core/record';
+
+export const REDACTED = '[redacted by probe]';
+
+export function redactText(s: string, secrets: readonly string[]): string {
+  let out = s;
+  for (const v of secrets) if (v) out = out.split(v).join(REDACTED);
+  return out;
+}
+
+export function redactRecords(records: readonly CaptureRecord[], secrets: readonly string[], names: readonly string[]): CaptureRecord[] {
+  const lower = new Set(names.map((n) => n.toLowerCase()));
+  const hs = (h: Header[]) => h.map(([k, v]) => [k, lower.has(k.toLowerCase()) ? REDACTED : redactText(v, secrets)] as Header);
+  if (secrets.length === 0 && lower.size === 0) return records.slice();
+  return records.map((r) => {
+    switch (r.kind) {
+      case 'request':
+        return { ...r, headers: hs(r.headers), url: redactText(r.url, secrets), body: r.body === null ? null : redactText(r.body, secrets) };
+      case 'response':
+        return { ...r, headers: hs(r.headers) };
+      case 'chunk':
+        return { ...r, text: redactText(r.text, secrets) };
+      default:
+        return r;
+    }
+  });
+}
