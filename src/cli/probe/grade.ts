@@ -6,7 +6,7 @@
 import { CHECKS, CONDITIONS, TITLES, type CheckKey, type ConditionGrade, type ConditionKey, type ExperimentResult, type Overall } from './types';
 
 export function gradeOf(key: ConditionKey | CheckKey, experiments: readonly ExperimentResult[]): ConditionGrade {
-  const because: ConditionGrade['because'] = [];
+  const because: (ConditionGrade['because'][number] & { v: string })[] = [];
   let fail = false;
   let pass = false;
   for (const x of experiments) {
@@ -14,14 +14,14 @@ export function gradeOf(key: ConditionKey | CheckKey, experiments: readonly Expe
       if (e.on !== key) continue;
       if (e.verdict === 'fail') fail = true;
       if (e.verdict === 'pass') pass = true;
-      because.push({ experiment: x.name, text: e.text, ...(e.events?.length ? { events: e.events } : {}) });
+      because.push({ v: e.verdict, experiment: x.name, text: e.text, ...(e.events?.length ? { events: e.events } : {}) });
     }
   }
   const verdict = fail ? 'fail' : pass ? 'pass' : 'unknown';
-  // Keep what decided it first: the failures, then the rest.
-  const order = (t: string) => (experiments.some((x) => x.evidence.some((e) => e.on === key && e.text === t && e.verdict === verdict)) ? 0 : 1);
-  because.sort((p, q) => order(p.text) - order(q.text));
-  return { key, title: TITLES[key], verdict, because };
+  // What decided it first (the failures of a failed condition), then the rest.
+  const rank = (v: string) => (v === verdict ? 0 : 1);
+  because.sort((p, q) => rank(p.v) - rank(q.v));
+  return { key, title: TITLES[key], verdict, because: because.map(({ v: _v, ...b }) => b) };
 }
 
 export function grade(experiments: readonly ExperimentResult[]): { conditions: ConditionGrade[]; checks: ConditionGrade[]; overall: Overall } {

@@ -3,13 +3,14 @@
 
 import { analyzeRecords } from '../../core/analyzer';
 import type { CaptureRecord } from '../../core/record';
+import type { Finding, FindingCode } from '../../core/model';
 import { openSession } from './client';
 import { baselineExperiment, cutExperiment, cutPoints, slowExperiment, streams, type Baseline } from './exp-stream';
 import { crossSessionExperiment, cursorExperiment, idsExperiment, standaloneExperiment } from './exp-cursors';
 import { grade } from './grade';
 import { candidates, type ListedTool } from './tool-choice';
 import type { ProbeSettings } from './settings';
-import type { ExperimentResult, ProbeCapture, ReportCard } from './types';
+import type { ConditionKey, ExperimentResult, ProbeCapture, ReportCard } from './types';
 
 export class ProbeError extends Error {}
 
@@ -17,7 +18,37 @@ const skipped = (name: string, summary: string): ExperimentResult => ({ name, st
 
 function coreFindings(records: readonly CaptureRecord[]) {
   const snap = analyzeRecords(records);
-  return { snap, findings: snap.findings.filter((f) => !f.injected).map((f) => ({ code: f.code, severity: f.severity, message: f.message, eventIds: f.eventIds })) };
+  return { snap, findings: snap.findings.filter((f) => !f.injected) };
+}
+
+/** What a core finding on a call says about a condition (docs/findings.md has the codes). */
+const CODE_CONDITION: Partial<Record<FindingCode, ConditionKey>> = {
+  'live-gap': 'drops-only-idempotent',
+  'replay-gap': 'gapless-retention',
+  'replay-duplicate': 'gapless-retention',
+  'replay-reordered': 'gapless-retention',
+  'replay-cross-stream': 'gapless-retention',
+  'stale-resume-cursor': 'gapless-retention',
+  'lossy-result-accepted': 'gap-signalled',
+  'result-missing': 'terminal-pinned',
+};
+
+/** Hands the core's findings on session A to the experiments whose calls they name, as evidence. */
+function attribute(experiments: ExperimentResult[], findings: readonly Finding[]): Finding[] {
+  const rest: Finding[] = [];
+  for (const f of findings) {
+    const x = f.requestId !== undefined ? experiments.find((e) => e.requestIds?.includes(f.requestId!)) : undefined;
+    if (!x) {
+      rest.push(f);
+      continue;
+    }
+    // A call the probe cut before any id cannot get its result: that, and only that, is expected.
+    const expected = x.causedByProbe && (f.code === 'result-missing' || f.code === 'request-abandoned');
+    (x.findings ??= []).push({ code: f.code, severity: f.severity, message: expected ? `${f.message} (the probe's own cut before any id: expected)` : f.message, eventIds: f.eventIds });
+    const on = CODE_CONDITION[f.code];
+    if (on && !expected && f.severity !== 'info') x.evidence.push({ on, verdict: f.severity === 'error' ? 'fail' : 'unknown', text: `the core: ${f.code}: ${f.message}`, ...(f.eventIds.length ? { events: f.eventIds.slice(0, 8) } : {}) });
+  }
+  return rest;
 }
 
 export async function runProbe(s: ProbeSettings): Promise<{ card: ReportCard; captures: ProbeCapture[] }> {
@@ -42,6 +73,7 @@ export async function runProbe(s: ProbeSettings): Promise<{ card: ReportCard; ca
         tool = t.name;
         experiments.push(r.result);
         baseline = r.baseline;
+        if (baseline && coreFindings(a.recorder.records).findings.some((f) => f.code === 'live-gap')) baseline.lossy = true;
         break;
       }
       notes.push(`${t.name} (read-only) streams no progress or log notifications: not used`);
@@ -51,11 +83,13 @@ export async function runProbe(s: ProbeSettings): Promise<{ card: ReportCard; ca
     }
     const ids = baseline?.ids ?? [];
     if (baseline && ids.length === 0) notes.push('the tool\'s stream carries no event ids: Last-Event-ID resumption is not offered');
-    if (baseline && tool && ids.length) {
+    const complete = !!baseline && baseline.messages.filter((m) => 'result' in m || 'error' in m).length === 1;
+    if (baseline && !complete) notes.push('the baseline call did not complete: the cut and slow-reader runs have nothing to be compared with');
+    if (baseline && tool && ids.length && complete) {
       for (const k of cutPoints(baseline)) experiments.push(await cutExperiment(a, s, tool, baseline, k));
-    } else experiments.push(skipped('cut and resume', baseline ? 'the stream carries no ids: nothing to resume from' : 'no baseline'));
-    if (baseline && tool) experiments.push(await slowExperiment(a, s, tool, baseline));
-    else experiments.push(skipped('slow reader', 'no baseline'));
+    } else experiments.push(skipped('cut and resume', !baseline ? 'no baseline' : !complete ? 'the baseline call did not complete' : 'the stream carries no ids: nothing to resume from'));
+    if (baseline && tool && complete) experiments.push(await slowExperiment(a, s, tool, baseline));
+    else experiments.push(skipped('slow reader', baseline ? 'the baseline call did not complete' : 'no baseline'));
     experiments.push(await standaloneExperiment(a, s));
     experiments.push(idsExperiment(a));
     if (baseline && ids.length) {
@@ -80,9 +114,10 @@ export async function runProbe(s: ProbeSettings): Promise<{ card: ReportCard; ca
   }
   captures.unshift({ name: 'session-a', records: a.recorder.records });
   // The core's analysis of session A: its findings, on the experiments of the requests they name.
-  const { snap, findings } = coreFindings(a.recorder.records);
+  const { snap, findings: all } = coreFindings(a.recorder.records);
   const sessionA = snap.sessions[0];
-  if (findings.length) experiments.push({ name: 'analysis of session A (the core, as `audit` shows it)', status: 'ran', summary: `${findings.length} finding(s): ${[...new Set(findings.map((f) => f.code))].join(', ')}`, evidence: [], findings });
+  const findings = attribute(experiments, all).map((f) => ({ code: f.code, severity: f.severity, message: f.message, eventIds: f.eventIds }));
+  if (findings.length) experiments.push({ name: 'analysis of session A (the core, as `audit` shows it)', status: 'ran', summary: `${findings.length} more finding(s): ${[...new Set(findings.map((f) => f.code))].join(', ')}`, evidence: [], findings });
   const { conditions, checks, overall } = grade(experiments);
   const security = experiments.flatMap((x) => x.security ?? []);
   return {

@@ -47,6 +47,10 @@ export interface ExperimentResult {
   /** The core's findings on the experiment's requests. */
   findings?: Pick<Finding, 'code' | 'severity' | 'message' | 'eventIds'>[];
   security?: SecurityFinding[];
+  /** JSON-RPC ids (JSON text) of the calls it made in session A: the core's findings on them are its own. */
+  requestIds?: string[];
+  /** The probe itself made the call fail (a cut before any id): the core's findings on it are expected. */
+  causedByProbe?: boolean;
 }
 
 export interface ConditionGrade {

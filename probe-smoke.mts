@@ -1,0 +1,11 @@
+import { startFixtureServer } from '/work/wt/probe/test/fixtures/mcp-server/index.js';
+import { probeCommand } from '/work/wt/probe/src/cli/probe/command.js';
+const mode = process.argv[2] ?? 'baseline';
+const extra = process.argv.slice(3);
+const server = await startFixtureServer({ mode: mode as any, cut: undefined });
+const out: string[] = [];
+const t0 = Date.now();
+const code = await probeCommand([server.url, '--tool', 'long_task', '--args', '{"chunks":4,"delayMs":10}', '--timeout', '2000', '--pace', '10', '--pace-for', '200', '--listen', '200', ...extra], { stdout: (s) => out.push(s), stderr: (s) => out.push('ERR ' + s) }, {});
+console.log(out.join(''));
+console.log('exit', code, Date.now() - t0, 'ms');
+await server.close();
