@@ -4,6 +4,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createRecorder, errorText, type Recorder } from './record-fetch';
+import { createHttpFetch } from './http-fetch';
 import type { ProbeSettings } from './settings';
 import { PRODUCT_VERSION } from '../../export/version';
 
@@ -17,7 +18,8 @@ export interface ProbeSession {
 }
 
 export async function openSession(s: ProbeSettings, src: string): Promise<ProbeSession> {
-  const recorder = createRecorder(src);
+  const http = createHttpFetch();
+  const recorder = createRecorder(src, http.fetch);
   const transport = new StreamableHTTPClientTransport(new URL(s.url), {
     fetch: recorder.fetch,
     requestInit: { headers: s.headers },
@@ -39,6 +41,7 @@ export async function openSession(s: ProbeSettings, src: string): Promise<ProbeS
       // DELETE ends the session on the server; a server that refuses it (405) is fine.
       await transport.terminateSession().catch(() => {});
       await client.close().catch(() => {});
+      http.close();
     },
   };
 }

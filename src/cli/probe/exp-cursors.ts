@@ -5,6 +5,7 @@ import { connsOf, isNotification, isResponse, messagesOf, type ProbeConn } from 
 import { messageKey, messageLabel } from './compare';
 import { openSession, type ProbeSession } from './client';
 import { createRecorder, type Recorder } from './record-fetch';
+import { createHttpFetch } from './http-fetch';
 import { rawGet } from './raw-get';
 import type { ProbeSettings } from './settings';
 import type { Baseline } from './exp-stream';
@@ -28,7 +29,8 @@ function answerText(c: ProbeConn | undefined, error?: string): string {
 }
 
 export async function cursorExperiment(a: ProbeSession, s: ProbeSettings, b: Baseline, which: 'unknown' | 'malformed' | 'evicted', src: string): Promise<{ result: ExperimentResult; recorder: Recorder }> {
-  const rec = createRecorder(src);
+  const http = createHttpFetch();
+  const rec = createRecorder(src, http.fetch);
   const name = `resume with ${which === 'unknown' ? 'an unknown' : which === 'malformed' ? 'a malformed' : 'an evicted'} cursor`;
   let cursor: string;
   if (which === 'unknown') cursor = unknownCursor(b.ids);
@@ -38,6 +40,7 @@ export async function cursorExperiment(a: ProbeSession, s: ProbeSettings, b: Bas
     await new Promise((r) => setTimeout(r, s.retentionMs));
   }
   const r = await rawGet(rec, s.url, { sessionId: a.sessionId, protocolVersion: a.protocolVersion, lastEventId: cursor, extra: s.headers }, s.listenMs);
+  http.close();
   const c = last(rec);
   const ev: Evidence[] = [];
   const msgs = c ? messagesOf(c) : [];
@@ -61,7 +64,8 @@ export async function crossSessionExperiment(a: ProbeSession, s: ProbeSettings, 
   const name = 'resume from a second session with the first session\'s cursor';
   const cursor = b.ids[Math.max(0, Math.floor(b.ids.length / 2) - 1)]!;
   const bs = await openSession(s, `${src}-session-b`);
-  const rec = createRecorder(src);
+  const http = createHttpFetch();
+  const rec = createRecorder(src, http.fetch);
   try {
     const r = await rawGet(rec, s.url, { sessionId: bs.sessionId, protocolVersion: bs.protocolVersion, lastEventId: cursor, extra: s.headers }, s.listenMs);
     const c = last(rec);
@@ -89,6 +93,7 @@ export async function crossSessionExperiment(a: ProbeSession, s: ProbeSettings, 
       recorders: [bs.recorder, rec],
     };
   } finally {
+    http.close();
     await bs.close();
   }
 }
