@@ -23,7 +23,9 @@ export interface Baseline {
 }
 
 const list = (ms: readonly Record<string, unknown>[], max = 6) => ms.slice(0, max).map(messageLabel).join(', ') + (ms.length > max ? `, … (${ms.length} in all)` : '');
-const idList = (ids: readonly string[], max = 8) => ids.slice(0, max).join(', ') + (ids.length > max ? ', …' : '');
+/** Long opaque ids shortened for a summary line (the JSON report and the captures keep them whole). */
+export const shortId = (id: string) => (id.length > 28 ? `${id.slice(0, 10)}…${id.slice(-10)}` : id);
+const idList = (ids: readonly string[], max = 8) => ids.slice(0, max).map(shortId).join(', ') + (ids.length > max ? ', …' : '');
 
 export function streams(messages: readonly Record<string, unknown>[]): boolean {
   return messages.some((m) => m.method === 'notifications/progress' || m.method === 'notifications/message');
@@ -82,6 +84,7 @@ function deliveryEvidence(d: Delivery, cursor: string, resumed: ProbeConn[], rep
 export async function cutExperiment(a: ProbeSession, s: ProbeSettings, tool: string, b: Baseline, k: number): Promise<ExperimentResult> {
   const name = `cut after ${k} event${k === 1 ? '' : 's'}${k === 0 ? ' (before the first id)' : k === 1 && b.primed ? ' (right after the priming event)' : ''}`;
   const run = await runCall(a, tool, s.args, s.timeoutMs, { cutAfter: k });
+  if (run.post?.status !== undefined && run.post.status >= 400) return { name, status: 'ran', summary: `the call was refused: status ${run.post.status} (the session is gone after an earlier experiment?)`, evidence: [], ...(run.rpcId ? { requestIds: [run.rpcId] } : {}) };
   const cursor = run.idsBeforeCut.at(-1);
   if (cursor === undefined) {
     return { name, status: 'ran', summary: `cut after ${run.cutAfter ?? k} events, no id read: a 2025 client has no cursor and cannot resume (it can only re-issue the call); ${run.resumes.length ? 'yet it resumed' : 'no resume made'}`, evidence: [], ...(run.rpcId ? { requestIds: [run.rpcId] } : {}), causedByProbe: true };

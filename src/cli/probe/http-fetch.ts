@@ -23,10 +23,17 @@ export function createHttpFetch(): { fetch: typeof fetch; close(): void } {
       const signal = init?.signal ?? undefined;
       if (signal?.aborted) return reject(signal.reason);
       const req = (secure ? httpsRequest : httpRequest)(url, { method: init?.method ?? 'GET', headers, agent: secure ? agents.https : agents.http });
-      const onAbort = () => req.destroy(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
+      let response: IncomingMessage | undefined;
+      // Destroyed without an error argument: a socket already back in the agent's pool must not
+      // emit an 'error' nobody listens to. The body stream fails by itself (closed before its end).
+      const onAbort = () => {
+        reject(signal?.reason);
+        if (!response?.complete) req.destroy();
+      };
       signal?.addEventListener('abort', onAbort, { once: true });
       req.on('error', (e) => reject(e));
       req.on('response', (res: IncomingMessage) => {
+        response = res;
         const h = new Headers();
         for (const [k, v] of Object.entries(res.headers)) {
           if (Array.isArray(v)) for (const x of v) h.append(k, x);
@@ -72,7 +79,7 @@ function pullStream(res: IncomingMessage): ReadableStream<Uint8Array> {
     poke();
   });
   res.on('close', () => {
-    if (!res.complete && !failed) failed = new Error('the connection closed before the response ended');
+    if (!res.complete && !failed) failed = new Error(res.destroyed && !res.readableAborted ? 'the response was destroyed' : 'the connection closed before the response ended');
     poke();
   });
   return new ReadableStream<Uint8Array>(

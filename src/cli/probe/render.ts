@@ -5,12 +5,13 @@
 import { terminalSafe } from '../report';
 import { redactText } from './redact';
 import type { ConditionGrade, ReportCard } from './types';
+import { shortId } from './exp-stream';
 
 const MARK = { pass: 'pass   ', fail: 'FAIL   ', unknown: 'unknown' } as const;
 
 function gradeLines(g: ConditionGrade, out: string[]): void {
   out.push(`  ${MARK[g.verdict]}  ${g.title}`);
-  for (const b of g.because.slice(0, 4)) out.push(`             ${b.experiment}: ${b.text}${b.events?.length ? ` [events ${b.events.join(', ')}]` : ''}`);
+  for (const b of g.because.slice(0, 4)) out.push(`             ${b.experiment}: ${b.text}${b.events?.length ? ` [events ${b.events.map(shortId).join(', ')}]` : ''}`);
   if (g.because.length > 4) out.push(`             … ${g.because.length - 4} more (--format json)`);
 }
 

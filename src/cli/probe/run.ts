@@ -88,7 +88,17 @@ export async function runProbe(s: ProbeSettings): Promise<{ card: ReportCard; ca
     if (baseline && tool && ids.length && complete) {
       for (const k of cutPoints(baseline)) experiments.push(await cutExperiment(a, s, tool, baseline, k));
     } else experiments.push(skipped('cut and resume', !baseline ? 'no baseline' : !complete ? 'the baseline call did not complete' : 'the stream carries no ids: nothing to resume from'));
-    if (baseline && tool && complete) experiments.push(await slowExperiment(a, s, tool, baseline));
+    // In a session of its own: what earlier experiments left behind (a buffer still full, a
+    // session the server ended) does not count against it.
+    if (baseline && tool && complete) {
+      const slow = await openSession(s, 'probe-slow-reader');
+      try {
+        experiments.push(await slowExperiment(slow, s, tool, baseline));
+      } finally {
+        await slow.close();
+      }
+      captures.push({ name: 'slow-reader', records: slow.recorder.records });
+    }
     else experiments.push(skipped('slow reader', baseline ? 'the baseline call did not complete' : 'no baseline'));
     experiments.push(await standaloneExperiment(a, s));
     experiments.push(idsExperiment(a));
