@@ -34,10 +34,10 @@ const CODE_CONDITION: Partial<Record<FindingCode, ConditionKey>> = {
 };
 
 /** Hands the core's findings on session A to the experiments whose calls they name, as evidence. */
-function attribute(experiments: ExperimentResult[], findings: readonly Finding[]): Finding[] {
+function attribute(experiments: ExperimentResult[], findings: readonly Finding[], asEvidence: boolean): Finding[] {
   const rest: Finding[] = [];
   for (const f of findings) {
-    const x = f.requestId !== undefined ? experiments.find((e) => e.requestIds?.includes(f.requestId!)) : undefined;
+    const x = f.requestId !== undefined ? experiments.find((e) => e.requestIds?.includes(f.requestId!)) : experiments.length === 1 ? experiments[0] : undefined;
     if (!x) {
       rest.push(f);
       continue;
@@ -46,7 +46,7 @@ function attribute(experiments: ExperimentResult[], findings: readonly Finding[]
     const expected = x.causedByProbe && (f.code === 'result-missing' || f.code === 'request-abandoned');
     (x.findings ??= []).push({ code: f.code, severity: f.severity, message: expected ? `${f.message} (the probe's own cut before any id: expected)` : f.message, eventIds: f.eventIds });
     const on = CODE_CONDITION[f.code];
-    if (on && !expected && f.severity !== 'info') x.evidence.push({ on, verdict: f.severity === 'error' ? 'fail' : 'unknown', text: `the core: ${f.code}: ${f.message}`, ...(f.eventIds.length ? { events: f.eventIds.slice(0, 8) } : {}) });
+    if (asEvidence && on && !expected && f.severity !== 'info') x.evidence.push({ on, verdict: f.severity === 'error' ? 'fail' : 'unknown', text: `the core: ${f.code}: ${f.message}`, ...(f.eventIds.length ? { events: f.eventIds.slice(0, 8) } : {}) });
   }
   return rest;
 }
@@ -93,7 +93,7 @@ export async function runProbe(s: ProbeSettings): Promise<{ card: ReportCard; ca
     if (baseline && tool && complete) {
       const slow = await openSession(s, 'probe-slow-reader');
       try {
-        experiments.push(await slowExperiment(slow, s, tool, baseline));
+        experiments.push({ ...(await slowExperiment(slow, s, tool, baseline)), capture: 'slow-reader' });
       } finally {
         await slow.close();
       }
@@ -109,11 +109,11 @@ export async function runProbe(s: ProbeSettings): Promise<{ card: ReportCard; ca
           continue;
         }
         const r = await cursorExperiment(a, s, baseline, which, `probe-cursor-${which}`);
-        experiments.push(r.result);
+        experiments.push({ ...r.result, capture: `cursor-${which}` });
         captures.push({ name: `cursor-${which}`, records: r.recorder.records });
       }
       const x = await crossSessionExperiment(a, s, baseline, 'probe-cross-session');
-      experiments.push(x.result);
+      experiments.push({ ...x.result, capture: 'cross-session' });
       captures.push({ name: 'cross-session', records: x.recorders.flatMap((r) => r.records) });
     } else {
       experiments.push(skipped('resume with chosen cursors', 'no ids to shape a cursor on'));
@@ -123,11 +123,18 @@ export async function runProbe(s: ProbeSettings): Promise<{ card: ReportCard; ca
     await a.close();
   }
   captures.unshift({ name: 'session-a', records: a.recorder.records });
-  // The core's analysis of session A: its findings, on the experiments of the requests they name.
-  const { snap, findings: all } = coreFindings(a.recorder.records);
-  const sessionA = snap.sessions[0];
-  const findings = attribute(experiments, all).map((f) => ({ code: f.code, severity: f.severity, message: f.message, eventIds: f.eventIds }));
-  if (findings.length) experiments.push({ name: 'analysis of session A (the core, as `audit` shows it)', status: 'ran', summary: `${findings.length} more finding(s): ${[...new Set(findings.map((f) => f.code))].join(', ')}`, evidence: [], findings });
+  // The core's analysis of each capture (what `audit` shows for its file): the findings go to the
+  // experiments of the requests they name. Those of session A and of the slow reader are evidence;
+  // the resumes with chosen cursors provoke some on purpose (an unknown cursor is "stale"): listed only.
+  for (const x of experiments) x.capture ??= 'session-a';
+  let sessionA;
+  for (const cap of captures) {
+    const { snap, findings: all } = coreFindings(cap.records);
+    if (cap.name === 'session-a') sessionA = snap.sessions[0];
+    const mine = experiments.filter((x) => x.capture === cap.name && x.status === 'ran');
+    const rest = attribute(mine, all, cap.name === 'session-a' || cap.name === 'slow-reader').map((f) => ({ code: f.code, severity: f.severity, message: f.message, eventIds: f.eventIds }));
+    if (rest.length) experiments.push({ name: `analysis of ${cap.name} (the core, as \`audit\` shows it)`, status: 'ran', capture: cap.name, summary: `${rest.length} more finding(s): ${[...new Set(rest.map((f) => f.code))].join(', ')}`, evidence: [], findings: rest });
+  }
   const { conditions, checks, overall } = grade(experiments);
   const security = experiments.flatMap((x) => x.security ?? []);
   return {
