@@ -14,7 +14,6 @@ import { renderGithub } from './format-github';
 import { renderJunit } from './format-junit';
 import { PRODUCT_VERSION } from '../export/version';
 import { serveCommand } from './serve/command';
-import { probeCommand } from './probe/command';
 
 export interface Io {
   stdout: (s: string) => void;
@@ -78,7 +77,8 @@ function fsError(e: unknown): string {
 
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
   if (argv[0] === 'serve') return serveCommand(argv.slice(1), io);
-  if (argv[0] === 'probe') return probeCommand(argv.slice(1), io);
+  // Loaded on demand: the SDK client it drives is most of its size, and `audit` needs none of it.
+  if (argv[0] === 'probe') return (await import('./probe/command')).probeCommand(argv.slice(1), io);
   let parsed;
   try {
     parsed = parseArgs({

@@ -86,7 +86,21 @@ export async function runProbe(s: ProbeSettings): Promise<{ card: ReportCard; ca
     const complete = !!baseline && baseline.messages.filter((m) => 'result' in m || 'error' in m).length === 1;
     if (baseline && !complete) notes.push('the baseline call did not complete: the cut and slow-reader runs have nothing to be compared with');
     if (baseline && tool && ids.length && complete) {
-      for (const k of cutPoints(baseline)) experiments.push(await cutExperiment(a, s, tool, baseline, k));
+      for (const k of cutPoints(baseline)) {
+        if (k > 0) {
+          experiments.push(await cutExperiment(a, s, tool, baseline, k));
+          continue;
+        }
+        // A cut before any id leaves the call without its result, by construction: in a session
+        // and a capture of its own, so that session A's capture shows only what the server did.
+        const own = await openSession(s, 'probe-cut-before-id');
+        try {
+          experiments.push({ ...(await cutExperiment(own, s, tool, baseline, 0)), capture: 'cut-before-id' });
+        } finally {
+          await own.close();
+        }
+        captures.push({ name: 'cut-before-id', records: own.recorder.records });
+      }
     } else experiments.push(skipped('cut and resume', !baseline ? 'no baseline' : !complete ? 'the baseline call did not complete' : 'the stream carries no ids: nothing to resume from'));
     // In a session of its own: what earlier experiments left behind (a buffer still full, a
     // session the server ended) does not count against it.
