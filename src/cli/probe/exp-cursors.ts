@@ -8,7 +8,7 @@ import { createRecorder, type Recorder } from './record-fetch';
 import { createHttpFetch } from './http-fetch';
 import { rawGet } from './raw-get';
 import type { ProbeSettings } from './settings';
-import type { Baseline } from './exp-stream';
+import { shortId, type Baseline } from './exp-stream';
 import type { Evidence, ExperimentResult } from './types';
 
 const last = (r: Recorder): ProbeConn | undefined => connsOf(r.records).at(-1);
@@ -51,13 +51,13 @@ export async function cursorExperiment(a: ProbeSession, s: ProbeSettings, b: Bas
     const baselineAfter = b.messages.slice(1).map(messageKey);
     const got = new Set(msgs.map(messageKey));
     const all = baselineAfter.every((k) => got.has(k));
-    if (said) ev.push({ on: 'gap-signalled', verdict: 'pass', text: `after ${s.retentionMs} ms the first cursor (${cursor}) is answered ${answerText(c)}: the server says so (${said})` });
-    else if (all && msgs.length) ev.push({ on: 'gapless-retention', verdict: 'pass', text: `after ${s.retentionMs} ms the first cursor (${cursor}) still replays the whole call` });
-    else ev.push({ on: 'gap-signalled', verdict: 'fail', text: `after ${s.retentionMs} ms the first cursor (${cursor}) is answered ${answerText(c)}: the evicted events are gone and nothing says so`, events: [cursor] });
-  } else if (said) ev.push({ on: 'gap-signalled', verdict: 'pass', text: `${which} cursor "${cursor}" answered ${answerText(c)}: the server says so (${said})` });
-  else if (msgs.length) ev.push({ on: 'gap-signalled', verdict: 'fail', text: `${which} cursor "${cursor}" answered ${answerText(c)}: it replayed ${msgs.length} message(s) (${msgs.slice(0, 4).map(messageLabel).join(', ')}) for a cursor it never issued`, events: c?.events.flatMap((e) => (e.id ? [e.id] : [])).slice(0, 6) ?? [] });
-  else ev.push({ on: 'gap-signalled', verdict: 'unknown', text: `${which} cursor "${cursor}" answered ${answerText(c)}: silently (had a real cursor been lost, the client would not be told)` });
-  return { result: { name, status: 'ran', summary: `GET Last-Event-ID: ${cursor} → ${answerText(c, r.error)}`, evidence: ev }, recorder: rec };
+    if (said) ev.push({ on: 'gap-signalled', verdict: 'pass', text: `after ${s.retentionMs} ms the first cursor (${shortId(cursor)}) is answered ${answerText(c)}: the server says so (${said})` });
+    else if (all && msgs.length) ev.push({ on: 'gapless-retention', verdict: 'pass', text: `after ${s.retentionMs} ms the first cursor (${shortId(cursor)}) still replays the whole call` });
+    else ev.push({ on: 'gap-signalled', verdict: 'fail', text: `after ${s.retentionMs} ms the first cursor (${shortId(cursor)}) is answered ${answerText(c)}: the evicted events are gone and nothing says so`, events: [cursor] });
+  } else if (said) ev.push({ on: 'gap-signalled', verdict: 'pass', text: `${which} cursor "${shortId(cursor)}" answered ${answerText(c)}: the server says so (${said})` });
+  else if (msgs.length) ev.push({ on: 'gap-signalled', verdict: 'fail', text: `${which} cursor "${shortId(cursor)}" answered ${answerText(c)}: it replayed ${msgs.length} message(s) (${msgs.slice(0, 4).map(messageLabel).join(', ')}) for a cursor it never issued`, events: c?.events.flatMap((e) => (e.id ? [e.id] : [])).slice(0, 6) ?? [] });
+  else ev.push({ on: 'gap-signalled', verdict: 'unknown', text: `${which} cursor "${shortId(cursor)}" answered ${answerText(c)}: silently (had a real cursor been lost, the client would not be told)` });
+  return { result: { name, status: 'ran', summary: `GET Last-Event-ID: ${shortId(cursor)} → ${answerText(c, r.error)}`, evidence: ev }, recorder: rec };
 }
 
 export async function crossSessionExperiment(a: ProbeSession, s: ProbeSettings, b: Baseline, src: string): Promise<{ result: ExperimentResult; recorders: Recorder[] }> {
@@ -75,12 +75,12 @@ export async function crossSessionExperiment(a: ProbeSession, s: ProbeSettings, 
     const A = a.sessionId ?? '(none)';
     const B = bs.sessionId ?? '(none)';
     if (leaked.length) {
-      const message = `session ${B} resumed with session ${A}'s cursor ${cursor} and was sent ${leaked.length} of session ${A}'s messages (${leaked.slice(0, 4).map(messageLabel).join(', ')}${leaked.some(isResponse) ? ', its tool result included' : ''}): the event store is not scoped by session`;
+      const message = `session ${B} resumed with session ${A}'s cursor ${shortId(cursor)} and was sent ${leaked.length} of session ${A}'s messages (${leaked.slice(0, 4).map(messageLabel).join(', ')}${leaked.some(isResponse) ? ', its tool result included' : ''}): the event store is not scoped by session`;
       return {
         result: {
           name,
           status: 'ran',
-          summary: `GET Last-Event-ID: ${cursor} in session ${B} → ${answerText(c, r.error)}`,
+          summary: `GET Last-Event-ID: ${shortId(cursor)} in session ${B} → ${answerText(c, r.error)}`,
           evidence: [{ on: 'session-scoping', verdict: 'fail', text: `SECURITY: ${message}`, events: ids.slice(0, 8) }],
           security: [{ code: 'cross-session-replay', message, sessions: [A, B], events: ids }],
         },
@@ -89,7 +89,7 @@ export async function crossSessionExperiment(a: ProbeSession, s: ProbeSettings, 
     }
     const other = c ? messagesOf(c).filter(isNotification) : [];
     return {
-      result: { name, status: 'ran', summary: `GET Last-Event-ID: ${cursor} in session ${B} → ${answerText(c, r.error)}`, evidence: [{ on: 'session-scoping', verdict: 'pass', text: `session ${B} got nothing of session ${A} for its cursor ${cursor} (${answerText(c, r.error)}${other.length ? `; ${other.length} notification(s) of its own` : ''})` }] },
+      result: { name, status: 'ran', summary: `GET Last-Event-ID: ${shortId(cursor)} in session ${B} → ${answerText(c, r.error)}`, evidence: [{ on: 'session-scoping', verdict: 'pass', text: `session ${B} got nothing of session ${A} for its cursor ${shortId(cursor)} (${answerText(c, r.error)}${other.length ? `; ${other.length} notification(s) of its own` : ''})` }] },
       recorders: [bs.recorder, rec],
     };
   } finally {
@@ -112,10 +112,10 @@ export async function standaloneExperiment(a: ProbeSession, s: ProbeSettings): P
   await rawGet(rec, s.url, { sessionId: a.sessionId, protocolVersion: a.protocolVersion, lastEventId: id, extra: s.headers }, s.listenMs);
   const c = last(rec);
   const ev: Evidence[] = [];
-  if (c?.status === 200) ev.push({ on: 'gapless-retention', verdict: 'pass', text: `the standalone stream's cursor ${id} is honoured (${answerText(c)})`, events: [id] });
-  else if (c?.status === 409) ev.push({ on: 'gapless-retention', verdict: 'unknown', text: `the resume of the standalone stream from ${id} was answered 409 (a standalone stream is still open)`, events: [id] });
-  else ev.push({ on: 'gapless-retention', verdict: 'fail', text: `the standalone stream's own cursor ${id} is refused: ${answerText(c)}`, events: [id] });
-  return { name, status: 'ran', summary: `first standalone GET: ${answerText(get)}; GET Last-Event-ID: ${id} → ${answerText(c)}`, evidence: ev };
+  if (c?.status === 200) ev.push({ on: 'gapless-retention', verdict: 'pass', text: `the standalone stream's cursor ${shortId(id)} is honoured (${answerText(c)})`, events: [id] });
+  else if (c?.status === 409) ev.push({ on: 'gapless-retention', verdict: 'unknown', text: `the resume of the standalone stream from ${shortId(id)} was answered 409 (a standalone stream is still open)`, events: [id] });
+  else ev.push({ on: 'gapless-retention', verdict: 'fail', text: `the standalone stream's own cursor ${shortId(id)} is refused: ${answerText(c)}`, events: [id] });
+  return { name, status: 'ran', summary: `first standalone GET: ${answerText(get)}; GET Last-Event-ID: ${shortId(id)} → ${answerText(c)}`, evidence: ev };
 }
 
 /** Ids on the streams that are not replays: none may repeat. */
@@ -131,7 +131,7 @@ export function idsExperiment(a: ProbeSession): ExperimentResult {
     status: 'ran',
     summary: `${total} ids on ${conns.filter((c) => c.events.some((e) => e.id)).length} streams that are not replays`,
     evidence: dup.length
-      ? [{ on: 'ids-unique', verdict: 'fail', text: `${dup.length} id(s) used more than once: ${dup.slice(0, 4).map(([id, w]) => `${id} on ${w.join(' and ')}`).join('; ')}: a cursor names no single event`, events: dup.map(([id]) => id).slice(0, 8) }]
+      ? [{ on: 'ids-unique', verdict: 'fail', text: `${dup.length} id(s) used more than once: ${dup.slice(0, 4).map(([id, w]) => `${shortId(id)} on ${w.join(' and ')}`).join('; ')}: a cursor names no single event`, events: dup.map(([id]) => id).slice(0, 8) }]
       : [{ on: 'ids-unique', verdict: 'pass', text: `${total} ids, none repeated across the session's streams` }],
   };
 }

@@ -66,18 +66,18 @@ function deliveryEvidence(d: Delivery, cursor: string, resumed: ProbeConn[], rep
   const cumulativeMissing = d.missing.filter((m) => !isResponse(m));
   const resync = replay?.events.find((e) => e.event === 'resync');
   if (cumulativeMissing.length) {
-    ev.push({ on: 'gapless-retention', verdict: 'fail', text: `the replay after cursor ${cursor} left out ${cumulativeMissing.length} message(s) the baseline shows: ${list(cumulativeMissing)}; it resumed at ${replay?.events.find((e) => e.id && e.data)?.id ?? '(no id)'}`, events: [cursor, ...(replay?.events.flatMap((e) => (e.id ? [e.id] : [])).slice(0, 4) ?? [])] });
+    ev.push({ on: 'gapless-retention', verdict: 'fail', text: `the replay after cursor ${shortId(cursor)} left out ${cumulativeMissing.length} message(s) the baseline shows: ${list(cumulativeMissing)}; it resumed at ${replay?.events.find((e) => e.id && e.data)?.id ?? '(no id)'}`, events: [cursor, ...(replay?.events.flatMap((e) => (e.id ? [e.id] : [])).slice(0, 4) ?? [])] });
     ev.push(resync || (replay?.status !== undefined && replay.status >= 400)
       ? { on: 'gap-signalled', verdict: 'pass', text: resync ? `the server said so: \`event: resync\` (${(resync.data ?? '').slice(0, 120)})` : `the server said so: status ${replay?.status}` }
       : { on: 'gap-signalled', verdict: 'fail', text: `nothing told the client: status ${replay?.status ?? '-'}, no resync event, then ${d.results === 1 ? 'the result, as if complete' : 'no result'}` });
   }
-  if (d.duplicated.some((m) => !isResponse(m))) ev.push({ on: 'gapless-retention', verdict: 'fail', text: `the replay after cursor ${cursor} delivered again what the client had: ${list(d.duplicated.filter((m) => !isResponse(m)))}` });
-  if (d.foreign.length && !lossyBaseline) ev.push({ on: 'gapless-retention', verdict: 'fail', text: `the replay after cursor ${cursor} carried ${d.foreign.length} message(s) the baseline's stream does not have (another stream's events): ${list(d.foreign)}` });
-  if (d.reordered) ev.push({ on: 'gapless-retention', verdict: 'fail', text: `the replay after cursor ${cursor} changed the order of the messages` });
-  if (d.results === 0) ev.push({ on: 'terminal-pinned', verdict: 'fail', text: `after the resume from ${cursor} the result never arrived (${resumed.length} resume(s): status ${resumed.map((r) => r.status ?? 'failed').join(', ') || 'none made'})` });
-  else if (d.results > 1) ev.push({ on: 'terminal-pinned', verdict: 'fail', text: `the result arrived ${d.results} times around the resume from ${cursor}` });
-  if (!ev.some((e) => e.verdict === 'fail')) ev.push({ on: 'gapless-retention', verdict: 'pass', text: `the replay after cursor ${cursor} held exactly what the baseline shows after it, the result once` });
-  if (d.results === 1 && !ev.some((e) => e.on === 'terminal-pinned')) ev.push({ on: 'terminal-pinned', verdict: 'pass', text: `the result arrived once after the resume from ${cursor}` });
+  if (d.duplicated.some((m) => !isResponse(m))) ev.push({ on: 'gapless-retention', verdict: 'fail', text: `the replay after cursor ${shortId(cursor)} delivered again what the client had: ${list(d.duplicated.filter((m) => !isResponse(m)))}` });
+  if (d.foreign.length && !lossyBaseline) ev.push({ on: 'gapless-retention', verdict: 'fail', text: `the replay after cursor ${shortId(cursor)} carried ${d.foreign.length} message(s) the baseline's stream does not have (another stream's events): ${list(d.foreign)}` });
+  if (d.reordered) ev.push({ on: 'gapless-retention', verdict: 'fail', text: `the replay after cursor ${shortId(cursor)} changed the order of the messages` });
+  if (d.results === 0) ev.push({ on: 'terminal-pinned', verdict: 'fail', text: `after the resume from ${shortId(cursor)} the result never arrived (${resumed.length} resume(s): status ${resumed.map((r) => r.status ?? 'failed').join(', ') || 'none made'})` });
+  else if (d.results > 1) ev.push({ on: 'terminal-pinned', verdict: 'fail', text: `the result arrived ${d.results} times around the resume from ${shortId(cursor)}` });
+  if (!ev.some((e) => e.verdict === 'fail')) ev.push({ on: 'gapless-retention', verdict: 'pass', text: `the replay after cursor ${shortId(cursor)} held exactly what the baseline shows after it, the result once` });
+  if (d.results === 1 && !ev.some((e) => e.on === 'terminal-pinned')) ev.push({ on: 'terminal-pinned', verdict: 'pass', text: `the result arrived once after the resume from ${shortId(cursor)}` });
   return ev;
 }
 
@@ -94,15 +94,15 @@ export async function cutExperiment(a: ProbeSession, s: ProbeSettings, tool: str
   const resumeText = run.resumes.length ? run.resumes.map((r) => `GET Last-Event-ID ${r.lastEventId} → ${r.status ?? 'failed'} (${r.events.length} events${r.events.length ? `: ${idList(r.events.map((e) => e.id ?? '·'))}` : ''})`).join('; ') : 'the SDK made no resume';
   const ev: Evidence[] = [];
   if (replay && replay.status !== undefined && replay.status >= 400) {
-    ev.push({ on: 'gapless-retention', verdict: 'fail', text: `the server refused the cursor it issued itself (${cursor}): status ${replay.status}`, events: [cursor] });
+    ev.push({ on: 'gapless-retention', verdict: 'fail', text: `the server refused the cursor it issued itself (${shortId(cursor)}): status ${replay.status}`, events: [cursor] });
     ev.push({ on: 'gap-signalled', verdict: 'pass', text: `a refused resume says so (status ${replay.status})` });
   } else if (!replay) {
-    ev.push({ on: 'gapless-retention', verdict: 'unknown', text: `no resume was made after the cut at ${cursor} (${run.outcome.error ?? 'the call ended'})` });
+    ev.push({ on: 'gapless-retention', verdict: 'unknown', text: `no resume was made after the cut at ${shortId(cursor)} (${run.outcome.error ?? 'the call ended'})` });
   } else ev.push(...deliveryEvidence(d, cursor, run.resumes, replay, !!b.lossy));
   if (replay && !ev.some((e) => e.on === 'terminal-pinned')) {
-    if (d.results === 0) ev.push({ on: 'terminal-pinned', verdict: 'fail', text: `after the resume from ${cursor} the result never arrived` });
+    if (d.results === 0) ev.push({ on: 'terminal-pinned', verdict: 'fail', text: `after the resume from ${shortId(cursor)} the result never arrived` });
   }
-  return { name, status: 'ran', ...(run.rpcId ? { requestIds: [run.rpcId] } : {}), summary: `cut at ${cursor} after ${run.cutAfter ?? k} events; ${resumeText}; ${run.outcome.ok ? `result in ${run.outcome.ms} ms` : `call failed: ${run.outcome.error}`}`, evidence: ev };
+  return { name, status: 'ran', ...(run.rpcId ? { requestIds: [run.rpcId] } : {}), summary: `cut at ${shortId(cursor)} after ${run.cutAfter ?? k} events; ${resumeText}; ${run.outcome.ok ? `result in ${run.outcome.ms} ms` : `call failed: ${run.outcome.error}`}`, evidence: ev };
 }
 
 export async function slowExperiment(a: ProbeSession, s: ProbeSettings, tool: string, b: Baseline): Promise<ExperimentResult> {

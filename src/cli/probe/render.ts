@@ -32,6 +32,10 @@ export function renderText(c: ReportCard, secrets: readonly string[]): string {
   out.push('Experiments:');
   for (const x of c.experiments) {
     out.push(`  ${x.status === 'skipped' ? 'skipped' : 'ran    '}  ${x.name}: ${x.summary}`);
+    if (x.provoked && x.findings?.length) {
+      out.push(`             the core: ${x.findings.length} finding(s) on what the probe provoked here (${[...new Set(x.findings.map((f) => f.code))].join(', ')}; --format json, or audit the capture)`);
+      continue;
+    }
     for (const f of x.findings ?? []) out.push(`             ${f.severity.toUpperCase()} ${f.code}${f.eventIds.length ? ` (ids ${f.eventIds.slice(0, 6).join(', ')})` : ''}: ${f.message}`);
   }
   for (const n of c.notes) out.push(`  note: ${n}`);

@@ -146,7 +146,9 @@ export async function runProbe(s: ProbeSettings): Promise<{ card: ReportCard; ca
     const { snap, findings: all } = coreFindings(cap.records);
     if (cap.name === 'session-a') sessionA = snap.sessions[0];
     const mine = experiments.filter((x) => x.capture === cap.name && x.status === 'ran');
-    const rest = attribute(mine, all, cap.name === 'session-a' || cap.name === 'slow-reader').map((f) => ({ code: f.code, severity: f.severity, message: f.message, eventIds: f.eventIds }));
+    const asEvidence = cap.name === 'session-a' || cap.name === 'slow-reader';
+    if (!asEvidence) for (const x of mine) x.provoked = true;
+    const rest = attribute(mine, all, asEvidence).map((f) => ({ code: f.code, severity: f.severity, message: f.message, eventIds: f.eventIds }));
     if (rest.length) experiments.push({ name: `analysis of ${cap.name} (the core, as \`audit\` shows it)`, status: 'ran', capture: cap.name, summary: `${rest.length} more finding(s): ${[...new Set(rest.map((f) => f.code))].join(', ')}`, evidence: [], findings: rest });
   }
   const { conditions, checks, overall } = grade(experiments);

@@ -49,6 +49,8 @@ export interface ExperimentResult {
   security?: SecurityFinding[];
   /** JSON-RPC ids (JSON text) of the calls it made in session A: the core's findings on them are its own. */
   requestIds?: string[];
+  /** Its core findings were provoked on purpose (a chosen cursor, a cut before any id): listed in JSON, counted in text. */
+  provoked?: boolean;
   /** The capture (saved with --out as probe-<capture>.msi.json) that holds its exchanges. */
   capture?: string;
   /** The probe itself made the call fail (a cut before any id): the core's findings on it are expected. */
