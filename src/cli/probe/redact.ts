@@ -28,3 +28,15 @@ export function redactRecords(records: readonly CaptureRecord[], secrets: readon
     }
   });
 }
+
+/** Every string in a value (the report card) with the secrets replaced: before any escaping. */
+export function redactDeep<T>(v: T, secrets: readonly string[]): T {
+  if (secrets.length === 0) return v;
+  const walk = (x: unknown): unknown => {
+    if (typeof x === 'string') return redactText(x, secrets);
+    if (Array.isArray(x)) return x.map(walk);
+    if (x && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, walk(y)]));
+    return x;
+  };
+  return walk(v) as T;
+}

