@@ -9,8 +9,10 @@ import type { ProbeSettings } from './settings';
 import { PRODUCT_VERSION } from '../../export/version';
 
 export interface ProbeSession {
-  client: Client;
-  transport: StreamableHTTPClientTransport;
+  /** tools/call through the SDK (v1 and v2 spell it differently). */
+  call(name: string, args: Record<string, unknown>, options: { timeout: number; signal?: AbortSignal }): Promise<unknown>;
+  listTools(): Promise<{ name: string; annotations?: { readOnlyHint?: boolean; idempotentHint?: boolean; destructiveHint?: boolean } }[]>;
+  era: 'legacy' | 'modern';
   recorder: Recorder;
   sessionId: string | undefined;
   protocolVersion: string | undefined;
@@ -32,8 +34,9 @@ export async function openSession(s: ProbeSettings, src: string): Promise<ProbeS
   client.onerror = () => {};
   await client.connect(transport);
   return {
-    client,
-    transport,
+    era: 'legacy',
+    call: (name, args, o) => client.callTool({ name, arguments: args }, undefined, { onprogress: () => {}, timeout: o.timeout, ...(o.signal ? { signal: o.signal } : {}) }),
+    listTools: async () => (await client.listTools()).tools,
     recorder,
     sessionId: transport.sessionId,
     protocolVersion: transport.protocolVersion,
@@ -59,11 +62,7 @@ export interface CallOutcome {
 export async function callTool(p: ProbeSession, name: string, args: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<CallOutcome> {
   const t0 = Date.now();
   try {
-    const result = await p.client.callTool({ name, arguments: args }, undefined, {
-      onprogress: () => {},
-      timeout: timeoutMs,
-      ...(signal ? { signal } : {}),
-    });
+    const result = await p.call(name, args, { timeout: timeoutMs, ...(signal ? { signal } : {}) });
     return { ok: true, result, ms: Date.now() - t0 };
   } catch (e) {
     const text = errorText(e);

@@ -35,8 +35,9 @@ gapless retention, drops only idempotent, terminal pinned, gap signalled, sessio
   --args JSON          its arguments (default {})
   --allow-tool NAME    allow calling a tool that is not annotated readOnlyHint (repeatable); the
                        probe never calls any other tool
-  --era ERA            legacy (2025, Last-Event-ID), modern (2026-07-28) or auto (default: what
-                       the server speaks)
+  --era ERA            legacy (2025, Last-Event-ID: the SDK v1 client), modern (2026-07-28: the
+                       SDK v2 client; re-issue and listen experiments) or auto (default: what the
+                       SDK v2 client's negotiation settles on)
   --header 'N: V'      a request header, e.g. authorization (repeatable); also from the
                        environment, ${HEADERS_ENV} (one 'Name: value' per line). Values are never
                        printed and are redacted in saved captures
@@ -145,10 +146,6 @@ export async function probeCommand(argv: string[], io: Io, env: Record<string, s
   if (s.help) {
     io.stdout(PROBE_USAGE);
     return 0;
-  }
-  if (s.era === 'modern') {
-    io.stderr(`${NAME}: --era modern: the 2026-07-28 experiments (re-issued request, dropped subscriptions/listen) are not implemented yet; that era has no Last-Event-ID resumption to grade\n`);
-    return 2;
   }
   const secrets = secretsOf(s);
   let result;

@@ -4,7 +4,10 @@
 import { analyzeRecords } from '../../core/analyzer';
 import type { CaptureRecord } from '../../core/record';
 import type { Finding, FindingCode } from '../../core/model';
-import { openSession } from './client';
+import { openSession, type ProbeSession } from './client';
+import { openV2Session, type V2Session } from './client-v2';
+import { listenExperiment, reissueExperiment } from './exp-modern';
+import { isResponse } from './conns';
 import { baselineExperiment, cutExperiment, cutPoints, slowExperiment, streams, type Baseline } from './exp-stream';
 import { crossSessionExperiment, cursorExperiment, idsExperiment, standaloneExperiment } from './exp-cursors';
 import { grade } from './grade';
@@ -37,7 +40,7 @@ const CODE_CONDITION: Partial<Record<FindingCode, ConditionKey>> = {
 function attribute(experiments: ExperimentResult[], findings: readonly Finding[], asEvidence: boolean): Finding[] {
   const rest: Finding[] = [];
   for (const f of findings) {
-    const x = f.requestId !== undefined ? experiments.find((e) => e.requestIds?.includes(f.requestId!)) : experiments.length === 1 ? experiments[0] : undefined;
+    const x = (f.requestId !== undefined ? experiments.find((e) => e.requestIds?.includes(f.requestId!)) : undefined) ?? (experiments.length === 1 ? experiments[0] : undefined);
     if (!x) {
       rest.push(f);
       continue;
@@ -51,7 +54,84 @@ function attribute(experiments: ExperimentResult[], findings: readonly Finding[]
   return rest;
 }
 
-export async function runProbe(s: ProbeSettings): Promise<{ card: ReportCard; captures: ProbeCapture[] }> {
+type Outcome = { card: ReportCard; captures: ProbeCapture[] };
+
+/** --era: legacy probes the 2025 era with the SDK v1 client; auto and modern ask the SDK v2 client's negotiation first. */
+export async function runProbe(s: ProbeSettings): Promise<Outcome> {
+  if (s.era !== 'legacy') {
+    let v2: V2Session | undefined;
+    try {
+      v2 = await openV2Session(s, 'probe-session-a', 'auto');
+    } catch (e) {
+      if (s.era === 'modern') throw new ProbeError(`cannot connect to ${s.url} (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
+    }
+    if (v2?.era === 'modern') return runModern(s, v2);
+    await v2?.close();
+    if (s.era === 'modern') throw new ProbeError('the server does not speak the 2026-07-28 revision (the SDK v2 client settled on 2025): probe it with --era legacy');
+  }
+  return runLegacy(s);
+}
+
+/** Lists the tools and runs the baseline on the one to use (the named one, or the first read-only or allowed one that streams). */
+async function chooseAndBaseline(a: ProbeSession, s: ProbeSettings, experiments: ExperimentResult[], notes: string[]): Promise<{ tool?: ListedTool; baseline?: Baseline }> {
+  const listed = (await a.listTools()) as ListedTool[];
+  const { tools, refused } = candidates(listed, s.tool, s.allowTools);
+  if (s.tool !== undefined && tools.length === 0) throw new ProbeError(`the server lists no tool "${s.tool}"`);
+  for (const t of tools) {
+    const r = await baselineExperiment(a, s, t.name);
+    if (s.tool !== undefined || (r.baseline && streams(r.baseline.messages))) {
+      experiments.push(r.result);
+      if (r.baseline && coreFindings(a.recorder.records).findings.some((f) => f.code === 'live-gap')) r.baseline.lossy = true;
+      return { tool: t, ...(r.baseline ? { baseline: r.baseline } : {}) };
+    }
+    notes.push(`${t.name} (read-only) streams no progress or log notifications: not used`);
+  }
+  experiments.push(skipped('baseline', `no tool the probe may call streams notifications${refused.length ? ` (not called, not annotated readOnlyHint: ${refused.join(', ')}; name one with --tool or --allow-tool)` : ''}`));
+  return {};
+}
+
+async function slowIn(session: ProbeSession, s: ProbeSettings, tool: string, baseline: Baseline, experiments: ExperimentResult[], captures: ProbeCapture[]) {
+  // In a session of its own: what earlier experiments left behind (a buffer still full, a
+  // session the server ended) does not count against it.
+  try {
+    experiments.push({ ...(await slowExperiment(session, s, tool, baseline)), capture: 'slow-reader' });
+  } finally {
+    await session.close();
+  }
+  captures.push({ name: 'slow-reader', records: session.recorder.records });
+}
+
+async function runModern(s: ProbeSettings, a: V2Session): Promise<Outcome> {
+  const experiments: ExperimentResult[] = [];
+  const captures: ProbeCapture[] = [];
+  const notes = ['the 2026-07-28 revision has no sessions and no Last-Event-ID: a broken stream is re-issued, a dropped listen loses notifications by design; gapless retention, gap signalled and session scoping do not apply, so the answer is "not shown"'];
+  let tool: ListedTool | undefined;
+  let baseline: Baseline | undefined;
+  try {
+    ({ tool, baseline } = await chooseAndBaseline(a, s, experiments, notes));
+    // Streams of this era carry no ids by design: no priming event to look for.
+    for (const x of experiments) x.evidence = x.evidence.filter((e) => e.on !== 'priming');
+  } finally {
+    await a.close();
+  }
+  captures.push({ name: 'session-a', records: a.recorder.records });
+  const complete = !!baseline && baseline.messages.filter(isResponse).length === 1;
+  if (tool && baseline && complete) {
+    await slowIn(await openV2Session(s, 'probe-slow-reader'), s, tool.name, baseline, experiments, captures);
+    const r = await reissueExperiment(s, tool, baseline);
+    experiments.push(r.result);
+    captures.push(r.capture);
+  } else {
+    experiments.push(skipped('slow reader', baseline ? 'the baseline call did not complete' : 'no baseline'));
+    experiments.push(skipped('broken request stream, then a re-issue', baseline ? 'the baseline call did not complete' : 'no baseline'));
+  }
+  const l = await listenExperiment(s);
+  experiments.push(l.result);
+  if (l.capture) captures.push(l.capture);
+  return finish(s, 'modern', a, tool?.name, experiments, captures, notes);
+}
+
+async function runLegacy(s: ProbeSettings): Promise<Outcome> {
   const experiments: ExperimentResult[] = [];
   const captures: ProbeCapture[] = [];
   const notes: string[] = [];
@@ -64,23 +144,9 @@ export async function runProbe(s: ProbeSettings): Promise<{ card: ReportCard; ca
   let tool: string | undefined;
   let baseline: Baseline | undefined;
   try {
-    const listed = (await a.client.listTools()).tools as ListedTool[];
-    const { tools, refused } = candidates(listed, s.tool, s.allowTools);
-    if (s.tool !== undefined && tools.length === 0) throw new ProbeError(`the server lists no tool "${s.tool}"`);
-    for (const t of tools) {
-      const r = await baselineExperiment(a, s, t.name);
-      if (s.tool !== undefined || (r.baseline && streams(r.baseline.messages))) {
-        tool = t.name;
-        experiments.push(r.result);
-        baseline = r.baseline;
-        if (baseline && coreFindings(a.recorder.records).findings.some((f) => f.code === 'live-gap')) baseline.lossy = true;
-        break;
-      }
-      notes.push(`${t.name} (read-only) streams no progress or log notifications: not used`);
-    }
-    if (!tool) {
-      experiments.push(skipped('baseline', `no tool the probe may call streams notifications${refused.length ? ` (not called, not annotated readOnlyHint: ${refused.join(', ')}; name one with --tool or --allow-tool)` : ''}`));
-    }
+    const chosen = await chooseAndBaseline(a, s, experiments, notes);
+    tool = chosen.tool?.name;
+    baseline = chosen.baseline;
     const ids = baseline?.ids ?? [];
     if (baseline && ids.length === 0) notes.push('the tool\'s stream carries no event ids: Last-Event-ID resumption is not offered');
     const complete = !!baseline && baseline.messages.filter((m) => 'result' in m || 'error' in m).length === 1;
@@ -102,17 +168,7 @@ export async function runProbe(s: ProbeSettings): Promise<{ card: ReportCard; ca
         captures.push({ name: 'cut-before-id', records: own.recorder.records });
       }
     } else experiments.push(skipped('cut and resume', !baseline ? 'no baseline' : !complete ? 'the baseline call did not complete' : 'the stream carries no ids: nothing to resume from'));
-    // In a session of its own: what earlier experiments left behind (a buffer still full, a
-    // session the server ended) does not count against it.
-    if (baseline && tool && complete) {
-      const slow = await openSession(s, 'probe-slow-reader');
-      try {
-        experiments.push({ ...(await slowExperiment(slow, s, tool, baseline)), capture: 'slow-reader' });
-      } finally {
-        await slow.close();
-      }
-      captures.push({ name: 'slow-reader', records: slow.recorder.records });
-    }
+    if (baseline && tool && complete) await slowIn(await openSession(s, 'probe-slow-reader'), s, tool, baseline, experiments, captures);
     else experiments.push(skipped('slow reader', baseline ? 'the baseline call did not complete' : 'no baseline'));
     experiments.push(await standaloneExperiment(a, s));
     experiments.push(idsExperiment(a));
@@ -137,6 +193,10 @@ export async function runProbe(s: ProbeSettings): Promise<{ card: ReportCard; ca
     await a.close();
   }
   captures.unshift({ name: 'session-a', records: a.recorder.records });
+  return finish(s, 'legacy', a, tool, experiments, captures, notes);
+}
+
+function finish(s: ProbeSettings, era: 'legacy' | 'modern', a: ProbeSession, tool: string | undefined, experiments: ExperimentResult[], captures: ProbeCapture[], notes: string[]): Outcome {
   // The core's analysis of each capture (what `audit` shows for its file): the findings go to the
   // experiments of the requests they name. Those of session A and of the slow reader are evidence;
   // the resumes with chosen cursors provoke some on purpose (an unknown cursor is "stale"): listed only.
@@ -156,7 +216,7 @@ export async function runProbe(s: ProbeSettings): Promise<{ card: ReportCard; ca
   return {
     card: {
       url: s.url,
-      era: 'legacy',
+      era,
       ...(a.protocolVersion ? { protocolVersion: a.protocolVersion } : {}),
       sessions: [a.sessionId ?? '(none)', ...security.map((f) => f.sessions[1])],
       ...(tool ? { tool } : {}),
