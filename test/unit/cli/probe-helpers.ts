@@ -6,7 +6,7 @@ import type { ReportCard } from '../../../src/cli/probe/types.js';
 export const QUICK = ['--timeout', '1500', '--pace', '10', '--pace-for', '100', '--listen', '200'];
 export const LONG_TASK = ['--tool', 'long_task', '--args', '{"chunks":4,"delayMs":10}'];
 /** Enough to fill loopback socket buffers (~4 MB) while the reader is slow. */
-export const FLOOD = ['--tool', 'flood', '--args', '{"parts":200,"bytes":32768}', '--timeout', '4000', '--pace', '100', '--pace-for', '500', '--listen', '200'];
+export const FLOOD = ['--tool', 'flood', '--args', '{"parts":200,"bytes":32768}', '--timeout', '5000', '--pace', '100', '--pace-for', '1000', '--listen', '200'];
 
 export async function probe(url: string, argv: string[], env: Record<string, string> = {}) {
   let stdout = '';
