@@ -48,7 +48,9 @@ export async function cursorExperiment(a: ProbeSession, s: ProbeSettings, b: Bas
   const status = c?.status;
   const said = status !== undefined && status >= 400 ? `status ${status}` : resync ? 'a resync event' : msgs.some((m) => 'error' in m) ? 'a JSON-RPC error' : undefined;
   if (which === 'evicted') {
-    const baselineAfter = b.messages.slice(1).map(messageKey);
+    // What the baseline's stream carried after that cursor (its first id: the priming event, or the first message).
+    const at = b.post.events.find((e) => e.id === cursor)?.n ?? 0;
+    const baselineAfter = b.post.events.filter((e) => e.n > at && e.msg).map((e) => messageKey(e.msg!));
     const got = new Set(msgs.map(messageKey));
     const all = baselineAfter.every((k) => got.has(k));
     if (said) ev.push({ on: 'gap-signalled', verdict: 'pass', text: `after ${s.retentionMs} ms the first cursor (${shortId(cursor)}) is answered ${answerText(c)}: the server says so (${said})` });

@@ -115,3 +115,24 @@ describe('probe: the official SDK servers, unmodified', () => {
     });
   }
 });
+
+describe('probe --slow: a cursor evicted by the time it is used', () => {
+  it('a bounded store (FIFO of 8 events) answers the evicted cursor 400: said so; a store that keeps everything replays it', async () => {
+    const bounded = await startFixtureServer({ mode: 'mcp-proxy-evicted', cut: undefined });
+    const lossless = await startFixtureServer({ mode: 'lossless', cut: undefined });
+    try {
+      const slow = ['--slow', '--retention', '200'];
+      const b = (await card(bounded.url, [...LONG_TASK, ...QUICK, ...slow])).card;
+      const x = b.experiments.find((e) => e.name === 'resume with an evicted cursor')!;
+      expect(x.status).toBe('ran');
+      expect(x.evidence).toEqual([expect.objectContaining({ on: 'gap-signalled', verdict: 'pass', text: expect.stringMatching(/answered 400 .*the server says so \(status 400\)/) })]);
+      const l = (await card(lossless.url, [...LONG_TASK, ...QUICK, ...slow])).card;
+      const y = l.experiments.find((e) => e.name === 'resume with an evicted cursor')!;
+      expect(y.evidence).toEqual([expect.objectContaining({ on: 'gapless-retention', verdict: 'pass', text: expect.stringMatching(/still replays the whole call/) })]);
+      expect(l.overall).toBe('yes');
+    } finally {
+      await bounded.close();
+      await lossless.close();
+    }
+  });
+});
