@@ -18,21 +18,21 @@ import { fails, findingsOfRequest, requestName, sessionName, worst, type AuditIn
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const shown = (s: string) => s.replace(NOT_XML, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
 
-function text(s: string): string {
+export function text(s: string): string {
   return shown(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
-function attr(s: string): string {
+export function attr(s: string): string {
   return text(s).replace(/"/g, '&quot;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;');
 }
 /** An xs:token attribute: one line, no edge or double spaces (a parser would collapse them anyway). */
-function token(s: string, fallback: string): string {
+export function token(s: string, fallback: string): string {
   const t = s.replace(/[\t\n\r]+/g, ' ').replace(/ {2,}/g, ' ').trim();
   return attr(t || fallback);
 }
 
 const secs = (ms: number) => (Number.isFinite(ms) && ms > 0 ? (ms / 1000).toFixed(3) : '0');
 /** Ant's schema wants xs:dateTime without a zone or fraction: UTC, to the second. */
-const stamp = (t: number) => new Date(Number.isFinite(t) && t > 0 && t < 8.64e15 ? t : 0).toISOString().slice(0, 19);
+export const stamp = (t: number) => new Date(Number.isFinite(t) && t > 0 && t < 8.64e15 ? t : 0).toISOString().slice(0, 19);
 
 function host(url: string): string {
   try {

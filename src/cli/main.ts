@@ -63,11 +63,14 @@ verdicts, resumes, eras); exit 0 no difference, 1 differences, 2 bad input (see 
 CI recipes (baseline gate, SARIF upload, Playwright HAR): docs/ci.md.
 
 A capture served back as an MCP server: ${NAME} serve <file> (see ${NAME} serve --help).
+A live server graded on Last-Event-ID resumption: ${NAME} probe <url> (see ${NAME} probe --help).
 `;
 
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
   if (argv[0] === 'serve') return serveCommand(argv.slice(1), io);
   if (argv[0] === 'diff') return diffCommand(argv.slice(1), io);
+  // Loaded on demand: the SDK client it drives is most of its size, and `audit` needs none of it.
+  if (argv[0] === 'probe') return (await import('./probe/command')).probeCommand(argv.slice(1), io);
   let parsed;
   try {
     parsed = parseArgs({
@@ -103,7 +106,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     return 2;
   }
   if (command !== 'audit') {
-    io.stderr(`${NAME}: unknown command "${command}"; the commands are "audit", "diff" and "serve" (see --help)\n`);
+    io.stderr(`${NAME}: unknown command "${command}"; the commands are "audit", "diff", "serve" and "probe" (see --help)\n`);
     return 2;
   }
   if (files.length === 0) {

@@ -3,11 +3,15 @@ import { visible, visibleLine } from '../common/text';
 import { useSelection } from '../navigation/NavigationProvider';
 import { useViewModel } from '../store/StoreContext';
 import { SessionEraHeader } from './SessionEra';
+import { useCopy } from '../common/copy';
+import { probeCommandFor } from './probe-command';
 
 export function SessionHeader() {
   const snap = useViewModel().snap;
   const s = useSelection().view?.session;
+  const copy = useCopy();
   if (!s) return null;
+  const probe = probeCommandFor(snap, s);
   const streams = s.streamIds.map((id) => snap.streams[id]).filter(Boolean);
   const resumes = streams.filter((x) => x!.kind === 'resume').length;
   return (
@@ -45,6 +49,17 @@ export function SessionHeader() {
           )}
         </span>
       ))}
+      {probe && (
+        <button
+          type="button"
+          className="linkbtn small shead-probe"
+          data-testid="probe-server"
+          title={`Copies a command that probes this server's resumption from a terminal (the panel sends nothing):\n${probe}`}
+          onClick={() => copy(probe, 'probe command')}
+        >
+          Probe this server
+        </button>
+      )}
       <span className="shead-kv faint shead-evidence" style={{ whiteSpace: 'normal' }}>{visibleLine(`id evidence: ${s.idScheme.evidence}`, 300)}</span>
     </div>
   );
