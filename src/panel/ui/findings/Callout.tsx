@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Finding } from '../../../core/model';
-import { ADVICE_LOSSY, lossDetail } from '../../../core/presentation';
+import { adviceFor, lossDetail } from '../../../core/presentation';
 import { toolName as toolOf } from '../common/labels';
 import { SevIcon } from '../common/SevIcon';
 import { visible } from '../common/text';
@@ -73,7 +73,7 @@ export function Callout(props: { finding: Finding; more: number; compact?: boole
           </span>
         </div>
       )}
-      {open && f.code === 'lossy-result-accepted' && <p className="callout-advice">{`What to do: ${ADVICE_LOSSY}`}</p>}
+      {open && adviceFor(f.code) && <p className="callout-advice">{`What to do: ${adviceFor(f.code)!}`}</p>}
       <div hidden={!open}>
         <button type="button" className="linkbtn" onClick={() => act.showFindingInTimeline(f)} data-testid="show-in-timeline">
           Show in timeline
