@@ -70,6 +70,9 @@ export function answeredNotTaken(D: Derivation, r: ReqState): void {
   else if (ev.duplicate) why = 'duplicate-id';
   else if (st.root.segments.some((x) => x !== st && x.ord > st.ord && x.start <= ev.t)) why = 'abandoned-stream';
   else why = 'unmatched';
+  // Sent again while the first was still running, with nothing to show the response went astray:
+  // two calls of the same thing (no cancellation), not a sign the result was not taken.
+  if (cancelledAt === undefined && why === 'unmatched') return;
   overlay(D, st, r.responseIndex, 'result-not-taken');
   add(D, r.responseOrd, 'result-not-taken', {
     ...(why === 'standalone-get' ? { severity: 'error' as const } : {}),
