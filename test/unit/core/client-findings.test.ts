@@ -131,7 +131,15 @@ describe('item 2: a result delivered and not taken', () => {
       for (const m of of(s, 'result-missing')) {
         const r = reqs(s).find((x) => x.id === m.requestId)!;
         expect(r.response).toBeUndefined();
-        const held = Object.values(s.streams).some((st) => st.events.some((e) => e.data.includes(`"id":${r.id},"result"`) || e.data.includes(`"id":${r.id},"jsonrpc":"2.0","result"`)));
+        const answers = (d: string): boolean => {
+          try {
+            const m = JSON.parse(d) as { id?: unknown; result?: unknown; error?: unknown };
+            return String(m.id) === r.id && (m.result !== undefined || m.error !== undefined);
+          } catch {
+            return false;
+          }
+        };
+        const held = Object.values(s.streams).some((st) => st.events.some((e) => answers(e.data)));
         expect(held).toBe(false);
       }
     }
