@@ -26,6 +26,8 @@ export function Callout(props: { finding: Finding; more: number; compact?: boole
   const [userOpen, setOpen] = useState<boolean | undefined>(undefined);
   const open = userOpen ?? !props.compact;
   const toolName = req ? toolOf(req.params) : '';
+  // A tool call sent again (issue 19): the header line names the attempt it repeats.
+  const rerunOf = (f.code === 'destructive-tool-rerun' || f.code === 'tool-rerun-risk') && f.relatedRequestIds?.length ? f.relatedRequestIds[0] : undefined;
   // In the header while collapsed; next to the other buttons when open (a long header line would
   // otherwise push it onto a line of its own).
   const moreBtn = (
@@ -47,6 +49,7 @@ export function Callout(props: { finding: Finding; more: number; compact?: boole
           </span>
         )}
         {req && <span>{visible(`request ${req.id} (${req.method}${toolName})`)}</span>}
+        {rerunOf !== undefined && <span className={f.severity === 'error' ? 'sev-error' : undefined} data-testid="callout-rerun-of">{visible(`sent again after request ${rerunOf}: may have run twice`)}</span>}
         {f.missing && <span className="sev-error">{visible(`missing ids ${f.missing}`)}</span>}
         {!f.missing && d?.missing && <span className="sev-error">{visible(`missing ids ${d.missing}`)}</span>}
         {f.pending && open && <span className="dim">(pending: another open stream of the session may still deliver these ids)</span>}
