@@ -102,6 +102,17 @@ describe('item 2: a result delivered and not taken', () => {
     expect(ev.findings).toContain('result-not-taken');
   });
 
+  it('@ai-sdk/mcp (createMCPClient, HTTP transport) against the same server: its call times out without a cancellation; result-not-taken says it never took it', () => {
+    for (const f of ['ai-sdk-result-event-type.capture.json', 'ai-sdk-result-event-type.har']) {
+      const s = load(f);
+      expect(codes(s)).not.toContain('result-missing');
+      const [x] = of(s, 'result-not-taken');
+      expect(x).toMatchObject({ severity: 'error', requestId: '3' });
+      expect(x!.message).toContain('never took it');
+      expect(x!.message).toContain('SSE event of type "result"');
+    }
+  });
+
   it('the same run as a HAR gives the same finding', () => {
     const a = of(load('result-event-type.capture.json'), 'result-not-taken').map((f) => ({ ...essence(f), message: f.message.replace(/(node:[\w-]+:c|har:e)\d+/g, 'S') }));
     const b = of(load('result-event-type.har'), 'result-not-taken').map((f) => ({ ...essence(f), message: f.message.replace(/(node:[\w-]+:c|har:e)\d+/g, 'S') }));
