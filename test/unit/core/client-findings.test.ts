@@ -113,6 +113,15 @@ describe('item 2: a result delivered and not taken', () => {
     }
   });
 
+  it('SDK v2 client (2025 era) against the same fault: result-not-taken, and its resume of the stream that "lacked" the result is answered empty', () => {
+    for (const f of ['v2/legacy-result-event-type.capture.json', 'v2/legacy-result-event-type.har']) {
+      const s = load(f);
+      expect(codes(s)).not.toContain('result-missing');
+      expect(of(s, 'result-not-taken')).toMatchObject([{ severity: 'error', requestId: '2' }]);
+      expect(req(s, '2').verdict).toBe('incomplete');
+    }
+  });
+
   it('the same run as a HAR gives the same finding', () => {
     const a = of(load('result-event-type.capture.json'), 'result-not-taken').map((f) => ({ ...essence(f), message: f.message.replace(/(node:[\w-]+:c|har:e)\d+/g, 'S') }));
     const b = of(load('result-event-type.har'), 'result-not-taken').map((f) => ({ ...essence(f), message: f.message.replace(/(node:[\w-]+:c|har:e)\d+/g, 'S') }));
