@@ -83,15 +83,17 @@ describe('the panel: a destructive tool re-issued after its stream broke (SDK v2
 
     await setDockSide(h.browser, 'right');
     const right = await firstScreen('docked right');
-    expect(right.advice).toContain('idempotency key');
-    expect(right.worst!.text).toContain('sent again after request 1');
+    // This harness's window is about 410 px high: a short panel shows the callout's header line
+    // (code, request, the attempt it repeats) and leaves the advice to the finding's detail.
+    if (right.advice !== null) expect(right.advice).toContain('idempotency key');
+    expect(right.worst!.text).toContain('repeats request 1');
     await shoot('client-a-destructive-rerun-right');
 
     await setDockSide(h.browser, 'bottom');
     try {
       const bottom = await firstScreen('docked bottom');
       expect(bottom.worst!.onFirstScreen).toBe(true);
-      expect(bottom.worst!.text).toContain('sent again after request 1');
+      expect(bottom.worst!.text).toContain('repeats request 1');
       await shoot('client-a-destructive-rerun-bottom');
     } finally {
       await setDockSide(h.browser, 'right');
@@ -111,6 +113,7 @@ describe('the panel: a destructive tool re-issued after its stream broke (SDK v2
     const advice = await waitFor(() => h.panel.eval<string | null>(`document.querySelector('[data-testid=request-advice]')?.textContent ?? null`), { timeoutMs: 10_000, message: 'request advice' });
     expect(advice).toContain('read the state it changes');
     await shoot('client-a-destructive-rerun-requests');
+    expect(await selectFinding('destructive-tool-rerun')).toContain('idempotency key');
   });
 });
 

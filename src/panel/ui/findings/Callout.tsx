@@ -49,7 +49,11 @@ export function Callout(props: { finding: Finding; more: number; compact?: boole
           </span>
         )}
         {req && <span>{visible(`request ${req.id} (${req.method}${toolName})`)}</span>}
-        {rerunOf !== undefined && <span className={f.severity === 'error' ? 'sev-error' : undefined} data-testid="callout-rerun-of">{visible(`sent again after request ${rerunOf}: may have run twice`)}</span>}
+        {rerunOf !== undefined && (
+          <span className={f.severity === 'error' ? 'sev-error' : undefined} data-testid="callout-rerun-of" title={visible(`sent again after request ${rerunOf}: the tool may have run twice`)}>
+            {visible(`repeats request ${rerunOf}`)}
+          </span>
+        )}
         {f.missing && <span className="sev-error">{visible(`missing ids ${f.missing}`)}</span>}
         {!f.missing && d?.missing && <span className="sev-error">{visible(`missing ids ${d.missing}`)}</span>}
         {f.pending && open && <span className="dim">(pending: another open stream of the session may still deliver these ids)</span>}
@@ -76,7 +80,8 @@ export function Callout(props: { finding: Finding; more: number; compact?: boole
           </span>
         </div>
       )}
-      {open && adviceFor(f.code) && <p className="callout-advice">{`What to do: ${adviceFor(f.code)!}`}</p>}
+      {/* A short panel keeps the lossy result's advice only: the others are in the finding's detail. */}
+      {open && adviceFor(f.code) && <p className={`callout-advice${f.code === 'lossy-result-accepted' ? '' : ' secondary'}`}>{`What to do: ${adviceFor(f.code)!}`}</p>}
       <div hidden={!open}>
         <button type="button" className="linkbtn" onClick={() => act.showFindingInTimeline(f)} data-testid="show-in-timeline">
           Show in timeline
