@@ -65,12 +65,17 @@ export function sameDataAgain(r: ReqState, st: StreamS, ev: SseEvent): boolean {
   const first = seen.get(ev.data);
   if (first === undefined) {
     seen.set(ev.data, st.id);
+    // A bounded window (a replay re-sends recent events): O(1) per event, no growth with a long call.
+    if (seen.size > SEEN_WINDOW) seen.delete(seen.keys().next().value!);
     return false;
   }
   if (!st.isResume || first === st.id) return false;
   noteDup(r, st, ev);
   return true;
 }
+
+/** How many recent cumulative notifications of a request are compared with a resume's. */
+const SEEN_WINDOW = 1024;
 
 /** A cumulative notification of `r` delivered a second time before its response. */
 export function noteDup(r: ReqState, st: StreamS, ev: SseEvent): void {
