@@ -73,6 +73,8 @@ export function answeredNotTaken(D: Derivation, r: ReqState): void {
   // Sent again while the first was still running, with nothing to show the response went astray:
   // two calls of the same thing (no cancellation), not a sign the result was not taken.
   if (cancelledAt === undefined && why === 'unmatched') return;
+  // An error answer to a cancelled request (some servers say "cancelled"): expected, nothing lost.
+  if (why === 'after-cancel' && r.response === 'error') return;
   overlay(D, st, r.responseIndex, 'result-not-taken');
   add(D, r.responseOrd, 'result-not-taken', {
     ...(why === 'standalone-get' ? { severity: 'error' as const } : {}),
