@@ -145,6 +145,15 @@ describe('item 2: a result delivered and not taken', () => {
     expect(f!.message).toMatch(/\d+ ms after the client had cancelled/);
   });
 
+  it('an error answer after the cancellation (a server saying "cancelled") is expected: no result-not-taken', () => {
+    const records = resultAfterCancel().map((r) =>
+      r.kind === 'chunk' && r.text.includes('"result"') ? { ...r, text: r.text.replace(/"result":\{"content":\[\]\}/, '"error":{"code":-32800,"message":"Request cancelled"}') } : r,
+    );
+    const s = analyzeRecords(records);
+    expect(reqs(s).find((r) => r.id === '2')!.response).toBe('error');
+    expect(codes(s)).not.toContain('result-not-taken');
+  });
+
   it('no result-missing anywhere for a request whose response the capture holds (every fixture capture)', () => {
     for (const f of ['result-event-type.capture.json', 'result-event-type.har', 'dropped-result.capture.json', 'v2/modern-dropped-result.capture.json']) {
       const s = load(f);
