@@ -119,8 +119,15 @@ describe('the panel: a destructive tool re-issued after its stream broke (SDK v2
 
 /** Clear the panel, run `mode` on the page's agent, wait until the live panel has `code`. */
 async function runUntil(mode: string, code: string): Promise<any> {
-  await clickTestId(h.panel, 'tb-clear');
-  await waitFor(() => h.panel.eval(`globalThis.__MSI_UI__.snapshot().sessions.length === 0`), { message: 'panel cleared' });
+  // The previous run's client may still close or reconnect a stream after a clear (the v1 client's
+  // resume after a timed-out call): clear again until the panel stays empty.
+  await waitFor(
+    async () => {
+      await clickTestId(h.panel, 'tb-clear');
+      return h.panel.eval<boolean>(`globalThis.__MSI_UI__.snapshot().sessions.length === 0`);
+    },
+    { timeoutMs: 20_000, message: 'panel cleared' },
+  );
   const outcome = await h.evalPage<any>(`window.__demo.run(${JSON.stringify(mode)})`);
   const snap = await waitFor(
     async () => {
