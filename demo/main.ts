@@ -47,7 +47,7 @@ const num = (name: string, dflt: number) => {
 };
 
 function optionsFor(m: string): { mode: string; url: string; sdk: 'v1' | 'v2' } & AgentOptions {
-  const short = m === 'dropped-result' || m === 'session-404' || m === 'evicted' || /dropped-result|session-404|abandoned/.test(m);
+  const short = m === 'dropped-result' || m === 'session-404' || m === 'evicted' || /dropped-result|session-404|abandoned|result-event-type/.test(m);
   return {
     mode: m,
     sdk,
@@ -55,7 +55,7 @@ function optionsFor(m: string): { mode: string; url: string; sdk: 'v1' | 'v2' } 
     chunks: num('chunks', 12),
     delayMs: num('delayMs', 120),
     timeoutMs: num('timeoutMs', short ? 3000 : 30_000),
-    warmup: m === 'cross-stream',
+    warmup: m === 'cross-stream' || m === 'duplicate-cross-stream',
   };
 }
 

@@ -3,10 +3,11 @@
 // Links within the document become their text (they point nowhere outside it).
 
 function section(docs: string, code: string): string {
-  const start = docs.indexOf(`\n## ${code}\n`);
-  if (start < 0) throw new Error(`docs/findings.md has no section "## ${code}"`);
-  const body = docs.slice(start + code.length + 5);
-  const end = body.search(/\n## /);
+  // A code's section is "## code", or "### code" under a group such as "Findings about the client".
+  const head = new RegExp(`\\n(#{2,3}) ${code}\\n`).exec(docs);
+  if (!head) throw new Error(`docs/findings.md has no section "## ${code}"`);
+  const body = docs.slice(head.index + head[0].length);
+  const end = body.search(new RegExp(`\\n#{2,${head[1]!.length}} `));
   return (end < 0 ? body : body.slice(0, end)).trim();
 }
 

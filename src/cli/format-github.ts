@@ -6,7 +6,7 @@
 // and LF escaped in the message, and `:` and `,` too in properties), so page text cannot end the
 // line and start another command (test/unit/cli/format-github.test.ts compares with @actions/core).
 import type { Finding, Severity } from '../core/model';
-import { captureSummary } from '../core/presentation';
+import { adviceFor, captureSummary } from '../core/presentation';
 import { findingsOfRequest, requestName, sessionName, type AuditInput } from './audit-input';
 
 const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -41,7 +41,8 @@ export function renderGithub(inputs: readonly AuditInput[], known: ReadonlySet<F
       const w = where(f);
       const isKnown = known.has(f);
       if (isKnown) inBaseline++;
-      lines.push(annotation(isKnown ? 'notice' : COMMAND[f.severity], { title: isKnown ? `${title} (in the baseline)` : title, file }, `${f.message}${s ? ` (${sessionName(s)}${w ? `; ${w}` : ''})` : w ? ` (${w})` : ''}`));
+      const advice = f.severity !== 'info' ? adviceFor(f.code) : undefined;
+      lines.push(annotation(isKnown ? 'notice' : COMMAND[f.severity], { title: isKnown ? `${title} (in the baseline)` : title, file }, `${f.message}${s ? ` (${sessionName(s)}${w ? `; ${w}` : ''})` : w ? ` (${w})` : ''}${advice ? ` What to do: ${advice}` : ''}`));
     }
   }
   lines.push(`mcp-stream-inspector audit: ${inputs.length} file(s), ${count.error} error(s), ${count.warning} warning(s), ${count.info} info${known.size ? `; ${inBaseline} in the baseline` : ''}`);

@@ -12,7 +12,7 @@
 // line, single spaces). Characters XML 1.0 cannot carry (most C0 controls, U+FFFE/F, lone
 // surrogates) are written as ⟨U+XXXX⟩; everything else is escaped, never dropped.
 import type { AnalysisSnapshot, Finding } from '../core/model';
-import { captureItemText, captureSummary } from '../core/presentation';
+import { adviceFor, captureItemText, captureSummary } from '../core/presentation';
 import { fails, findingsOfRequest, requestName, sessionName, worst, type AuditInput, type FailOn } from './audit-input';
 
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -46,7 +46,8 @@ function findingText(f: Finding): string {
   const where = [f.streamId ? `stream ${f.streamId}` : '', f.missing ? `missing ${f.missing}` : f.eventIds.length ? `ids ${f.eventIds.slice(0, 10).join(', ')}${f.eventIds.length > 10 ? ' …' : ''}` : '']
     .filter(Boolean)
     .join(', ');
-  return `${f.severity.toUpperCase()} ${f.code}${where ? ` (${where})` : ''}\n  ${f.message}`;
+  const advice = f.severity !== 'info' ? adviceFor(f.code) : undefined;
+  return `${f.severity.toUpperCase()} ${f.code}${where ? ` (${where})` : ''}\n  ${f.message}${advice ? `\n  What to do: ${advice}` : ''}`;
 }
 
 interface Case {

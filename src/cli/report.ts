@@ -1,6 +1,6 @@
 // Rendering of an analysis for the `audit` command: the --json shape and the human text.
 import type { AnalysisSnapshot, CaptureHealthItem, Finding, RequestLink, ServerEra, Severity, Stream, SubscriptionInfo } from '../core/model';
-import { captureItemText, captureSummary, worstSeverity as worstOfFindings } from '../core/presentation';
+import { adviceFor, captureItemText, captureSummary, worstSeverity as worstOfFindings } from '../core/presentation';
 import { eraLines, linkLine, requestLinks, subLine } from './report-eras';
 import type { AuditInput, AuditNotice } from './audit-input';
 
@@ -55,6 +55,8 @@ export interface AuditJson {
     pending: boolean;
     eventIds: string[];
     message: string;
+    /** What to do, for the codes that carry their own advice (lossy and duplicated results, the client findings). */
+    advice?: string;
   }[];
   /** Per input file: its capture health (what the inspector lost or did not keep, its notices). */
   files: {
@@ -160,6 +162,7 @@ export function toAuditJson(inputs: readonly Pick<AuditInput, 'file' | 'format' 
         sessionKey: f.sessionKey,
         relatedRequestIds: (f.relatedRequestIds ?? []).map((x) => idValue(x)),
         pending: f.pending === true,
+        ...(adviceFor(f.code) ? { advice: adviceFor(f.code)! } : {}),
       });
     }
   }
@@ -187,7 +190,8 @@ function findingLines(f: Finding, indent: string): string[] {
   const where = [f.streamId ? `stream ${f.streamId}` : '', f.requestId ? `request ${f.requestId}` : '', f.missing ? `missing ${f.missing}` : f.eventIds.length ? `ids ${f.eventIds.slice(0, 5).join(', ')}${f.eventIds.length > 5 ? ' …' : ''}` : '']
     .filter(Boolean)
     .join(', ');
-  return [`${indent}${SEV_LABEL[f.severity]} ${f.code}${where ? `  (${where})` : ''}`, `${indent}        ${f.message}`];
+  const advice = f.severity !== 'info' ? adviceFor(f.code) : undefined;
+  return [`${indent}${SEV_LABEL[f.severity]} ${f.code}${where ? `  (${where})` : ''}`, `${indent}        ${f.message}`, ...(advice ? [`${indent}        What to do: ${advice}`] : [])];
 }
 
 export function renderHuman(file: string, format: string, snap: AnalysisSnapshot, notices: readonly AuditNotice[] = []): string {

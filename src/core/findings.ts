@@ -34,6 +34,11 @@ export const SEVERITY: Record<FindingCode, Severity> = {
   'request-state-altered': 'error',
   'input-not-answered': 'warning',
   'era-mismatch': 'warning',
+  // The client (issue 19): a tool that may have run twice, a result it did not take, duplicated output.
+  'tool-rerun-risk': 'warning',
+  'destructive-tool-rerun': 'error',
+  'result-not-taken': 'warning',
+  'duplicate-output-accepted': 'error',
 };
 
 export const TITLE: Record<FindingCode, string> = {
@@ -64,6 +69,10 @@ export const TITLE: Record<FindingCode, string> = {
   'request-state-altered': 'MRTR retry changed the requestState',
   'input-not-answered': 'input_required never answered',
   'era-mismatch': 'Client and server speak different eras',
+  'tool-rerun-risk': 'Tool call sent again: it may have run twice',
+  'destructive-tool-rerun': 'Destructive tool sent again after it reached the server',
+  'result-not-taken': 'Result delivered but not taken by the client',
+  'duplicate-output-accepted': 'Result accepted over duplicated output',
 };
 
 export const ALL_CODES = Object.keys(SEVERITY) as FindingCode[];

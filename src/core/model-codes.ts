@@ -31,4 +31,9 @@ export type FindingCode =
   | 'header-mismatch'
   | 'request-state-altered'
   | 'input-not-answered'
-  | 'era-mismatch';
+  | 'era-mismatch'
+  // What the page's client did with what it got (issue 19; docs/findings.md "Findings about the client").
+  | 'tool-rerun-risk'
+  | 'destructive-tool-rerun'
+  | 'result-not-taken'
+  | 'duplicate-output-accepted';

@@ -167,7 +167,8 @@ export interface ReconnectChain {
   }[];
 }
 
-export type Verdict = 'complete' | 'complete-unverified' | 'lossy' | 'incomplete' | 'pending';
+/** `duplicated`: the result arrived after cumulative notifications delivered twice (extra parts). */
+export type Verdict = 'complete' | 'complete-unverified' | 'lossy' | 'duplicated' | 'incomplete' | 'pending';
 
 export interface RequestInfo {
   /** JSON text of the id. */

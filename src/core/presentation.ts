@@ -1,7 +1,7 @@
 // How findings, verdicts and capture health are ranked and said: one place for the panel, the
 // Markdown report and `audit` (text, JSON, JUnit, GitHub), so the three faces agree. Each medium
 // chooses its icons and layout; the order, the words and the advice come from here.
-import type { AnalysisSnapshot, CaptureHealth, CaptureHealthItem, Finding, RequestInfo, Severity, Verdict } from './model';
+import type { AnalysisSnapshot, CaptureHealth, CaptureHealthItem, Finding, FindingCode, RequestInfo, Severity, Verdict } from './model';
 import { SEVERITY_RANK } from './findings';
 
 export { SEVERITY, SEVERITY_RANK, worstOf } from './findings';
@@ -33,7 +33,7 @@ export function sortFindings(fs: readonly Finding[]): Finding[] {
 }
 
 /** Codes that say what became of the request itself: named first among findings of one severity. */
-const OUTCOME = new Set(['lossy-result-accepted', 'result-missing', 'unverified-result-accepted']);
+const OUTCOME = new Set(['lossy-result-accepted', 'result-missing', 'unverified-result-accepted', 'duplicate-output-accepted', 'result-not-taken', 'destructive-tool-rerun']);
 
 /** The finding to name for a request: the most severe; among equals the one about its outcome, then the first. */
 export function worstForRequest(fs: readonly Finding[]): Finding | undefined {
@@ -50,12 +50,41 @@ export const VERDICT_TEXT: Record<Verdict, string> = {
   complete: 'every event that contributed to the result was received',
   'complete-unverified': 'the result arrived, but the event ids cannot prove nothing was lost',
   lossy: 'the result was accepted although events of this request were lost',
+  duplicated: 'the result was accepted although events of this request were delivered twice before it',
   incomplete: 'the request’s streams ended without a terminal response',
   pending: 'still waiting for a terminal response',
 };
 
+export const ADVICE_DUPLICATED =
+  'Discard the accumulated state (parts were applied twice), or de-duplicate what the request accumulated by event id and by content, then re-issue the request or read the state explicitly.';
+
+/** What to do about a tool that may have run twice (tool-rerun-risk, destructive-tool-rerun). */
+export const ADVICE_RERUN =
+  'Before re-issuing a tool call whose first attempt may have run, read the state it changes; give the call an idempotency key in _meta that the server honours; declare idempotentHint / destructiveHint truthfully so clients can decide.';
+
+/** What to do about a result the client did not take (result-not-taken). */
+export const ADVICE_NOT_TAKEN =
+  'Send every response as an SSE "message" event (or with no event field) on the request’s own stream; a client should keep reading the stream it resumes, and give a slow call a longer timeout (progress notifications can reset it) instead of cancelling and re-sending it.';
+
 export const ADVICE_LOSSY =
   'Discard the accumulated state (the notifications collected for this request), then re-issue the request or read the state explicitly. A terminal result after a lossy replay is not evidence of completeness.';
+
+/** The 'what to do' of a finding code, where it has one of its own (the panel, Markdown, audit). */
+export function adviceFor(code: FindingCode): string | undefined {
+  switch (code) {
+    case 'lossy-result-accepted':
+      return ADVICE_LOSSY;
+    case 'duplicate-output-accepted':
+      return ADVICE_DUPLICATED;
+    case 'tool-rerun-risk':
+    case 'destructive-tool-rerun':
+      return ADVICE_RERUN;
+    case 'result-not-taken':
+      return ADVICE_NOT_TAKEN;
+    default:
+      return undefined;
+  }
+}
 
 /** Count the ids in a range text like "12–13, 20" or "12-13". Unknown parts count 0. */
 export function countRange(missing: string | undefined): number | undefined {

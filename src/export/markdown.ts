@@ -3,7 +3,7 @@
 // only our own fixed vocabulary (finding codes, verdicts) is written in code spans.
 
 import type { AnalysisSnapshot, Session } from '../core/model';
-import { ADVICE_LOSSY, captureItemText, captureSummary, lossDetail, sortFindings, VERDICT_TEXT } from '../core/presentation';
+import { ADVICE_DUPLICATED, ADVICE_LOSSY, adviceFor, captureItemText, captureSummary, lossDetail, sortFindings, VERDICT_TEXT } from '../core/presentation';
 import { ERA_LABEL, linkText, serverOf, sessionTitle as titleOf, subscriptionText } from '../core/presentation-eras';
 import { mdHeadingText, mdText } from './escape';
 
@@ -90,6 +90,13 @@ export function exportMarkdown(snap: AnalysisSnapshot, opts: MarkdownOptions = {
       out.push(`- Cumulative notifications accumulated: ${d.accumulated}${d.implied !== undefined ? `; the ids imply up to ${d.implied}` : ''}`);
       out.push(`- What to do: ${ADVICE_LOSSY}`, '');
     }
+    for (const r of reqs.filter((x) => x.verdict === 'duplicated')) {
+      const f = snap.findings.find((x) => x.sessionKey === s.key && x.requestId === r.id && x.code === 'duplicate-output-accepted');
+      out.push(`### ⛔ Request ${mdHeadingText(r.id, 60)} (${mdText(r.method + toolName(r.params), 120)}) — result accepted over duplicated output`, '');
+      out.push(`- Verdict ${code('duplicated')}: ${VERDICT_TEXT.duplicated}.`);
+      if (f?.eventIds.length) out.push(`- Event ids delivered twice: ${mdText(f.eventIds.slice(0, 20).join(', '), 300)}${f.eventIds.length > 20 ? ' …' : ''}`);
+      out.push(`- What to do: ${mdText(ADVICE_DUPLICATED)}`, '');
+    }
     const fs = sortFindings(snap.findings.filter((f) => f.sessionKey === s.key));
     if (fs.length) {
       out.push('### Findings', '');
@@ -100,6 +107,9 @@ export function exportMarkdown(snap: AnalysisSnapshot, opts: MarkdownOptions = {
         if (f.missing) where.push(`missing ids ${mdText(f.missing, 200)}`);
         else if (f.eventIds.length) where.push(`event ids ${mdText(f.eventIds.slice(0, 20).join(', '), 300)}${f.eventIds.length > 20 ? ' …' : ''}`);
         out.push(`- ${SEV_ICON[f.severity]} ${code(f.code)}${where.length ? ` (${where.join(', ')})` : ''}: ${mdText(f.message)}`);
+        // The client findings (issue 19) carry their advice; lossy-result-accepted has its section.
+        const advice = f.code !== 'lossy-result-accepted' ? adviceFor(f.code) : undefined;
+        if (advice) out.push(`  - What to do: ${mdText(advice)}`);
       }
       if (fs.length > max) out.push(`- … and ${fs.length - max} more`);
       out.push('');

@@ -329,8 +329,8 @@ export function toOtlp(snap: AnalysisSnapshot, opts: OtlpOptions = {}): OtlpTrac
       } else if (result?.['isError'] === true) {
         a.str('error.type', 'tool_error');
         status = { code: STATUS_ERROR, message: 'the tool reported an error (isError)' };
-      } else if (r.verdict === 'lossy' || r.verdict === 'incomplete') {
-        const code = r.verdict === 'lossy' ? 'lossy-result-accepted' : 'result-missing';
+      } else if (r.verdict === 'lossy' || r.verdict === 'duplicated' || r.verdict === 'incomplete') {
+        const code = r.verdict === 'lossy' ? 'lossy-result-accepted' : r.verdict === 'duplicated' ? 'duplicate-output-accepted' : 'result-missing';
         const f = findings.find((x) => x.requestId === r.id && x.code === code) ?? findings.find((x) => x.requestId === r.id && x.severity === 'error');
         a.str('error.type', f?.code ?? code);
         status = { code: STATUS_ERROR, message: utf8(f?.message ?? `verdict ${r.verdict}`) };

@@ -214,7 +214,12 @@ describe('panel in real DevTools, demo page + fixture server, per mode', () => {
     stateless: { codes: [], verdict: ['complete'] },
     'live-drop': { codes: ['live-gap', 'lossy-result-accepted'], verdict: ['lossy'] },
     // 10 and 11 replayed after Last-Event-ID 11: the client may have counted a chunk twice.
-    'duplicate-replay': { codes: ['progress-regressed', 'replay-duplicate'], verdict: ['complete-unverified'] },
+    // Issue 19: the result built over that chunk is duplicated output (it was complete-unverified).
+    'duplicate-replay': { codes: ['duplicate-output-accepted', 'progress-regressed', 'replay-duplicate'], verdict: ['duplicated'] },
+    // Issue 19: the replay starts early and mixes in the warm-up call's events (ids the client had).
+    'duplicate-cross-stream': { codes: ['duplicate-output-accepted', 'lossy-result-accepted', 'progress-regressed', 'replay-cross-stream', 'replay-duplicate'], verdict: ['lossy'] },
+    // Issue 19: the result as `event: result`, which the SDK does not read: delivered, not taken.
+    'result-event-type': { codes: ['result-not-taken'], verdict: ['incomplete'] },
     // The store forgot the stream: an empty 200 to the resume, then 409s; the call times out.
     evicted: { codes: ['result-missing', 'resume-rejected'], verdict: ['incomplete'] },
   };

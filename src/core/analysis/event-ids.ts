@@ -136,6 +136,15 @@ function delivered(A: AnalyzerState, st: StreamS, s: SessionState, ev: SseEvent,
       eventIndex: ev.index,
       ...(req ? { requestId: req.id } : {}),
     });
+    // The client received this id before (on the other stream): it repeats, whatever else the
+    // replay did (issue 19). Its own run, beside the cross-stream one.
+    addCode(ev, 'replay-duplicate');
+    runFinding(A, s, st, ev, at, 'replay-duplicate', prev.id, duplicateRun(prev.id), {
+      streamId: st.id,
+      relatedStreamIds: [prev.id],
+      eventIndex: ev.index,
+      ...(req ? { requestId: req.id } : {}),
+    }, 'dupRun');
   }
 }
 

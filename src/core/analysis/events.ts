@@ -9,6 +9,7 @@ import { addCode, addFinding, NO_CODES } from './findings-log';
 import { ensureSession } from './sessions';
 import { onId } from './event-ids';
 import { onMessage } from './messages';
+import { onNamedEvent } from './client-facts';
 import { truncatedEvent } from './texts';
 import type { StreamS } from './state';
 import type { AnalyzerState } from './analyzer-state';
@@ -75,7 +76,7 @@ export function onBlock(A: AnalyzerState, st: StreamS, b: SseBlock, t: number): 
     if (A.resync.has(ev.event)) {
       if (st.root.requests.length > 0) st.root.resyncOrds.push(at);
       else s.resyncOrds.push(at);
-    }
+    } else if (ev.event !== 'endpoint') onNamedEvent(s, st, ev, at);
     return;
   }
   if (!b.data) return; // priming event / id-only block: idempotent

@@ -78,8 +78,10 @@ export function runFinding(
   rel: string,
   render: (ids: string[], n: number) => string,
   f: Omit<Finding, 'code' | 'severity' | 'sessionKey' | 'sessionId' | 'message' | 'eventIds'>,
+  /** The stream's slot of the open run: `dupRun` for a second code on the same events. */
+  slot: 'run' | 'dupRun' = 'run',
 ): FindingRun {
-  const run = st.run;
+  const run = st[slot];
   if (run && run.code === code && run.rel === rel && run.lastIndex === ev.index - 1 && run.requestId === f.requestId) {
     run.lastIndex = ev.index;
     if (ev.id !== undefined) run.ids.push(ev.id);
@@ -99,6 +101,6 @@ export function runFinding(
     make: () => runValue(r),
   };
   if (f.requestId !== undefined) r.requestId = f.requestId;
-  st.run = r;
+  st[slot] = r;
   return r;
 }

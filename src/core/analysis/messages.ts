@@ -11,6 +11,7 @@ import { cumulativeTwice, duplicateResponse, foreignProgressRun, foreignResponse
 import type { ReqState, SessionState, StreamS } from './state';
 import type { AnalyzerState } from './analyzer-state';
 import { onAnswer } from './eras';
+import { noteDup, noteTools, sameDataAgain } from './client-facts';
 
 /** A subscriptions/listen stream: its acknowledgement, and the change notifications it delivers. */
 function onListenNotification(req: ReqState, method: string, t: number): void {
@@ -52,6 +53,7 @@ function onResponse(A: AnalyzerState, st: StreamS, s: SessionState, ev: SseEvent
   req.responseIndex = ev.index;
   req.end = ev.t;
   onAnswer(A, s, req, m);
+  if (req.method === 'tools/list' && sm.kind === 'result') noteTools(req, m.msg);
   if (st.isResume && st.resumes && !st.linkGuessed && req.stream.root !== st.root && !ev.duplicate) {
     addCode(ev, 'replay-cross-stream');
     st.root.crossOrds.push(at);
@@ -128,10 +130,14 @@ export function onMessage(A: AnalyzerState, st: StreamS, ev: SseEvent, m: Decode
   req.notifications.push([st.id, ev.index]);
   if (req.method === 'subscriptions/listen') onListenNotification(req, sm.method, ev.t);
   const cumulative = A.isCumulative(sm.method);
-  if (cumulative && !ev.duplicate && req.response === undefined) req.cumulative++;
-  else if (cumulative && ev.duplicate && st.dupEv === ev && req.response === undefined) {
+  if (cumulative && !ev.duplicate && req.response === undefined) {
+    // The same data again under another id on a resumed stream: applied twice, like a duplicate id.
+    if (sameDataAgain(req, st, ev)) req.dupCumulative = (req.dupCumulative ?? 0) + 1;
+    else req.cumulative++;
+  } else if (cumulative && ev.duplicate && st.dupEv === ev && req.response === undefined) {
     // A cumulative notification applied twice before the result: the result is not trustworthy.
     req.dupCumulative = (req.dupCumulative ?? 0) + 1;
+    noteDup(req, st, ev);
     const run = st.dupRun;
     if (run && run.lastIndex === ev.index && run.note === undefined) {
       run.note = cumulativeTwice(sm.method, req.id, req.method);

@@ -71,4 +71,35 @@ export interface ReqFacts {
   changes?: number;
   /** Params without `_meta` as JSON (re-issues have the same), made once. */
   key?: string;
+  /** Issue 19 (both eras): the client's side of the request, kept at push time (client-facts.ts). */
+  c?: ClientFacts;
+}
+
+/** Where a response the client did not read sits (a named SSE event), and why. */
+export interface Untaken {
+  streamId: string;
+  index: number;
+  ord: number;
+  /** The SSE event type it came in (not `message`). */
+  event: string;
+}
+
+/** Per request, both eras: what the client did with it and what it got (issue 19). */
+export interface ClientFacts {
+  /** When the client sent notifications/cancelled for it (the start of the POST that carried it). */
+  cancelledAt?: number;
+  /** Its response, in an event type SDK clients ignore (it is not the request's response). */
+  untaken?: Untaken;
+  /** Cumulative notifications delivered twice before its response: [stream, index, id]. */
+  dups?: [string, number, string | undefined][];
+  /** Data of its cumulative notifications, per connection that first delivered it (re-sent under another id). */
+  seen?: Map<string, string>;
+  /** tools/list: per tool, its annotations (readOnlyHint, destructiveHint, idempotentHint). */
+  tools?: Map<string, ToolHints>;
+}
+
+export interface ToolHints {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
 }

@@ -11,6 +11,7 @@ import type { Candidate, ReqState, SessionState, StreamS } from './state';
 import type { AnalyzerState } from './analyzer-state';
 import type { Era } from '../model';
 import { joinServer, metaVersion, requestFacts } from './eras';
+import { noteCancel } from './client-facts';
 
 /** Ranks of where a revision was read (the higher wins): the 2026-07-28 `_meta` of each request is the truth there. */
 export const META_RANK = 4;
@@ -98,7 +99,10 @@ export function attachSession(st: StreamS, s: SessionState): void {
     if (sm.kind === 'notification' && sm.method === 'notifications/cancelled') {
       const target = idText(getPath(m.msg, ['params', 'requestId']));
       const cancelled = target !== undefined ? s.requestById.get(target) : undefined;
-      if (cancelled) cancelled.cancelled = true;
+      if (cancelled) {
+        cancelled.cancelled = true;
+        noteCancel(cancelled, st.start);
+      }
     }
     if (sm.kind !== 'request' || sm.id === undefined || !sm.method) continue;
     const r: ReqState = { id: sm.id, method: sm.method, stream: st, ord: st.ord, start: st.start, notifications: [], cumulative: 0, x: requestFacts(st, s, m) };

@@ -210,14 +210,16 @@ describe('findings', () => {
     cutAndResume(c, { replayFrom: 10 });
     const s = analyzeRecords(c.records);
     // Event 10 is a cumulative message applied twice, event 11 a progress value seen twice.
-    expect(codes(s)).toEqual(['replay-duplicate', 'progress-regressed']); // one finding for the run 10-11
+    // One finding for the run 10-11; the result built over the message applied twice (issue 19).
+    expect(codes(s)).toEqual(['replay-duplicate', 'progress-regressed', 'duplicate-output-accepted']);
     expect(only(s, 'replay-duplicate')[0]!.eventIds).toEqual(['10', '11']);
     const st = s.streams[only(s, 'replay-duplicate')[0]!.streamId!]!;
     expect(st.events[0]!.duplicate).toBe(true);
     expect(only(s, 'replay-duplicate')[0]!.message).toContain('Cumulative notification(s) (notifications/message)');
     expect(only(s, 'replay-duplicate')[0]!.message).toContain('not trustworthy');
     expect(only(s, 'progress-regressed')[0]).toMatchObject({ eventIds: ['11'], requestId: '2' });
-    expect(req(s, '2').verdict).toBe('complete-unverified');
+    expect(only(s, 'duplicate-output-accepted')[0]).toMatchObject({ eventIds: ['10'], requestId: '2', severity: 'error' });
+    expect(req(s, '2').verdict).toBe('duplicated');
   });
 
   it('replay-duplicate of idempotent events only (progress + priming) keeps the verdict complete', () => {
@@ -333,14 +335,16 @@ describe('findings', () => {
     c.chunk(g, t);
     c.end(g);
     const s = analyzeRecords(c.records);
-    expect(codes(s)).toEqual(['replay-cross-stream', 'replay-duplicate', 'lossy-result-accepted']);
+    // The replayed ids 1…N repeat too (issue 19: replay-duplicate whenever an id repeats): one run.
+    expect(codes(s)).toEqual(['replay-cross-stream', 'replay-duplicate', 'replay-duplicate', 'duplicate-output-accepted', 'lossy-result-accepted']);
+    expect(only(s, 'replay-duplicate')[0]!.eventIds).toHaveLength(N);
     const cross = only(s, 'replay-cross-stream')[0]!;
     expect(cross.eventIds).toHaveLength(N);
     expect(cross.eventIds[0]).toBe('1');
     expect(cross.message).toContain(`${N} events`);
     expect(cross.message).toContain(`(${N} in all)`);
     expect(cross.message.length).toBeLessThan(400);
-    expect(only(s, 'replay-duplicate')[0]!.eventIds).toEqual([String(N + 1), String(N + 2)]);
+    expect(only(s, 'replay-duplicate')[1]!.eventIds).toEqual([String(N + 1), String(N + 2)]);
     // events keep their per-event codes
     const st = s.streams[`tab1:${g}`]!;
     expect(st.events.filter((e) => e.findings.includes('replay-cross-stream'))).toHaveLength(N);
@@ -523,7 +527,8 @@ describe('findings', () => {
     c.chunk(q, ev('2', result(3)));
     c.end(q);
     const s = analyzeRecords(c.records);
-    expect(codes(s)).toEqual(['result-missing']);
+    // The call sent again after its cancellation: the tool may have run twice (issue 19).
+    expect(codes(s)).toEqual(['result-missing', 'tool-rerun-risk']);
     expect(s.findings[0]!.message).toContain('cancelled it');
     expect(s.findings[0]!.message).toContain('re-issued as request 3');
   });

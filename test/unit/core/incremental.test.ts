@@ -105,6 +105,17 @@ describe('incremental snapshots equal fresh analyses at every batch', () => {
     ...readdirSync('test/fixtures/captures/').filter((f) => f.endsWith('.capture.json')),
     ...readdirSync('test/fixtures/captures/v2/').filter((f) => f.endsWith('.capture.json')).map((f) => `v2/${f}`),
   ].sort();
+  it('issue 19: the client findings (hand-built cases, and the re-issue HAR without the broken body), random batching', async () => {
+    const { CLIENT_CASES } = await import('./client-cases');
+    const inputs = Object.values(CLIENT_CASES).map((f) => f());
+    inputs.push(importText(readFileSync('test/fixtures/captures/v2/playwright-shape/modern-reissue-destructive.har', 'utf8')).records);
+    for (const records of inputs) {
+      fc.assert(
+        fc.property(fc.array(fc.nat(20), { minLength: 1, maxLength: 8 }), (batches) => check(records, batches)),
+        { numRuns: 5 },
+      );
+    }
+  });
   it('real captures, random batching', () => {
     for (const f of files) {
       const records = importText(readFileSync('test/fixtures/captures/' + f, 'utf8')).records;

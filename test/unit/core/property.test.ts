@@ -9,6 +9,7 @@ import type { AnalysisSnapshot } from '../../../src/core/model';
 import type { CaptureRecord } from '../../../src/core/record';
 import { Capture, call, cutAndResume, ev, initSession, message, progress, result } from './helpers';
 import { sharedCounterCapture } from './shared-counter';
+import { CLIENT_CASES } from './client-cases';
 
 const CAPTURES = 'test/fixtures/captures/';
 
@@ -38,7 +39,10 @@ function fixtureCaptures(): CaptureRecord[][] {
   return readdirSync(CAPTURES)
     .filter((f) => f.endsWith('.capture.json'))
     .sort()
-    .map((f) => importText(readFileSync(CAPTURES + f, 'utf8')).records);
+    // Issue 19's SDK v2 captures (the re-issued destructive tool, with and without the broken body)
+    .concat(['v2/modern-reissue-destructive.capture.json', 'v2/modern-reissue.capture.json'])
+    .map((f) => importText(readFileSync(CAPTURES + f, 'utf8')).records)
+    .concat([importText(readFileSync(CAPTURES + 'v2/playwright-shape/modern-reissue-destructive.har', 'utf8')).records]);
 }
 
 /** What must not depend on chunking: findings and verdicts. */
@@ -88,7 +92,8 @@ function run(records: CaptureRecord[], batches: number[], snapshotsInBetween: bo
 }
 
 describe('chunking independence', () => {
-  const inputs = [...handBuilt(), ...fixtureCaptures()];
+  // Issue 19's hand-built client cases (client-cases.ts) too.
+  const inputs = [...handBuilt(), ...fixtureCaptures(), ...Object.values(CLIENT_CASES).map((f) => f())];
   it('has inputs', () => expect(inputs.length).toBeGreaterThan(3));
   inputs.forEach((records, n) => {
     it(`input ${n}: same findings for any chunking, batching and intermediate snapshots`, () => {

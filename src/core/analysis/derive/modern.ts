@@ -31,6 +31,17 @@ export function brokeBeforeResponse(D: Derivation, r: ReqState): boolean {
   return st.state === 'error' || st.state === 'aborted' || st.state === 'unread';
 }
 
+/**
+ * The same break, in a file that kept no body for the stream (HAR writers keep none for a cut or
+ * aborted stream): the request line, the entry's failure and its timing still show it (issue 19).
+ */
+function brokeUnseen(D: Derivation, r: ReqState): boolean {
+  if (r.response !== undefined || D.opts.longLivedMethods.includes(r.method)) return false;
+  const st = r.stream;
+  if (chainOpen(st.root) || (st.status !== undefined && st.status >= 400)) return false;
+  return st.root.segments.some((x) => x.bodyAbsent) && (st.state === 'error' || st.state === 'aborted' || st.state === 'unread');
+}
+
 /** The server ended the stream cleanly without the request's final response. */
 function endedWithout(D: Derivation, r: ReqState): boolean {
   if (r.response !== undefined || D.opts.longLivedMethods.includes(r.method)) return false;
@@ -97,8 +108,9 @@ export function modernView(D: Derivation): ModernView {
       continue;
     }
     if (endedWithout(D, r)) v.ended++;
-    if (brokeBeforeResponse(D, r)) {
-      v.broken.push(r);
+    const unseen = !brokeBeforeResponse(D, r) && brokeUnseen(D, r);
+    if (unseen || brokeBeforeResponse(D, r)) {
+      if (!unseen) v.broken.push(r);
       const key = r.x.key;
       const again = later(r, r.stream.endOrd ?? r.stream.ord, (q) => !v.reissueOf.has(q) && q.x.key !== undefined && q.x.key === key);
       if (again) {

@@ -12,6 +12,7 @@ import { add, overlay, type Derivation } from './context';
 import type { CrossSessionLoss } from './resumes';
 import { brokeBeforeResponse } from './modern';
 import { brokenVerdict, partialOutput } from './modern-verdicts';
+import { answeredNotTaken, duplicatedOutput, namedEventResult } from './client-results';
 
 /** Params without `_meta` (progress tokens differ between a request and its re-issue). */
 function paramsKey(r: ReqState): string {
@@ -48,6 +49,9 @@ function answered(D: Derivation, r: ReqState, unverifiedRoots: Map<StreamS, numb
   const incomplete = root.segments.some((x) => x.captureIncomplete);
   // Another session's result taken as this request's own: wrong whatever it accumulated.
   const foreignResult = r.responseStream !== undefined && r.responseIndex !== undefined && cross.foreign.has(`${r.responseStream.id}\u0000${r.responseIndex}`);
+  answeredNotTaken(D, r);
+  // Output delivered twice before the result: never `complete` (issue 19), whatever else applies.
+  const dup = duplicatedOutput(D, r);
   if ((affected && r.cumulative > 0) || foreignResult) {
     if (r.responseIndex !== undefined) overlay(D, r.responseStream!, r.responseIndex, 'lossy-result-accepted');
     const ids = certain.map((l) => l[2]).filter((x) => x && x !== CROSS_SESSION);
@@ -74,14 +78,18 @@ function answered(D: Derivation, r: ReqState, unverifiedRoots: Map<StreamS, numb
       ...(D.anyOpen && maybe.length > 0 && !unverified ? { pending: true } : {}),
       message: T.unverifiedResult(r.response!, r.id, r.method, unverified, maybe.map((l) => l[2]), r.cumulative),
     });
-    return 'complete-unverified';
+    return dup ? 'duplicated' : 'complete-unverified';
   }
   if (D.mv?.reissueOf.has(r)) partialOutput(D, r);
+  if (dup) return 'duplicated';
   if (lossesBefore.length > 0 || unverified || incomplete || (r.dupCumulative ?? 0) > 0) return 'complete-unverified';
   return 'complete';
 }
 
 function unanswered(D: Derivation, r: ReqState): Verdict {
+  // Its response is in the capture, in an event the client does not read: never result-missing.
+  const notTaken = namedEventResult(D, r);
+  if (notTaken) return notTaken;
   const { s } = D;
   const root = r.stream.root;
   const post = r.stream;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Finding } from '../../../core/model';
-import { ADVICE_LOSSY, lossDetail } from '../../../core/presentation';
+import { adviceFor, lossDetail } from '../../../core/presentation';
 import { toolName as toolOf } from '../common/labels';
 import { SevIcon } from '../common/SevIcon';
 import { visible } from '../common/text';
@@ -26,6 +26,8 @@ export function Callout(props: { finding: Finding; more: number; compact?: boole
   const [userOpen, setOpen] = useState<boolean | undefined>(undefined);
   const open = userOpen ?? !props.compact;
   const toolName = req ? toolOf(req.params) : '';
+  // A tool call sent again (issue 19): the header line names the attempt it repeats.
+  const rerunOf = (f.code === 'destructive-tool-rerun' || f.code === 'tool-rerun-risk') && f.relatedRequestIds?.length ? f.relatedRequestIds[0] : undefined;
   // In the header while collapsed; next to the other buttons when open (a long header line would
   // otherwise push it onto a line of its own).
   const moreBtn = (
@@ -47,6 +49,11 @@ export function Callout(props: { finding: Finding; more: number; compact?: boole
           </span>
         )}
         {req && <span>{visible(`request ${req.id} (${req.method}${toolName})`)}</span>}
+        {rerunOf !== undefined && (
+          <span className={f.severity === 'error' ? 'sev-error' : undefined} data-testid="callout-rerun-of" title={visible(`sent again after request ${rerunOf}: the tool may have run twice`)}>
+            {visible(`repeats request ${rerunOf}`)}
+          </span>
+        )}
         {f.missing && <span className="sev-error">{visible(`missing ids ${f.missing}`)}</span>}
         {!f.missing && d?.missing && <span className="sev-error">{visible(`missing ids ${d.missing}`)}</span>}
         {f.pending && open && <span className="dim">(pending: another open stream of the session may still deliver these ids)</span>}
@@ -73,7 +80,8 @@ export function Callout(props: { finding: Finding; more: number; compact?: boole
           </span>
         </div>
       )}
-      {open && f.code === 'lossy-result-accepted' && <p className="callout-advice">{`What to do: ${ADVICE_LOSSY}`}</p>}
+      {/* A short panel keeps the lossy result's advice only: the others are in the finding's detail. */}
+      {open && adviceFor(f.code) && <p className={`callout-advice${f.code === 'lossy-result-accepted' ? '' : ' secondary'}`}>{`What to do: ${adviceFor(f.code)!}`}</p>}
       <div hidden={!open}>
         <button type="button" className="linkbtn" onClick={() => act.showFindingInTimeline(f)} data-testid="show-in-timeline">
           Show in timeline

@@ -1,4 +1,5 @@
 import type { Finding } from '../../../core/model';
+import { adviceFor } from '../../../core/presentation';
 import { SevIcon } from '../common/SevIcon';
 import { visible, visibleLine } from '../common/text';
 import { useNavActions } from '../navigation/NavigationProvider';
@@ -27,6 +28,14 @@ export function FindingDetail({ finding: f }: { finding: Finding }) {
         )}
         <dt>explanation</dt>
         <dd className="prose">{visible(findingMessage(vm, f))}</dd>
+        {adviceFor(f.code) && (
+          <>
+            <dt>what to do</dt>
+            <dd className="prose" style={{ fontWeight: 600 }} data-testid="finding-advice">
+              {adviceFor(f.code)}
+            </dd>
+          </>
+        )}
         <dt>session</dt>
         <dd>{visible(f.sessionId ?? f.sessionKey)}</dd>
         {f.streamId && (

@@ -1,5 +1,5 @@
-import type { RequestInfo } from '../../../core/model';
-import { ADVICE_LOSSY, lossDetail, VERDICT_TEXT } from '../../../core/presentation';
+import type { FindingCode, RequestInfo } from '../../../core/model';
+import { ADVICE_LOSSY, adviceFor, lossDetail, VERDICT_TEXT } from '../../../core/presentation';
 import { toolName } from '../common/labels';
 import { visible, visibleLine } from '../common/text';
 import { JsonTree } from '../events/JsonTree';
@@ -36,6 +36,12 @@ export function RequestDetail({ req }: { req: RequestInfo }) {
               <dd>{`${d.accumulated} notifications accumulated${d.implied !== undefined ? `; the ids imply up to ${d.implied}` : ''}`}</dd>
               <dt>what to do</dt>
               <dd className="prose" style={{ fontWeight: 600 }}>{ADVICE_LOSSY}</dd>
+            </>
+          )}
+          {!d && clientAdvice(req.findings) && (
+            <>
+              <dt>what to do</dt>
+              <dd className="prose" style={{ fontWeight: 600 }} data-testid="request-advice">{clientAdvice(req.findings)}</dd>
             </>
           )}
           <dt>findings</dt>
@@ -102,4 +108,13 @@ export function RequestDetail({ req }: { req: RequestInfo }) {
       </div>
     </div>
   );
+}
+
+/** The advice of the request's first finding that has one (the client findings of issue 19, duplicated output). */
+function clientAdvice(codes: readonly FindingCode[]): string | undefined {
+  for (const c of codes) {
+    const a = c === 'lossy-result-accepted' ? undefined : adviceFor(c);
+    if (a) return a;
+  }
+  return undefined;
 }

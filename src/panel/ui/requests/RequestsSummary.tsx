@@ -3,7 +3,7 @@ import { toolName } from '../common/labels';
 import { SevIcon } from '../common/SevIcon';
 import { visibleLine } from '../common/text';
 import { useNavActions, useSelection } from '../navigation/NavigationProvider';
-import { VERDICT_CLASS as CLS } from './verdicts';
+import { isErrorVerdict, VERDICT_CLASS as CLS } from './verdicts';
 
 const MAX = 200;
 const COLUMNS: readonly Column[] = [
@@ -32,7 +32,7 @@ export function RequestsSummary() {
               key={r.id}
               role="row"
               tabIndex={0}
-              className={`grid-row${i % 2 ? ' odd' : ''}${r.verdict === 'lossy' || r.verdict === 'incomplete' ? ' row-error' : ''}`}
+              className={`grid-row${i % 2 ? ' odd' : ''}${isErrorVerdict(r.verdict) ? ' row-error' : ''}`}
               aria-rowindex={i + 2}
               onClick={() => open(r.id)}
               onKeyDown={(e) => e.key === 'Enter' && open(r.id)}
@@ -42,7 +42,7 @@ export function RequestsSummary() {
               <div role="gridcell" className="mono">{visibleLine(r.id, 30)}</div>
               <div role="gridcell">{visibleLine(`${r.method}${toolName(r.params)}`, 80)}</div>
               <div role="gridcell" className={CLS[r.verdict]} data-verdict={r.verdict}>
-                {r.verdict === 'lossy' || r.verdict === 'incomplete' ? <SevIcon sev="error" /> : r.verdict === 'complete' ? '✓' : r.verdict === 'complete-unverified' ? '≈' : '…'} {r.verdict}
+                {isErrorVerdict(r.verdict) ? <SevIcon sev="error" /> : r.verdict === 'complete' ? '✓' : r.verdict === 'complete-unverified' ? '≈' : '…'} {r.verdict}
               </div>
               <div role="gridcell" className="num">{r.notifications.length + (r.response ? 1 : 0)}</div>
               <div role="gridcell">{r.findings.join(', ')}</div>

@@ -9,7 +9,7 @@ import { useRows } from '../common/virtual';
 import { useNavActions, useSelection } from '../navigation/NavigationProvider';
 import { useViewModel } from '../store/StoreContext';
 import { RequestDetail } from './RequestDetail';
-import { responseEvent, VERDICT_CLASS, VERDICT_ICON } from './verdicts';
+import { isErrorVerdict, responseEvent, VERDICT_CLASS, VERDICT_ICON } from './verdicts';
 import { useRequestActions } from './request-actions';
 
 const COLUMNS: readonly Column[] = [
@@ -73,7 +73,7 @@ export function RequestsView() {
                       role="row"
                       aria-rowindex={i + 2}
                       aria-selected={r.id === requestId}
-                      className={`grid-row vrow${i % 2 ? ' odd' : ''}${r.verdict === 'lossy' || r.verdict === 'incomplete' ? ' row-error' : ''}`}
+                      className={`grid-row vrow${i % 2 ? ' odd' : ''}${isErrorVerdict(r.verdict) ? ' row-error' : ''}`}
                       style={{ transform: `translateY(${start}px)` }}
                       data-testid="request-row"
                       data-request-id={r.id}
@@ -86,7 +86,7 @@ export function RequestsView() {
                       <div role="gridcell" className="mono">{visibleLine(r.id, 30)}</div>
                       <div role="gridcell">{visibleLine(`${r.method}${toolName(r.params)}`, 80)}</div>
                       <div role="gridcell" className={VERDICT_CLASS[r.verdict]} data-testid={`verdict-${r.id}`} data-verdict={r.verdict}>
-                        {r.verdict === 'lossy' ? <SevIcon sev="error" /> : VERDICT_ICON[r.verdict]} {r.verdict}
+                        {r.verdict === 'lossy' || r.verdict === 'duplicated' ? <SevIcon sev="error" /> : VERDICT_ICON[r.verdict]} {r.verdict}
                       </div>
                       <div role="gridcell" className="num">{r.notifications.length}</div>
                       <div role="gridcell" className="num">{r.cumulativeCount}</div>
