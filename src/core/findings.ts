@@ -34,6 +34,11 @@ export const SEVERITY: Record<FindingCode, Severity> = {
   'request-state-altered': 'error',
   'input-not-answered': 'warning',
   'era-mismatch': 'warning',
+  // What the client did with the stream (issue 19).
+  'resume-cursor-lost': 'warning',
+  'lossy-output-carried': 'error',
+  'client-retry-loop': 'warning',
+  'listen-narrowed': 'warning',
 };
 
 export const TITLE: Record<FindingCode, string> = {
@@ -64,6 +69,10 @@ export const TITLE: Record<FindingCode, string> = {
   'request-state-altered': 'MRTR retry changed the requestState',
   'input-not-answered': 'input_required never answered',
   'era-mismatch': 'Client and server speak different eras',
+  'resume-cursor-lost': 'Client reconnected without its Last-Event-ID',
+  'lossy-output-carried': 'Lost or partial output fed into a later request',
+  'client-retry-loop': 'Client repeated a failing request or reconnect',
+  'listen-narrowed': 'Listen acknowledged for less than requested',
 };
 
 export const ALL_CODES = Object.keys(SEVERITY) as FindingCode[];

@@ -31,4 +31,9 @@ export type FindingCode =
   | 'header-mismatch'
   | 'request-state-altered'
   | 'input-not-answered'
-  | 'era-mismatch';
+  | 'era-mismatch'
+  // What the client did with the stream (issue 19, items 3-6).
+  | 'resume-cursor-lost'
+  | 'lossy-output-carried'
+  | 'client-retry-loop'
+  | 'listen-narrowed';

@@ -19,6 +19,7 @@ import { idView, sessionScheme } from './scheme';
 import { modernView } from './modern';
 import { modernFindings } from './modern-findings';
 import { eraMismatch } from './era-mismatch';
+import { clientUse } from './client-use';
 
 export interface Derived {
   session: Session;
@@ -94,6 +95,7 @@ export function deriveSession(s: SessionState, cache: DeriveCache, finished: boo
   const requests = requestVerdicts(D, unverifiedRoots, cross);
   modernFindings(D);
   eraMismatch(D);
+  clientUse(D, requests);
 
   // The session's findings in ord order (I.out). While the recomputed part is what it was and
   // everything new comes after everything listed, the new findings are appended; else rebuilt.

@@ -1,0 +1,71 @@
+// Resumption that lost its cursor (issue 19, item 3; typescript-sdk #2499): a request's stream
+// carried event ids and broke before the request's response, and the client's next connection
+// for it has no Last-Event-ID: a GET without it (the SDK v1 reconnects so when a resumed stream
+// drops before any id-bearing event: it forgets the cursor it resumed from), or the same request
+// sent again on a new POST. Either way what the server sent on the cut stream after the client's
+// last id cannot reach the client any more. Legacy era only (the 2026-07-28 one has no ids).
+// Cost: linear in the session's streams per broken request chain.
+import { paramsKey } from '../eras';
+import * as C from '../texts-client-use';
+import type { ReqState, StreamS } from '../state';
+import { add, type Derivation } from './context';
+import { named } from './modern-verdicts';
+
+const keyOf = (r: ReqState) => r.x.key ?? paramsKey(r.method, r.params);
+
+/** The connection that followed `last`'s break without a cursor, if the client's next one for the chain is such. */
+function nextWithoutCursor(D: Derivation, root: StreamS, last: StreamS, pending: ReqState[]): { x: StreamS; how: 'get' | 'post' } | undefined {
+  const streams = D.s.streams;
+  const after = last.endOrd!;
+  let prevGet: StreamS | undefined;
+  for (const x of streams) {
+    if (x.ord <= after) {
+      if (x.method === 'GET' && x.root !== root) prevGet = x;
+      continue;
+    }
+    if (x.root === root && x.lastEventIdSent) return undefined; // resumed with a cursor after all
+    if (x.method === 'GET' && !x.lastEventIdSent) {
+      // The standalone GET stream's own reconnect (it broke too, and carried no id): not this chain's.
+      if (prevGet && prevGet.root !== root && prevGet.end !== undefined && prevGet.end >= last.start && !prevGet.root.sawId) return undefined;
+      return { x, how: 'get' };
+    }
+    if (x.method === 'POST' && x.requests.some((q) => pending.some((p) => p.method === q.method && keyOf(p) === keyOf(q)))) return { x, how: 'post' };
+    if (x.method === 'GET') prevGet = x;
+  }
+  return undefined;
+}
+
+export function cursorLost(D: Derivation): void {
+  const s = D.s;
+  if (s.era !== 'legacy') return;
+  for (const root of s.streams) {
+    if (root.root !== root || root.method !== 'POST' || root.requests.length === 0) continue;
+    if (root.chainCursor === undefined || root.cursorUnknown) continue;
+    const last = root.segments[root.segments.length - 1]!;
+    if (last.endOrd === undefined || (last.state !== 'error' && last.state !== 'complete')) continue;
+    if (last.status !== undefined && last.status >= 300) continue;
+    const pending = root.requests.filter((r) => r.response === undefined || r.responseOrd! > last.endOrd!);
+    if (pending.length === 0 || pending.some((r) => r.cancelled)) continue;
+    const next = nextWithoutCursor(D, root, last, pending);
+    if (!next) continue;
+    const { x, how } = next;
+    const answered = pending.find((r) => r.response !== undefined);
+    add(D, x.ord, 'resume-cursor-lost', {
+      streamId: x.id,
+      relatedStreamIds: [last.id],
+      requestId: pending[0]!.id,
+      ...(pending.length > 1 ? { relatedRequestIds: pending.slice(1).map((r) => r.id) } : {}),
+      eventIds: [root.chainCursor],
+      message: C.cursorLost({
+        reqs: pending.map(named).join(', '),
+        broken: last.id,
+        cursor: root.chainCursor,
+        how,
+        next: x.id,
+        ...(x.status !== undefined ? { status: x.status } : {}),
+        answeredOn: answered?.responseStream?.id ?? null,
+        resumedBefore: last.isResume && !last.sawId,
+      }),
+    });
+  }
+}

@@ -1,0 +1,120 @@
+// Loops (issue 19, item 5; MCP Inspector #2097): the client repeated an attempt that kept failing:
+// the same request (same method and params, `_meta` aside) sent again after each attempt failed
+// (a 2026-07-28 re-issue after every break, an application retry after every error, a re-listen
+// after every drop), or a reconnect chain resumed again and again without a new event. One finding
+// per loop, with the count and the intervals, when it has LOOP_MIN failed attempts or more and
+// either never succeeded or did not back off (each interval longer than the one before).
+// Cost: linear in the session's requests and resume segments.
+import type { ReqState, StreamS } from '../state';
+import { paramsKey } from '../eras';
+import * as C from '../texts-client-use';
+import { add, type Derivation } from './context';
+import { named } from './modern-verdicts';
+
+/** Failed attempts in a row that make a loop. */
+export const LOOP_MIN = 3;
+
+/** Each interval at least 20 % longer than the one before (jitter aside): a back-off. */
+const growing = (xs: readonly number[]) => xs.length < 2 || xs.every((d, i) => i === 0 || d >= xs[i - 1]! * 1.2);
+
+const keyOf = (r: ReqState) => `${r.method}\u0000${r.x.key ?? paramsKey(r.method, r.params)}`;
+
+/** When a failed attempt was over (its stream ended, or its error arrived); undefined while it may still succeed. */
+function failedAt(D: Derivation, r: ReqState): number | undefined {
+  if (r.response === 'result') return undefined;
+  if (r.response === 'error') return r.end;
+  const root = r.stream.root;
+  const last = root.segments[root.segments.length - 1]!;
+  if (last.end === undefined) return undefined;
+  if (D.opts.longLivedMethods.includes(r.method) && (last.state === 'aborted' || last.state === 'unread' || r.cancelled)) return undefined; // the client closed it
+  return last.end;
+}
+
+function requestLoops(D: Derivation): void {
+  const runs = new Map<string, ReqState[]>();
+  const flush = (run: ReqState[] | undefined, succeeded: boolean) => {
+    if (!run || run.length < LOOP_MIN) return;
+    const intervals = run.slice(1).map((q, i) => q.start - failedAt(D, run[i]!)!);
+    const grows = growing(intervals);
+    if (succeeded && grows) return;
+    const first = run[0]!;
+    const lastR = run[run.length - 1]!;
+    const kind: C.LoopKind = first.method === 'subscriptions/listen' ? 'relisten' : D.s.era === 'modern' ? 'reissue' : 'resend';
+    add(D, lastR.stream.ord, 'client-retry-loop', {
+      ...(D.finished || succeeded ? {} : { pending: true }),
+      streamId: lastR.stream.id,
+      relatedStreamIds: run.slice(0, -1).map((q) => q.stream.id),
+      requestId: lastR.id,
+      relatedRequestIds: run.slice(0, -1).map((q) => q.id),
+      eventIds: [],
+      message: C.loop(kind, `${named(first)} (requests ${C.listLoop(run.map((q) => q.id))})`, run.length, intervals, succeeded, grows),
+    });
+  };
+  for (const r of D.s.requests) {
+    if (r.method === 'initialize' || r.method.startsWith('notifications/')) continue;
+    const k = keyOf(r);
+    const run = runs.get(k);
+    const prev = run?.[run.length - 1];
+    const prevEnd = prev ? failedAt(D, prev) : undefined;
+    const failed = failedAt(D, r) !== undefined;
+    if (run && prevEnd !== undefined && prevEnd <= r.start) {
+      if (failed) run.push(r);
+      else {
+        run.push(r);
+        flush(run.slice(0, -1), true);
+        runs.delete(k);
+      }
+      continue;
+    }
+    if (run) flush(run, false);
+    if (failed) runs.set(k, [r]);
+    else runs.delete(k);
+  }
+  for (const run of runs.values()) flush(run, false);
+}
+
+/** A resume attempt that brought nothing: refused, or ended without a new event (broken, or an empty answer). */
+function fruitless(x: StreamS): boolean {
+  if (x.end === undefined) return false;
+  if (x.status !== undefined && x.status >= 400) return true;
+  const fresh = x.events.some((e) => !e.duplicate);
+  return !fresh && (x.state === 'error' || x.bytes === 0);
+}
+
+function reconnectLoops(D: Derivation): void {
+  for (const root of D.s.streams) {
+    if (root.root !== root || root.segments.length <= LOOP_MIN) continue;
+    const segs = root.segments;
+    let run: StreamS[] = [];
+    const flush = (succeeded: boolean) => {
+      if (run.length < LOOP_MIN) return void (run = []);
+      const intervals = run.map((x) => x.start - (segs[segs.indexOf(x) - 1]!.end ?? x.start));
+      const grows = growing(intervals);
+      if (!(succeeded && grows)) {
+        const lastS = run[run.length - 1]!;
+        const req = root.requests[0];
+        add(D, lastS.ord, 'client-retry-loop', {
+          streamId: lastS.id,
+          relatedStreamIds: [root.id, ...run.slice(0, -1).map((x) => x.id)],
+          ...(req ? { requestId: req.id } : {}),
+          eventIds: lastS.lastEventIdSent ? [lastS.lastEventIdSent] : [],
+          message: C.loop('reconnect', `stream ${root.id}${req ? ` (${named(req)})` : ''} with Last-Event-ID ${C.listLoop([...new Set(run.map((x) => x.lastEventIdSent ?? '(none)'))])}`, run.length, intervals, succeeded, grows),
+        });
+      }
+      run = [];
+    };
+    for (let i = 1; i < segs.length; i++) {
+      const x = segs[i]!;
+      if (fruitless(x)) run.push(x);
+      else if (x.end !== undefined || x.events.length > 0) flush(true);
+    }
+    const open = segs[segs.length - 1]!.end === undefined;
+    if (!open) flush(root.requests.length > 0 && root.requests.every((r) => r.response !== undefined));
+    else run = [];
+  }
+}
+
+export function retryLoops(D: Derivation): void {
+  requestLoops(D);
+  reconnectLoops(D);
+}

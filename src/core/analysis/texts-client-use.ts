@@ -1,0 +1,88 @@
+// The wording of the findings about what the page's MCP client did with the stream (issue 19,
+// items 3-6): a reconnect that lost its Last-Event-ID, lost or partial output fed into a later
+// request, loops of attempts, listens acknowledged for less than they asked. Like texts.ts, nothing
+// else in the analysis writes a sentence for these; docs/findings.md explains each code.
+
+const list = (xs: readonly string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+export const ms = (d: number) => (d < 1000 ? `${Math.max(0, Math.round(d))} ms` : `${(d / 1000).toFixed(d < 10_000 ? 1 : 0)} s`);
+const cap = (s: string) => `${s[0]!.toUpperCase()}${s.slice(1)}`;
+
+// ---------------------------------------------------------------- listens (item 6)
+
+export const listenNarrowed = (listen: string, asked: readonly string[], honoured: readonly string[], ended: 'complete' | 'open' | 'other') =>
+  honoured.length === 0
+    ? `The server acknowledged ${listen} with an EMPTY honoured set: it asked for changes of ${list(asked)}, and the server will send none of them${ended === 'complete' ? ' (it ended the stream with its complete result right after the acknowledgement)' : ''}. A client that treats the acknowledgement as success believes it is listening and hears nothing. Compare the acknowledgement's notifications with the filter you sent (the server drops what its capabilities do not declare), and poll or fetch those lists yourself.`
+    : `The server acknowledged ${listen} for ${list(honoured)} only: it also asked for changes of ${list(asked.filter((x) => !honoured.includes(x)))}, which this stream will never carry. Compare the acknowledgement's notifications with the filter you sent (the server drops what its capabilities do not declare), and fetch those lists yourself when you need them.`;
+
+// ---------------------------------------------------------------- lost cursor (item 3)
+
+export interface CursorLostFacts {
+  /** "request 2 (tools/call long_task)". */
+  reqs: string;
+  broken: string;
+  cursor: string;
+  /** 'get': a GET without Last-Event-ID; 'post': the same request sent again on a new POST. */
+  how: 'get' | 'post';
+  next: string;
+  status?: number;
+  /** The request's response arrived anyway, on this stream (or null: never). */
+  answeredOn: string | null;
+  /** The chain had been resumed with the cursor before (the broken segment was itself a resume). */
+  resumedBefore: boolean;
+}
+
+const answer = (st: string, status: number | undefined, how: 'get' | 'post') =>
+  status === undefined
+    ? `the capture holds no answer to ${st}`
+    : status === 409
+      ? `the server answered ${st} with 409 Conflict (a standalone stream was already open)`
+      : status === 405
+        ? `the server answered ${st} with 405 (it offers no standalone stream)`
+        : status >= 400
+          ? `the server answered ${st} with HTTP ${status}`
+          : how === 'get'
+            ? `the server answered ${st} with ${status}: a new standalone stream, which carries only messages made after it, not the cut stream's`
+            : `the server answered ${st} with ${status} and ran the request again`;
+
+export const cursorLost = (f: CursorLostFacts) =>
+  `Stream ${f.broken} of ${f.reqs} carried event ids (the last one the client saw: ${f.cursor}) and broke${f.resumedBefore ? ' during a resume, before any id-bearing event' : ''}; the client then ${
+    f.how === 'get' ? `reconnected with GET ${f.next} WITHOUT Last-Event-ID` : `sent the request again on POST ${f.next} instead of resuming`
+  } (typescript-sdk #2499). ${cap(answer(f.next, f.status, f.how))}. What the server sent on the cut stream after id ${f.cursor} cannot reach the client any more${
+    f.answeredOn ? `; the response arrived on ${f.answeredOn} all the same` : ', and the response never arrived'
+  }. Keep the last id across reconnects (resume with GET + Last-Event-ID: ${f.cursor}).`;
+
+// ---------------------------------------------------------------- carried output (item 4)
+
+export const carriedWhat = { lossy: 'lossy result', unverified: 'unverifiable result', partial: "broken attempt's partial output" } as const;
+export type CarriedKind = keyof typeof carriedWhat;
+
+export const carriedLabel = (to: string, where: string, chars: number, from: string, kind: CarriedKind) => `${to}'s ${where} carry ${chars} characters of ${from}'s ${carriedWhat[kind]}`;
+
+export const carried = (to: string, where: string, chars: number, values: number, from: string, kind: CarriedKind, sample: string) =>
+  `${cap(carriedLabel(to, where, chars, from, kind))} (${values} whole string value(s), e.g. "${sample}"). ${
+    kind === 'lossy'
+      ? `That result was built over a stream that lost events: the client passed an incomplete answer on as if it were whole.`
+      : kind === 'unverified'
+        ? `That result came over a replay that cannot be checked for gaps: what the client passed on may be incomplete.`
+        : `That output came from an attempt whose stream broke before its result: it is partial.`
+  } Check the source request's finding before trusting what this request did with it; re-run it over a verified stream (or discard partial output) before feeding it on.`;
+
+// ---------------------------------------------------------------- loops (item 5)
+
+export type LoopKind = 'reissue' | 'relisten' | 'reconnect' | 'resend' | 'reinitialise';
+const loopWhat: Record<LoopKind, string> = {
+  reissue: 're-issued',
+  relisten: 'listened again',
+  reconnect: 'reconnected',
+  resend: 'sent again',
+  reinitialise: 'initialised a new session',
+};
+
+export const loop = (kind: LoopKind, what: string, count: number, intervals: readonly number[], succeeded: boolean, growing: boolean) =>
+  `The client ${loopWhat[kind]} ${what} ${count} times in a row ${succeeded ? 'before it succeeded' : 'without success'}; intervals between attempts: ${intervals.map(ms).join(', ') || 'none'}${
+    growing ? ' (growing)' : ' (NO growing back-off)'
+  }. One finding for the whole loop. ${
+    succeeded ? '' : 'Each attempt failed the same way, so the next one will too: '
+  }${growing ? 'Find out why each attempt fails' : 'Back off exponentially between attempts, cap the number of attempts, and find out why each attempt fails'}${kind === 'reissue' || kind === 'resend' ? ' (a re-sent non-idempotent tool may run every time)' : ''}.`;
+
+export const listLoop = (xs: readonly string[]) => list(xs);

@@ -1,0 +1,171 @@
+// Issue 19, items 3-6, on hand-built captures (each fails on main: the codes did not exist). The
+// same cases from real SDK clients: test/unit/fixtures/client-use-fixtures.test.ts.
+import { describe, expect, it } from 'vitest';
+import { analyzeRecords } from '../../../src/core/analyzer';
+import type { Header } from '../../../src/core/record';
+import { Capture, call, ev, initSession, message, progress, result } from './helpers';
+
+const codes = (s: ReturnType<typeof analyzeRecords>) => s.findings.map((f) => f.code);
+const PV = '2026-07-28';
+const meta = { 'io.modelcontextprotocol/protocolVersion': PV, 'io.modelcontextprotocol/clientInfo': { name: 'agent', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const rpc = (id: number | string, method: string, params: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } });
+const mh = (method: string, name?: string): Header[] => [['mcp-protocol-version', PV], ['mcp-method', method], ...(name ? ([['mcp-name', name]] as Header[]) : [])];
+function mpost(c: Capture, body: ReturnType<typeof rpc>, events: unknown[], how: 'complete' | 'network-error' = 'complete', status?: number) {
+  const p = c.request({ body, headers: mh(body.method, (body.params as { name?: string }).name) });
+  c.response(p, status ? { status } : {});
+  for (const e of events) c.chunk(p, ev(undefined, e));
+  c.end(p, how);
+  return p;
+}
+const H: Header[] = [['mcp-protocol-version', '2025-11-25']];
+
+describe('resume-cursor-lost (item 3, typescript-sdk #2499)', () => {
+  function lostCursor(getStatus: number, resultOnGet: boolean) {
+    const c = new Capture();
+    initSession(c);
+    const post = c.request({ sessionId: 'sess-1', body: call(2), headers: H });
+    c.response(post);
+    c.chunk(post, ev('1', '') + ev('2', progress(2, 1)) + ev('3', message('part 1')));
+    c.end(post, 'network-error');
+    const g1 = c.request({ sessionId: 'sess-1', lastEventId: '3', headers: H });
+    c.response(g1);
+    c.end(g1, 'network-error'); // dropped before any id-bearing event
+    const g2 = c.request({ sessionId: 'sess-1', headers: H }); // no Last-Event-ID
+    c.response(g2, getStatus === 200 ? {} : { status: getStatus });
+    if (getStatus === 200 && resultOnGet) c.chunk(g2, ev('9', result(2, { content: [{ type: 'text', text: 'done' }] })));
+    c.end(g2, 'page-aborted');
+    return { snap: analyzeRecords(c.records), g1, g2 };
+  }
+  it('a resumed stream cut before any id, then a GET without Last-Event-ID: one finding naming both streams and the cursor', () => {
+    const { snap } = lostCursor(200, false);
+    const f = snap.findings.filter((x) => x.code === 'resume-cursor-lost');
+    expect(f).toHaveLength(1);
+    expect(f[0]!.severity).toBe('warning');
+    expect(f[0]!.requestId).toBe('2');
+    expect(f[0]!.eventIds).toEqual(['3']);
+    expect(f[0]!.message).toMatch(/WITHOUT Last-Event-ID/);
+    expect(f[0]!.message).toMatch(/new standalone stream/);
+    expect(f[0]!.message).toMatch(/never arrived/);
+  });
+  it('says what the server answered (409) and does not claim a result the capture holds never arrived', () => {
+    expect(lostCursor(409, false).snap.findings.find((x) => x.code === 'resume-cursor-lost')!.message).toMatch(/409 Conflict/);
+    const m = lostCursor(200, true).snap.findings.find((x) => x.code === 'resume-cursor-lost')!.message;
+    expect(m).toMatch(/arrived on/);
+    expect(m).not.toMatch(/never arrived/);
+  });
+  it('a resume with the cursor is no finding', () => {
+    const c = new Capture();
+    initSession(c);
+    const post = c.request({ sessionId: 'sess-1', body: call(2), headers: H });
+    c.response(post);
+    c.chunk(post, ev('1', progress(2, 1)));
+    c.end(post, 'network-error');
+    const g = c.request({ sessionId: 'sess-1', lastEventId: '1', headers: H });
+    c.response(g);
+    c.chunk(g, ev('2', result(2)));
+    c.end(g);
+    expect(codes(analyzeRecords(c.records))).not.toContain('resume-cursor-lost');
+  });
+});
+
+describe('listen-narrowed (item 6, typescript-sdk #2650)', () => {
+  const listen = (c: Capture, id: string, asked: Record<string, unknown>, honoured: Record<string, unknown>, end: boolean) => {
+    const sub = { 'io.modelcontextprotocol/subscriptionId': id };
+    const evs: unknown[] = [{ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: honoured, _meta: sub } }];
+    if (end) evs.push(result(id, { resultType: 'complete', _meta: sub }));
+    return mpost(c, rpc(id, 'subscriptions/listen', { notifications: asked }), evs);
+  };
+  it('an empty honoured set is an error; a smaller one a warning naming what will never arrive; an equal one nothing', () => {
+    const c = new Capture();
+    mpost(c, rpc('probe', 'server/discover'), [result('probe', { supportedVersions: [PV], capabilities: {} })]);
+    listen(c, 'listen:0', { promptsListChanged: true }, {}, true);
+    listen(c, 'listen:1', { toolsListChanged: true, promptsListChanged: true }, { toolsListChanged: true }, true);
+    listen(c, 'listen:2', { toolsListChanged: true }, { toolsListChanged: true }, true);
+    const s = analyzeRecords(c.records);
+    const f = s.findings.filter((x) => x.code === 'listen-narrowed');
+    expect(f.map((x) => [x.requestId, x.severity])).toEqual([
+      ['"listen:0"', 'error'],
+      ['"listen:1"', 'warning'],
+    ]);
+    expect(f[0]!.message).toMatch(/EMPTY honoured set/);
+    expect(f[1]!.message).toMatch(/prompts\/list/);
+    expect(f[1]!.message).not.toMatch(/tools\/list,/);
+    expect(f[0]!.eventIndex).toBe(0);
+  });
+});
+
+describe('client-retry-loop (item 5)', () => {
+  it('a 2026-07-28 re-issue after every break: one finding with the count and the intervals', () => {
+    const c = new Capture();
+    mpost(c, rpc('probe', 'server/discover'), [result('probe', { supportedVersions: [PV], capabilities: {} })]);
+    for (let i = 1; i <= 4; i++) mpost(c, rpc(i, 'tools/call', { name: 'long_task', arguments: { n: 3 } }), [message(`part ${i}`)], 'network-error');
+    const s = analyzeRecords(c.records);
+    const f = s.findings.filter((x) => x.code === 'client-retry-loop');
+    expect(f).toHaveLength(1);
+    expect(f[0]!.requestId).toBe('4');
+    expect(f[0]!.relatedRequestIds).toEqual(['1', '2', '3']);
+    expect(f[0]!.message).toMatch(/4 times in a row without success/);
+    expect(f[0]!.message).toMatch(/NO growing back-off/);
+  });
+  it('two attempts are no loop; attempts with a growing back-off that succeed are none either', () => {
+    const c = new Capture();
+    mpost(c, rpc('probe', 'server/discover'), [result('probe', { supportedVersions: [PV], capabilities: {} })]);
+    mpost(c, rpc(1, 'tools/call', { name: 'x', arguments: {} }), [], 'network-error');
+    mpost(c, rpc(2, 'tools/call', { name: 'x', arguments: {} }), [result(2)]);
+    expect(codes(analyzeRecords(c.records))).not.toContain('client-retry-loop');
+    const d = new Capture();
+    mpost(d, rpc('probe', 'server/discover'), [result('probe', { supportedVersions: [PV], capabilities: {} })]);
+    for (let i = 1; i <= 3; i++) {
+      d.t += 1000 * 2 ** i;
+      mpost(d, rpc(i, 'tools/call', { name: 'x', arguments: {} }), [], 'network-error');
+    }
+    d.t += 20_000;
+    mpost(d, rpc(4, 'tools/call', { name: 'x', arguments: {} }), [result(4)]);
+    expect(codes(analyzeRecords(d.records))).not.toContain('client-retry-loop');
+  });
+  it('a reconnect chain resumed again and again without a new event: one finding', () => {
+    const c = new Capture();
+    initSession(c);
+    const post = c.request({ sessionId: 'sess-1', body: call(2), headers: H });
+    c.response(post);
+    c.chunk(post, ev('1', progress(2, 1)));
+    c.end(post, 'network-error');
+    for (let i = 0; i < 4; i++) {
+      const g = c.request({ sessionId: 'sess-1', lastEventId: '1', headers: H });
+      c.response(g);
+      c.end(g, 'network-error');
+    }
+    const f = analyzeRecords(c.records).findings.filter((x) => x.code === 'client-retry-loop');
+    expect(f).toHaveLength(1);
+    expect(f[0]!.message).toMatch(/reconnected stream .* 4 times in a row without success/);
+  });
+});
+
+describe('lossy-output-carried (item 4)', () => {
+  const LONG = 'The quarterly revenue grew by 12 percent in the northern region';
+  it('a broken attempt\'s partial output fed into the next tool call: linked both ways, with the characters counted', () => {
+    const c = new Capture();
+    mpost(c, rpc('probe', 'server/discover'), [result('probe', { supportedVersions: [PV], capabilities: {} })]);
+    mpost(c, rpc(1, 'tools/call', { name: 'long_task', arguments: {} }), [message(LONG)], 'network-error');
+    mpost(c, rpc(2, 'tools/call', { name: 'summarize', arguments: { text: `Summarize: ${LONG}.` } }), [result(2)]);
+    const s = analyzeRecords(c.records);
+    const f = s.findings.filter((x) => x.code === 'lossy-output-carried');
+    expect(f).toHaveLength(1);
+    expect(f[0]!.severity).toBe('warning');
+    expect(f[0]!.requestId).toBe('2');
+    expect(f[0]!.relatedRequestIds).toEqual(['1']);
+    expect(f[0]!.message).toContain(`arguments carry ${LONG.length} characters of request 1 (tools/call long_task)'s broken attempt's partial output`);
+    const key = s.sessions[0]!.key;
+    const reqs = s.requests[key]!;
+    expect(reqs.find((r) => r.id === '2')!.carriesFrom).toBe('1');
+    expect(reqs.find((r) => r.id === '1')!.carriedInto).toBe('2');
+    expect(s.sessions[0]!.links!.find((l) => l.kind === 'carried')).toMatchObject({ from: '1', to: '2', chars: LONG.length });
+  });
+  it('an echo of what the page itself sent earlier, and short strings, are no finding', () => {
+    const c = new Capture();
+    mpost(c, rpc('probe', 'server/discover'), [result('probe', { supportedVersions: [PV], capabilities: {} })]);
+    mpost(c, rpc(1, 'tools/call', { name: 'echo', arguments: { text: LONG } }), [message(LONG), message('short')], 'network-error');
+    mpost(c, rpc(2, 'tools/call', { name: 'echo', arguments: { text: `${LONG} short` } }), [result(2)]);
+    expect(codes(analyzeRecords(c.records))).not.toContain('lossy-output-carried');
+  });
+});
