@@ -29,6 +29,10 @@ export interface CursorLostFacts {
   answeredOn: string | null;
   /** The chain had been resumed with the cursor before (the broken segment was itself a resume). */
   resumedBefore: boolean;
+  /** How the last connection ended: a network break, or a clean end by the server. */
+  ended: 'broke' | 'ended';
+  /** Connections of the chain whose body the file does not hold. */
+  unknownBody?: string;
 }
 
 const answer = (st: string, status: number | undefined, how: 'get' | 'post') =>
@@ -45,10 +49,12 @@ const answer = (st: string, status: number | undefined, how: 'get' | 'post') =>
             : `the server answered ${st} with ${status} and ran the request again`;
 
 export const cursorLost = (f: CursorLostFacts) =>
-  `Stream ${f.broken} of ${f.reqs} carried event ids (the last one the client saw: ${f.cursor}) and broke${f.resumedBefore ? ' during a resume, before any id-bearing event' : ''}; the client then ${
+  `The stream of ${f.reqs} carried event ids (the last one the client saw: ${f.cursor}); ${
+    f.resumedBefore ? `its resume ${f.broken} (Last-Event-ID: ${f.cursor}) ${f.ended === 'broke' ? 'broke' : 'ended'} before any id-bearing event` : `${f.broken} ${f.ended === 'broke' ? 'broke' : 'ended'} before the response`
+  }, and the client then ${
     f.how === 'get' ? `reconnected with GET ${f.next} WITHOUT Last-Event-ID` : `sent the request again on POST ${f.next} instead of resuming`
   } (typescript-sdk #2499). ${cap(answer(f.next, f.status, f.how))}. What the server sent on the cut stream after id ${f.cursor} cannot reach the client any more${
-    f.answeredOn ? `; the response arrived on ${f.answeredOn} all the same` : ', and the response never arrived'
+    f.answeredOn ? `; the response arrived on ${f.answeredOn} all the same` : f.unknownBody ? `, and the capture shows no response (the file holds no body of ${f.unknownBody}, so whether it came there cannot be known)` : ', and the response never arrived'
   }. Keep the last id across reconnects (resume with GET + Last-Event-ID: ${f.cursor}).`;
 
 // ---------------------------------------------------------------- carried output (item 4)

@@ -6,6 +6,7 @@
 // last id cannot reach the client any more. Legacy era only (the 2026-07-28 one has no ids).
 // Cost: linear in the session's streams per broken request chain.
 import { paramsKey } from '../eras';
+import { getPath, idText } from '../../jsonrpc';
 import * as C from '../texts-client-use';
 import type { ReqState, StreamS } from '../state';
 import { add, type Derivation } from './context';
@@ -26,7 +27,7 @@ function nextWithoutCursor(D: Derivation, root: StreamS, last: StreamS, pending:
     if (x.root === root && x.lastEventIdSent) return undefined; // resumed with a cursor after all
     if (x.method === 'GET' && !x.lastEventIdSent) {
       // The standalone GET stream's own reconnect (it broke too, and carried no id): not this chain's.
-      if (prevGet && prevGet.root !== root && prevGet.end !== undefined && prevGet.end >= last.start && !prevGet.root.sawId) return undefined;
+      if (prevGet && prevGet.root !== root && prevGet.state === 'error' && prevGet.end !== undefined && prevGet.end >= last.start && prevGet.end <= x.start && !prevGet.root.sawId) return undefined;
       return { x, how: 'get' };
     }
     if (x.method === 'POST' && x.requests.some((q) => pending.some((p) => p.method === q.method && keyOf(p) === keyOf(q)))) return { x, how: 'post' };
@@ -35,36 +36,50 @@ function nextWithoutCursor(D: Derivation, root: StreamS, last: StreamS, pending:
   return undefined;
 }
 
+/** The client cancelled one of `reqs` before `ord` (it gave up: a new connection is no lost resume then). */
+function cancelledBefore(D: Derivation, reqs: ReqState[], ord: number): boolean {
+  if (!reqs.some((r) => r.cancelled)) return false;
+  const ids = new Set(reqs.map((r) => r.id));
+  return D.s.streams.some(
+    (x) => x.ord < ord && x.method === 'POST' && x.bodyMessages.some((m) => m.summary.method === 'notifications/cancelled' && ids.has(idText(getPath(m.msg, ['params', 'requestId'])) ?? '')),
+  );
+}
+
 export function cursorLost(D: Derivation): void {
   const s = D.s;
   if (s.era !== 'legacy') return;
   for (const root of s.streams) {
     if (root.root !== root || root.method !== 'POST' || root.requests.length === 0) continue;
-    if (root.chainCursor === undefined || root.cursorUnknown) continue;
     const last = root.segments[root.segments.length - 1]!;
-    if (last.endOrd === undefined || (last.state !== 'error' && last.state !== 'complete')) continue;
+    // A HAR keeps no body of a cut stream: a resume's Last-Event-ID still proves the ids it carried.
+    const cursor = root.cursorUnknown ? undefined : root.chainCursor ?? root.segments.findLast((x) => x.lastEventIdSent)?.lastEventIdSent;
+    if (cursor === undefined) continue;
+    if (last.endOrd === undefined || (last.state !== 'error' && last.state !== 'complete' && last.state !== 'unknown')) continue;
     if (last.status !== undefined && last.status >= 300) continue;
     const pending = root.requests.filter((r) => r.response === undefined || r.responseOrd! > last.endOrd!);
-    if (pending.length === 0 || pending.some((r) => r.cancelled)) continue;
+    if (pending.length === 0) continue;
     const next = nextWithoutCursor(D, root, last, pending);
-    if (!next) continue;
+    if (!next || cancelledBefore(D, pending, next.x.ord)) continue;
     const { x, how } = next;
     const answered = pending.find((r) => r.response !== undefined);
+    const unknown = root.segments.filter((x) => x.bodyAbsent || x.captureIncomplete);
     add(D, x.ord, 'resume-cursor-lost', {
       streamId: x.id,
       relatedStreamIds: [last.id],
       requestId: pending[0]!.id,
       ...(pending.length > 1 ? { relatedRequestIds: pending.slice(1).map((r) => r.id) } : {}),
-      eventIds: [root.chainCursor],
+      eventIds: [cursor],
       message: C.cursorLost({
         reqs: pending.map(named).join(', '),
         broken: last.id,
-        cursor: root.chainCursor,
+        cursor,
         how,
         next: x.id,
         ...(x.status !== undefined ? { status: x.status } : {}),
         answeredOn: answered?.responseStream?.id ?? null,
         resumedBefore: last.isResume && !last.sawId,
+        ended: last.state === 'error' ? 'broke' : 'ended',
+        ...(unknown.length ? { unknownBody: unknown.map((x) => x.id).join(', ') } : {}),
       }),
     });
   }

@@ -73,7 +73,7 @@ function requestLoops(D: Derivation): void {
   for (const run of runs.values()) flush(run, false);
 }
 
-/** A resume attempt that brought nothing: refused, or ended without a new event (broken, or an empty answer). */
+/** A connection that brought nothing: refused, or ended without a new event (broken, or an empty answer). */
 function fruitless(x: StreamS): boolean {
   if (x.end === undefined) return false;
   if (x.status !== undefined && x.status >= 400) return true;
@@ -81,37 +81,51 @@ function fruitless(x: StreamS): boolean {
   return !fresh && (x.state === 'error' || x.bytes === 0);
 }
 
-function reconnectLoops(D: Derivation): void {
-  for (const root of D.s.streams) {
-    if (root.root !== root || root.segments.length <= LOOP_MIN) continue;
-    const segs = root.segments;
-    let run: StreamS[] = [];
-    const flush = (succeeded: boolean) => {
-      if (run.length < LOOP_MIN) return void (run = []);
-      const intervals = run.map((x) => x.start - (segs[segs.indexOf(x) - 1]!.end ?? x.start));
+/** The client reconnected after `prev` failed (broke, was refused, or brought nothing), not after a server's planned close (SSE polling). */
+const afterFailure = (prev: StreamS, x: StreamS) => prev.end !== undefined && prev.end <= x.start && (prev.state === 'error' || fruitless(prev));
+
+/** Runs of LOOP_MIN or more reconnects in a row, each after a failure, in `conns` (in order). */
+function reconnectRuns(D: Derivation, conns: StreamS[], what: string, succeeded: (last: StreamS) => boolean, req: ReqState | undefined): void {
+  let run: StreamS[] = [];
+  const flush = (ok: boolean) => {
+    if (run.length >= LOOP_MIN) {
+      const intervals = run.map((x) => x.start - conns[conns.indexOf(x) - 1]!.end!);
       const grows = growing(intervals);
-      if (!(succeeded && grows)) {
+      if (!(ok && grows)) {
         const lastS = run[run.length - 1]!;
-        const req = root.requests[0];
         add(D, lastS.ord, 'client-retry-loop', {
           streamId: lastS.id,
-          relatedStreamIds: [root.id, ...run.slice(0, -1).map((x) => x.id)],
+          relatedStreamIds: [conns[conns.indexOf(run[0]!) - 1]!.id, ...run.slice(0, -1).map((x) => x.id)],
           ...(req ? { requestId: req.id } : {}),
-          eventIds: lastS.lastEventIdSent ? [lastS.lastEventIdSent] : [],
-          message: C.loop('reconnect', `stream ${root.id}${req ? ` (${named(req)})` : ''} with Last-Event-ID ${C.listLoop([...new Set(run.map((x) => x.lastEventIdSent ?? '(none)'))])}`, run.length, intervals, succeeded, grows),
+          eventIds: [...new Set(run.map((x) => x.lastEventIdSent).filter((c): c is string => !!c))],
+          message: C.loop('reconnect', what, run.length, intervals, ok, grows),
         });
       }
-      run = [];
-    };
-    for (let i = 1; i < segs.length; i++) {
-      const x = segs[i]!;
-      if (fruitless(x)) run.push(x);
-      else if (x.end !== undefined || x.events.length > 0) flush(true);
     }
-    const open = segs[segs.length - 1]!.end === undefined;
-    if (!open) flush(root.requests.length > 0 && root.requests.every((r) => r.response !== undefined));
-    else run = [];
+    run = [];
+  };
+  for (let i = 1; i < conns.length; i++) {
+    const x = conns[i]!;
+    if (afterFailure(conns[i - 1]!, x)) run.push(x);
+    else flush(true);
   }
+  const last = conns[conns.length - 1]!;
+  if (last.end === undefined && D.anyOpen) run = [];
+  else flush(succeeded(last));
+}
+
+function reconnectLoops(D: Derivation): void {
+  const standalone: StreamS[] = [];
+  for (const root of D.s.streams) {
+    if (root.method === 'GET' && !root.isResume && !root.lastEventIdSent && root.root === root) standalone.push(root);
+    if (root.root !== root || root.segments.length <= LOOP_MIN) continue;
+    const req = root.requests[0];
+    const ids = [...new Set(root.segments.map((x) => x.lastEventIdSent).filter((c): c is string => !!c))];
+    const what = `stream ${root.id}${req ? ` (${named(req)})` : ''} with Last-Event-ID ${C.listLoop(ids.length > 6 ? [...ids.slice(0, 5), '…'] : ids)}`;
+    reconnectRuns(D, root.segments, what, (last) => (root.requests.length > 0 ? root.requests.every((r) => r.response !== undefined) : !fruitless(last)), req);
+  }
+  // The standalone GET stream (no Last-Event-ID) opened again and again after each failure.
+  if (standalone.length > LOOP_MIN) reconnectRuns(D, standalone, 'the standalone GET stream (without Last-Event-ID)', (last) => !fruitless(last) && last.state !== 'error', undefined);
 }
 
 export function retryLoops(D: Derivation): void {
