@@ -76,19 +76,19 @@ export const carried = (to: string, where: string, chars: number, values: number
 // ---------------------------------------------------------------- loops (item 5)
 
 export type LoopKind = 'reissue' | 'relisten' | 'reconnect' | 'resend' | 'reinitialise';
-const loopWhat: Record<LoopKind, string> = {
-  reissue: 're-issued',
-  relisten: 'listened again',
-  reconnect: 'reconnected',
-  resend: 'sent again',
-  reinitialise: 'initialised a new session',
+const loopHow: Record<LoopKind, string> = {
+  reissue: 'sent %s %n times in a row, re-issuing it after each broken attempt,',
+  relisten: 'listened with %s %n times in a row, again after each drop,',
+  reconnect: 'reconnected %s %n times in a row after failures',
+  resend: 'sent %s %n times in a row, again after each failure,',
+  reinitialise: 'initialised a new session %n times in a row for %s',
 };
 
 export const loop = (kind: LoopKind, what: string, count: number, intervals: readonly number[], succeeded: boolean, growing: boolean) =>
-  `The client ${loopWhat[kind]} ${what} ${count} times in a row ${succeeded ? 'before it succeeded' : 'without success'}; intervals between attempts: ${intervals.map(ms).join(', ') || 'none'}${
+  `The client ${loopHow[kind].replace('%s', what).replace('%n', String(count))} ${succeeded ? 'before one succeeded' : 'without success'}; intervals between attempts: ${intervals.map(ms).join(', ') || 'none'}${
     growing ? ' (growing)' : ' (NO growing back-off)'
   }. One finding for the whole loop. ${
     succeeded ? '' : 'Each attempt failed the same way, so the next one will too: '
-  }${growing ? 'Find out why each attempt fails' : 'Back off exponentially between attempts, cap the number of attempts, and find out why each attempt fails'}${kind === 'reissue' || kind === 'resend' ? ' (a re-sent non-idempotent tool may run every time)' : ''}.`;
+  }${growing ? 'find out why each attempt fails' : 'back off exponentially between attempts, cap the number of attempts, and find out why each attempt fails'}${kind === 'reissue' || kind === 'resend' ? ' (a re-sent tool that is not idempotent may run every time)' : ''}.`.replace('loop. find', 'loop. Find').replace('loop. back', 'loop. Back');
 
 export const listLoop = (xs: readonly string[]) => list(xs);

@@ -39,6 +39,7 @@ function requestLoops(D: Derivation): void {
     if (succeeded && grows) return;
     const first = run[0]!;
     const lastR = run[run.length - 1]!;
+    const tool = (first.params as { name?: unknown } | undefined)?.name;
     const kind: C.LoopKind = first.method === 'subscriptions/listen' ? 'relisten' : D.s.era === 'modern' ? 'reissue' : 'resend';
     add(D, lastR.stream.ord, 'client-retry-loop', {
       ...(D.finished || succeeded ? {} : { pending: true }),
@@ -47,7 +48,7 @@ function requestLoops(D: Derivation): void {
       requestId: lastR.id,
       relatedRequestIds: run.slice(0, -1).map((q) => q.id),
       eventIds: [],
-      message: C.loop(kind, `${named(first)} (requests ${C.listLoop(run.map((q) => q.id))})`, run.length, intervals, succeeded, grows),
+      message: C.loop(kind, `${first.method}${typeof tool === 'string' ? ` ${tool.slice(0, 80)}` : ''} (requests ${C.listLoop(run.map((q) => q.id))})`, run.length, intervals, succeeded, grows),
     });
   };
   for (const r of D.s.requests) {
