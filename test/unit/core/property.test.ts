@@ -33,11 +33,15 @@ function handBuilt(): CaptureRecord[][] {
   return out;
 }
 
+/** Issue 19's SDK v2 captures (findings about the client): their findings must not depend on chunking either. */
+const ISSUE19_V2 = ['legacy-lossy-fed-forward', 'modern-reissue-fed-forward', 'modern-reissue-loop', 'modern-listen-narrowed'].map((n) => `v2/${n}.capture.json`);
+
 function fixtureCaptures(): CaptureRecord[][] {
   if (!existsSync(CAPTURES)) return [];
   return readdirSync(CAPTURES)
     .filter((f) => f.endsWith('.capture.json'))
     .sort()
+    .concat(ISSUE19_V2)
     .map((f) => importText(readFileSync(CAPTURES + f, 'utf8')).records);
 }
 
