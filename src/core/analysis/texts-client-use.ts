@@ -65,7 +65,7 @@ export type CarriedKind = keyof typeof carriedWhat;
 export const carriedLabel = (to: string, where: string, chars: number, from: string, kind: CarriedKind) => `${to}'s ${where} carry ${chars} characters of ${from}'s ${carriedWhat[kind]}`;
 
 export const carried = (to: string, where: string, chars: number, values: number, from: string, kind: CarriedKind, sample: string) =>
-  `${cap(carriedLabel(to, where, chars, from, kind))} (${values} whole string value(s), e.g. "${sample}"). ${
+  `${cap(carriedLabel(to, where, chars, from, kind))} (${values} whole string value(s), e.g. ${JSON.stringify(sample)}). ${
     kind === 'lossy'
       ? `That result was built over a stream that lost events: the client passed an incomplete answer on as if it were whole.`
       : kind === 'unverified'
