@@ -84,11 +84,14 @@ const loopHow: Record<LoopKind, string> = {
   reinitialise: 'initialised a new session %n times in a row for %s',
 };
 
-export const loop = (kind: LoopKind, what: string, count: number, intervals: readonly number[], succeeded: boolean, growing: boolean) =>
-  `The client ${loopHow[kind].replace('%s', what).replace('%n', String(count))} ${succeeded ? 'before one succeeded' : 'without success'}; intervals between attempts: ${intervals.map(ms).join(', ') || 'none'}${
-    growing ? ' (growing)' : ' (NO growing back-off)'
+/** `succeeded` undefined: the file holds no body of some attempts, so whether one succeeded cannot be known. */
+export const loop = (kind: LoopKind, what: string, count: number, intervals: readonly number[], succeeded: boolean | undefined, growing: boolean, serverRetry?: number) =>
+  `The client ${loopHow[kind].replace('%s', what).replace('%n', String(count))} ${
+    succeeded === undefined ? '(whether one succeeded cannot be known: the file holds no body of some of them)' : succeeded ? 'before one succeeded' : 'without success'
+  }; intervals between attempts: ${intervals.map(ms).join(', ') || 'none'}${
+    serverRetry !== undefined ? ` (the server's retry: ${serverRetry} ms sets them)` : growing ? ' (growing)' : ' (NO growing back-off)'
   }. One finding for the whole loop. ${
-    succeeded ? '' : 'Each attempt failed the same way, so the next one will too: '
+    succeeded !== false ? '' : 'Each attempt failed the same way, so the next one will too: '
   }${growing ? 'find out why each attempt fails' : 'back off exponentially between attempts, cap the number of attempts, and find out why each attempt fails'}${kind === 'reissue' || kind === 'resend' ? ' (a re-sent tool that is not idempotent may run every time)' : ''}.`.replace('loop. find', 'loop. Find').replace('loop. back', 'loop. Back');
 
 export const listLoop = (xs: readonly string[]) => list(xs);

@@ -41,6 +41,8 @@ function requestLoops(D: Derivation): void {
     const lastR = run[run.length - 1]!;
     const tool = (first.params as { name?: unknown } | undefined)?.name;
     const kind: C.LoopKind = first.method === 'subscriptions/listen' ? 'relisten' : D.s.era === 'modern' ? 'reissue' : 'resend';
+    // The last attempt's body is not in the file: whether it succeeded cannot be known.
+    const ok = !succeeded && lastR.response === undefined && lastR.stream.root.segments.some((x) => x.bodyAbsent || x.captureIncomplete) ? undefined : succeeded;
     add(D, lastR.stream.ord, 'client-retry-loop', {
       ...(D.finished || succeeded ? {} : { pending: true }),
       streamId: lastR.stream.id,
@@ -48,7 +50,7 @@ function requestLoops(D: Derivation): void {
       requestId: lastR.id,
       relatedRequestIds: run.slice(0, -1).map((q) => q.id),
       eventIds: [],
-      message: C.loop(kind, `${first.method}${typeof tool === 'string' ? ` ${tool.slice(0, 80)}` : ''} (requests ${C.listLoop(run.map((q) => q.id))})`, run.length, intervals, succeeded, grows),
+      message: C.loop(kind, `${first.method}${typeof tool === 'string' ? ` ${tool.slice(0, 80)}` : ''} (requests ${C.listLoop(run.map((q) => q.id))})`, run.length, intervals, ok, grows),
     });
   };
   for (const r of D.s.requests) {
@@ -78,6 +80,7 @@ function requestLoops(D: Derivation): void {
 function fruitless(x: StreamS): boolean {
   if (x.end === undefined) return false;
   if (x.status !== undefined && x.status >= 400) return true;
+  if (x.bodyAbsent || x.captureIncomplete) return false; // what it carried is unknown
   const fresh = x.events.some((e) => !e.duplicate);
   return !fresh && (x.state === 'error' || x.bytes === 0);
 }
@@ -85,21 +88,30 @@ function fruitless(x: StreamS): boolean {
 /** The client reconnected after `prev` failed (broke, was refused, or brought nothing), not after a server's planned close (SSE polling). */
 const afterFailure = (prev: StreamS, x: StreamS) => prev.end !== undefined && prev.end <= x.start && (prev.state === 'error' || fruitless(prev));
 
+/** The `retry:` the server sent on these connections (the last one): a client must wait that long, not back off. */
+function serverRetry(conns: StreamS[]): number | undefined {
+  let r: number | undefined;
+  for (const x of conns) if (x.retry !== undefined) r = x.retry;
+  return r;
+}
+
 /** Runs of LOOP_MIN or more reconnects in a row, each after a failure, in `conns` (in order). */
-function reconnectRuns(D: Derivation, conns: StreamS[], what: string, succeeded: (last: StreamS) => boolean, req: ReqState | undefined): void {
+function reconnectRuns(D: Derivation, conns: StreamS[], what: string, succeeded: (last: StreamS) => boolean | undefined, req: ReqState | undefined): void {
   let run: StreamS[] = [];
-  const flush = (ok: boolean) => {
+  // With the server's retry: the spec has the client wait that long: even intervals are no fault then.
+  const retry = serverRetry(D.s.streams);
+  const flush = (ok: boolean | undefined) => {
     if (run.length >= LOOP_MIN) {
       const intervals = run.map((x) => x.start - conns[conns.indexOf(x) - 1]!.end!);
-      const grows = growing(intervals);
-      if (!(ok && grows)) {
+      const grows = retry !== undefined || growing(intervals);
+      if (!(ok !== false && grows)) {
         const lastS = run[run.length - 1]!;
         add(D, lastS.ord, 'client-retry-loop', {
           streamId: lastS.id,
           relatedStreamIds: [conns[conns.indexOf(run[0]!) - 1]!.id, ...run.slice(0, -1).map((x) => x.id)],
           ...(req ? { requestId: req.id } : {}),
           eventIds: [...new Set(run.map((x) => x.lastEventIdSent).filter((c): c is string => !!c))],
-          message: C.loop('reconnect', what, run.length, intervals, ok, grows),
+          message: C.loop('reconnect', what, run.length, intervals, ok, grows, retry),
         });
       }
     }
@@ -123,7 +135,8 @@ function reconnectLoops(D: Derivation): void {
     const req = root.requests[0];
     const ids = [...new Set(root.segments.map((x) => x.lastEventIdSent).filter((c): c is string => !!c))];
     const what = `stream ${root.id}${req ? ` (${named(req)})` : ''} with Last-Event-ID ${C.listLoop(ids.length > 6 ? [...ids.slice(0, 5), '…'] : ids)}`;
-    reconnectRuns(D, root.segments, what, (last) => (root.requests.length > 0 ? root.requests.every((r) => r.response !== undefined) : !fruitless(last)), req);
+    const unknown = root.segments.some((x) => x.bodyAbsent || x.captureIncomplete);
+    reconnectRuns(D, root.segments, what, (last) => (root.requests.length > 0 ? (root.requests.every((r) => r.response !== undefined) ? true : unknown ? undefined : false) : unknown ? undefined : !fruitless(last)), req);
   }
   // The standalone GET stream (no Last-Event-ID) opened again and again after each failure.
   if (standalone.length > LOOP_MIN) reconnectRuns(D, standalone, 'the standalone GET stream (without Last-Event-ID)', (last) => !fruitless(last) && last.state !== 'error', undefined);
