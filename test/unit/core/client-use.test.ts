@@ -169,3 +169,118 @@ describe('lossy-output-carried (item 4)', () => {
     expect(codes(analyzeRecords(c.records))).not.toContain('lossy-output-carried');
   });
 });
+
+describe('issue 19, more shapes', () => {
+  it('resume-cursor-lost: the same request sent again on a new POST instead of a resume', () => {
+    const c = new Capture();
+    initSession(c);
+    const post = c.request({ sessionId: 'sess-1', body: call(2), headers: H });
+    c.response(post);
+    c.chunk(post, ev('1', '') + ev('2', progress(2, 1)));
+    c.end(post, 'network-error');
+    const again = c.request({ sessionId: 'sess-1', body: call(3, 'long_task', 3), headers: H });
+    c.response(again);
+    c.chunk(again, ev('3', result(3)));
+    c.end(again);
+    const f = analyzeRecords(c.records).findings.filter((x) => x.code === 'resume-cursor-lost');
+    expect(f).toHaveLength(1);
+    expect(f[0]!.message).toMatch(/sent the request again on POST .* instead of resuming/);
+    expect(f[0]!.message).toMatch(/Last-Event-ID: 2/);
+  });
+
+  it('resume-cursor-lost: not for the standalone GET reconnecting after it broke too, nor after a cancellation', () => {
+    const c = new Capture();
+    initSession(c);
+    const sa = c.request({ sessionId: 'sess-1', headers: H });
+    c.response(sa);
+    const post = c.request({ sessionId: 'sess-1', body: call(2), headers: H });
+    c.response(post);
+    c.chunk(post, ev('1', progress(2, 1)));
+    c.end(post, 'network-error');
+    c.end(sa, 'network-error');
+    const sa2 = c.request({ sessionId: 'sess-1', headers: H });
+    c.response(sa2);
+    c.end(sa2, 'page-aborted');
+    expect(codes(analyzeRecords(c.records))).not.toContain('resume-cursor-lost');
+    const d = new Capture();
+    initSession(d);
+    const p2 = d.request({ sessionId: 'sess-1', body: call(2), headers: H });
+    d.response(p2);
+    d.chunk(p2, ev('1', progress(2, 1)));
+    d.end(p2, 'network-error');
+    const cancel = d.request({ sessionId: 'sess-1', body: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } }, headers: H });
+    d.response(cancel, { status: 202 });
+    const g = d.request({ sessionId: 'sess-1', headers: H });
+    d.response(g);
+    d.end(g, 'page-aborted');
+    expect(codes(analyzeRecords(d.records))).not.toContain('resume-cursor-lost');
+  });
+
+  it('client-retry-loop: a re-listen after every drop (MCP Inspector #2097), one finding', () => {
+    const c = new Capture();
+    mpost(c, rpc('probe', 'server/discover'), [result('probe', { supportedVersions: [PV], capabilities: {} })]);
+    const ack = (id: string) => ({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/subscriptionId': id } } });
+    for (let i = 0; i < 5; i++) mpost(c, rpc(`listen:${i}`, 'subscriptions/listen', { notifications: { toolsListChanged: true } }), [ack(`listen:${i}`)], 'network-error');
+    const f = analyzeRecords(c.records).findings.filter((x) => x.code === 'client-retry-loop');
+    expect(f).toHaveLength(1);
+    expect(f[0]!.message).toMatch(/listened with subscriptions\/listen .* 5 times in a row, again after each drop, without success/);
+  });
+
+  it('client-retry-loop: a 2025 application retry after every error answer; the standalone GET reopened after every refusal', () => {
+    const c = new Capture();
+    initSession(c);
+    for (let i = 2; i <= 4; i++) {
+      const p = c.request({ sessionId: 'sess-1', body: { jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'add', arguments: { a: 1 } } }, headers: H });
+      c.response(p, { json: true });
+      c.chunk(p, JSON.stringify({ jsonrpc: '2.0', id: i, error: { code: -32603, message: 'boom' } }));
+      c.end(p);
+    }
+    for (let i = 0; i < 4; i++) {
+      const g = c.request({ sessionId: 'sess-1', headers: H });
+      c.response(g, { status: 409 });
+    }
+    const f = analyzeRecords(c.records).findings.filter((x) => x.code === 'client-retry-loop');
+    expect(f.map((x) => /sent tools\/call add .* 3 times in a row, again after each failure/.test(x.message) || /reconnected the standalone GET stream .* 3 times/.test(x.message))).toEqual([true, true]);
+  });
+
+  it('lossy-output-carried: a legacy lossy result, fed into an MRTR-style retry and into the page\'s answer to a sampling request', () => {
+    const c = new Capture();
+    initSession(c);
+    const LOST = 'Revenue figures for the northern region, partial list';
+    const post = c.request({ sessionId: 'sess-1', body: call(2), headers: H });
+    c.response(post);
+    c.chunk(post, ev('1', progress(2, 1)) + ev('2', message(LOST)) + ev('3', progress(2, 2)));
+    c.end(post, 'network-error');
+    const get = c.request({ sessionId: 'sess-1', lastEventId: '3', headers: H });
+    c.response(get);
+    c.chunk(get, ev('6', progress(2, 4)) + ev('7', result(2, { content: [{ type: 'text', text: 'done' }] })));
+    c.end(get);
+    const retry = c.request({ sessionId: 'sess-1', body: { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'confirm', arguments: {}, inputResponses: { q: { content: { text: LOST } } } } }, headers: H });
+    c.response(retry, { json: true });
+    c.chunk(retry, JSON.stringify(result(5)));
+    c.end(retry);
+    const answer = c.request({ sessionId: 'sess-1', body: { jsonrpc: '2.0', id: 'srv-1', result: { role: 'assistant', content: { type: 'text', text: `Based on: ${LOST}` } } }, headers: H });
+    c.response(answer, { status: 202 });
+    const s = analyzeRecords(c.records);
+    expect(codes(s)).toContain('lossy-result-accepted');
+    const f = s.findings.filter((x) => x.code === 'lossy-output-carried');
+    expect(f.map((x) => [x.severity, x.requestId])).toEqual([
+      ['error', '5'],
+      ['error', '2'],
+    ]);
+    expect(f[0]!.message).toMatch(/MRTR answers \(inputResponses\) carry 53 characters of request 2/);
+    expect(f[1]!.message).toMatch(/^The page's answer to the server's request "srv-1"'s answer carry 53 characters/);
+  });
+
+  it('listen-narrowed: resource subscriptions left out are named', () => {
+    const c = new Capture();
+    mpost(c, rpc('probe', 'server/discover'), [result('probe', { supportedVersions: [PV], capabilities: {} })]);
+    const sub = { 'io.modelcontextprotocol/subscriptionId': 'l' };
+    mpost(c, rpc('l', 'subscriptions/listen', { notifications: { toolsListChanged: true, resourceSubscriptions: ['file:///a.txt'] } }), [
+      { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true }, _meta: sub } },
+    ]);
+    const f = analyzeRecords(c.records).findings.filter((x) => x.code === 'listen-narrowed');
+    expect(f).toHaveLength(1);
+    expect(f[0]!.message).toMatch(/resources\/read file:\/\/\/a\.txt/);
+  });
+});

@@ -78,15 +78,18 @@ function requestLoops(D: Derivation): void {
 
 /** A connection that brought nothing: refused, or ended without a new event (broken, or an empty answer). */
 function fruitless(x: StreamS): boolean {
-  if (x.end === undefined) return false;
   if (x.status !== undefined && x.status >= 400) return true;
+  if (x.end === undefined) return false;
   if (x.bodyAbsent || x.captureIncomplete) return false; // what it carried is unknown
   const fresh = x.events.some((e) => !e.duplicate);
   return !fresh && (x.state === 'error' || x.bytes === 0);
 }
 
 /** The client reconnected after `prev` failed (broke, was refused, or brought nothing), not after a server's planned close (SSE polling). */
-const afterFailure = (prev: StreamS, x: StreamS) => prev.end !== undefined && prev.end <= x.start && (prev.state === 'error' || fruitless(prev));
+const afterFailure = (prev: StreamS, x: StreamS) => overAt(prev) !== undefined && overAt(prev)! <= x.start && (prev.state === 'error' || fruitless(prev));
+
+/** When a connection was over: its end, or its refusal (a 4xx/5xx without a body has no end record). */
+const overAt = (x: StreamS) => x.end ?? (x.status !== undefined && x.status >= 400 ? x.start : undefined);
 
 /** The `retry:` the server sent on these connections (the last one): a client must wait that long, not back off. */
 function serverRetry(conns: StreamS[]): number | undefined {
@@ -102,7 +105,7 @@ function reconnectRuns(D: Derivation, conns: StreamS[], what: string, succeeded:
   const retry = serverRetry(D.s.streams);
   const flush = (ok: boolean | undefined) => {
     if (run.length >= LOOP_MIN) {
-      const intervals = run.map((x) => x.start - conns[conns.indexOf(x) - 1]!.end!);
+      const intervals = run.map((x) => x.start - overAt(conns[conns.indexOf(x) - 1]!)!);
       const grows = retry !== undefined || growing(intervals);
       if (!(ok !== false && grows)) {
         const lastS = run[run.length - 1]!;
@@ -123,7 +126,7 @@ function reconnectRuns(D: Derivation, conns: StreamS[], what: string, succeeded:
     else flush(true);
   }
   const last = conns[conns.length - 1]!;
-  if (last.end === undefined && D.anyOpen) run = [];
+  if (overAt(last) === undefined && D.anyOpen) run = [];
   else flush(succeeded(last));
 }
 
