@@ -62,9 +62,11 @@ export const cursorLost = (f: CursorLostFacts) =>
 export const carriedWhat = { lossy: 'lossy result', unverified: 'unverifiable result', partial: "broken attempt's partial output" } as const;
 export type CarriedKind = keyof typeof carriedWhat;
 
-export const carriedLabel = (to: string, where: string, chars: number, from: string, kind: CarriedKind) => `${to}'s ${where} carry ${chars} characters of ${from}'s ${carriedWhat[kind]}`;
+/** "request 7's arguments carry 312 characters of request 2's lossy result"; `where` null: `to` is itself what carries it (the page's answer). */
+export const carriedLabel = (to: string, where: string | null, chars: number, from: string, kind: CarriedKind) =>
+  `${where === null ? `${to} carries` : `${to}'s ${where} carry`} ${chars} characters of ${from}'s ${carriedWhat[kind]}`;
 
-export const carried = (to: string, where: string, chars: number, values: number, from: string, kind: CarriedKind, sample: string) =>
+export const carried = (to: string, where: string | null, chars: number, values: number, from: string, kind: CarriedKind, sample: string) =>
   `${cap(carriedLabel(to, where, chars, from, kind))} (${values} whole string value(s), e.g. ${JSON.stringify(sample)}). ${
     kind === 'lossy'
       ? `That result was built over a stream that lost events: the client passed an incomplete answer on as if it were whole.`

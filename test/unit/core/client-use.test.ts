@@ -269,7 +269,7 @@ describe('issue 19, more shapes', () => {
       ['error', '2'],
     ]);
     expect(f[0]!.message).toMatch(/MRTR answers \(inputResponses\) carry 53 characters of request 2/);
-    expect(f[1]!.message).toMatch(/^The page's answer to the server's request "srv-1"'s answer carry 53 characters/);
+    expect(f[1]!.message).toMatch(/^The page's answer to the server's request "srv-1" carries 53 characters of request 2 \(tools\/call long_task\)'s lossy result/);
   });
 
   it('listen-narrowed: resource subscriptions left out are named', () => {

@@ -86,7 +86,7 @@ function sources(D: Derivation, infos: RequestInfo[]): Source[] {
   return out;
 }
 
-const WHERE: Record<string, string> = { arguments: 'arguments', inputResponses: 'MRTR answers (inputResponses)', result: 'answer', messages: 'messages' };
+const WHERE: Record<string, string> = { arguments: 'arguments', inputResponses: 'MRTR answers (inputResponses)', messages: 'messages' };
 
 export function carriedOutput(D: Derivation, infos: RequestInfo[]): void {
   const src = sources(D, infos);
@@ -116,7 +116,7 @@ export function carriedOutput(D: Derivation, infos: RequestInfo[]): void {
         const chars = hit.reduce((n, t) => n + t.length, 0);
         const target: ReqState | undefined = p.requests.find((q) => m.summary.id !== undefined && q.id === m.summary.id && m.summary.kind === 'request');
         const toName = target ? named(target) : `the page's answer to the server's request ${m.summary.id ?? '(no id)'}`;
-        const where = target ? WHERE[path] ?? 'params' : 'answer';
+        const where = target ? WHERE[path] ?? 'params' : null;
         const label = C.carriedLabel(target ? `request ${target.id}` : toName, where, chars, `request ${s.r.id}`, s.kind);
         add(D, p.ord, 'lossy-output-carried', {
           ...(s.kind === 'lossy' ? {} : { severity: 'warning' as const }),
@@ -128,7 +128,7 @@ export function carriedOutput(D: Derivation, infos: RequestInfo[]): void {
           message: C.carried(target ? named(target) : toName, where, chars, hit.length, named(s.r), s.kind, hit[0]!.length > 60 ? `${hit[0]!.slice(0, 57)}…` : hit[0]!),
         });
         const fromStream = s.r.responseStream ?? s.r.stream.root.segments[s.r.stream.root.segments.length - 1]!;
-        links.push({ kind: 'carried', from: s.r.id, fromStreamId: fromStream.id, to: target ? target.id : s.r.id, toStreamId: p.id, t0: s.t, t1: p.start, chars, label });
+        links.push({ kind: 'carried', from: s.r.id, fromStreamId: fromStream.id, to: target ? target.id : m.summary.id ?? 'null', toStreamId: p.id, t0: s.t, t1: p.start, chars, label });
         if (target) {
           const a = byInfo.get(target.id);
           const b = byInfo.get(s.r.id);
