@@ -284,3 +284,25 @@ describe('issue 19, more shapes', () => {
     expect(f[0]!.message).toMatch(/resources\/read file:\/\/\/a\.txt/);
   });
 });
+
+describe('issue 19: what is no finding', () => {
+  it('lossy-output-carried: an identifier of the partial output (a uuid, a URI, a token) handed back is reuse, not carried text', () => {
+    const c = new Capture();
+    mpost(c, rpc('probe', 'server/discover'), [result('probe', { supportedVersions: [PV], capabilities: {} })]);
+    const ID = '8f14e45f-ceea-467f-a9f0-3b5e2d1c0a77';
+    const URI = 'https://example.test/reports/quarterly/2026/northern-region.pdf';
+    mpost(c, rpc(1, 'tools/call', { name: 'start', arguments: {} }), [message(ID), message(URI)], 'network-error');
+    mpost(c, rpc(2, 'tools/call', { name: 'status', arguments: { id: ID, uri: URI } }), [result(2)]);
+    expect(codes(analyzeRecords(c.records))).not.toContain('lossy-output-carried');
+  });
+
+  it('client-retry-loop: the same failing request used again minutes apart is no loop', () => {
+    const c = new Capture();
+    mpost(c, rpc('probe', 'server/discover'), [result('probe', { supportedVersions: [PV], capabilities: {} })]);
+    for (let i = 1; i <= 4; i++) {
+      c.t += 5 * 60_000;
+      mpost(c, rpc(i, 'resources/list'), [{ jsonrpc: '2.0', id: i, error: { code: -32601, message: 'Method not found' } }]);
+    }
+    expect(codes(analyzeRecords(c.records))).not.toContain('client-retry-loop');
+  });
+});

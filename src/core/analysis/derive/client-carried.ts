@@ -5,8 +5,9 @@
 // answer to a sampling or elicitation request.
 //
 // The rule, so that it does not fire on coincidence: only WHOLE JSON string values of the source of
-// at least MIN_CHARS characters count, found inside a string value the page sent later; a value the
-// page itself had sent before the source ended is not the source's text (an echo). Random or
+// at least MIN_CHARS characters that are text (they hold a space: an id, URI, token or requestState
+// handed back is reuse by design) count, found inside a string value the page sent later; a value
+// the page itself had sent before the source ended is not the source's text (an echo). Random or
 // unrelated text of that length does not repeat by chance (test/unit/core/client-carried.test.ts
 // proves it over generated traffic). Cost: only sessions with such a source, linear in their
 // later POST bodies' strings.
@@ -23,7 +24,8 @@ const MAX_STRINGS = 2000;
 function strings(v: unknown, out: [path: string, text: string][], path: string, depth = 0): void {
   if (out.length >= MAX_STRINGS || depth > 32) return;
   if (typeof v === 'string') {
-    if (v.length >= MIN_CHARS) out.push([path, v]);
+    // Text, not an identifier: a uuid, URI, token or requestState handed back is reuse by design.
+    if (v.length >= MIN_CHARS && /\s/.test(v.trim())) out.push([path, v]);
   } else if (Array.isArray(v)) for (const x of v) strings(x, out, path, depth + 1);
   else if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) strings(x, out, path === '' ? k : path, depth + 1);
 }

@@ -13,6 +13,8 @@ import { named } from './modern-verdicts';
 
 /** Failed attempts in a row that make a loop. */
 export const LOOP_MIN = 3;
+/** A request sent again later than this after the previous attempt failed is a new use, not a retry. */
+export const RETRY_WINDOW_MS = 60_000;
 
 /** Each interval at least 20 % longer than the one before (jitter aside): a back-off. */
 const growing = (xs: readonly number[]) => xs.length < 2 || xs.every((d, i) => i === 0 || d >= xs[i - 1]! * 1.2);
@@ -60,7 +62,7 @@ function requestLoops(D: Derivation): void {
     const prev = run?.[run.length - 1];
     const prevEnd = prev ? failedAt(D, prev) : undefined;
     const failed = failedAt(D, r) !== undefined;
-    if (run && prevEnd !== undefined && prevEnd <= r.start) {
+    if (run && prevEnd !== undefined && prevEnd <= r.start && r.start - prevEnd <= RETRY_WINDOW_MS) {
       if (failed) run.push(r);
       else {
         run.push(r);
