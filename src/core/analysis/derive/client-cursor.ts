@@ -5,14 +5,13 @@
 // sent again on a new POST. Either way what the server sent on the cut stream after the client's
 // last id cannot reach the client any more. Legacy era only (the 2026-07-28 one has no ids).
 // Cost: linear in the session's streams per broken request chain.
-import { paramsKey } from '../eras';
 import { getPath, idText } from '../../jsonrpc';
 import * as C from '../texts-client-use';
 import type { ReqState, StreamS } from '../state';
 import { add, type Derivation } from './context';
 import { named } from './modern-verdicts';
+import { reqKey } from './client-loops';
 
-const keyOf = (r: ReqState) => r.x.key ?? paramsKey(r.method, r.params);
 
 /** The connection that followed `last`'s break without a cursor, if the client's next one for the chain is such. */
 function nextWithoutCursor(D: Derivation, root: StreamS, last: StreamS, pending: ReqState[]): { x: StreamS; how: 'get' | 'post' } | undefined {
@@ -30,7 +29,7 @@ function nextWithoutCursor(D: Derivation, root: StreamS, last: StreamS, pending:
       if (prevGet && prevGet.root !== root && prevGet.state === 'error' && prevGet.end !== undefined && prevGet.end >= last.start && prevGet.end <= x.start && !prevGet.root.sawId) return undefined;
       return { x, how: 'get' };
     }
-    if (x.method === 'POST' && x.requests.some((q) => pending.some((p) => p.method === q.method && keyOf(p) === keyOf(q)))) return { x, how: 'post' };
+    if (x.method === 'POST' && x.requests.some((q) => pending.some((p) => reqKey(D, p) === reqKey(D, q)))) return { x, how: 'post' };
     if (x.method === 'GET') prevGet = x;
   }
   return undefined;

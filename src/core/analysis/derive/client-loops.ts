@@ -19,7 +19,14 @@ export const RETRY_WINDOW_MS = 60_000;
 /** Each interval at least 20 % longer than the one before (jitter aside): a back-off. */
 const growing = (xs: readonly number[]) => xs.length < 2 || xs.every((d, i) => i === 0 || d >= xs[i - 1]! * 1.2);
 
-const keyOf = (r: ReqState) => `${r.method}\u0000${r.x.key ?? paramsKey(r.method, r.params)}`;
+/** Method + params without `_meta` (the modern era keeps it at push time; a legacy request's is made once here). */
+export function reqKey(D: Derivation, r: ReqState): string {
+  if (r.x.key !== undefined) return `${r.method}\u0000${r.x.key}`;
+  const m = (D.cache.reqKeys ??= new WeakMap());
+  let k = m.get(r);
+  if (k === undefined) m.set(r, (k = `${r.method}\u0000${paramsKey(r.method, r.params)}`));
+  return k;
+}
 
 /** When a failed attempt was over (its stream ended, or its error arrived); undefined while it may still succeed. */
 function failedAt(D: Derivation, r: ReqState): number | undefined {
@@ -57,7 +64,7 @@ function requestLoops(D: Derivation): void {
   };
   for (const r of D.s.requests) {
     if (r.method === 'initialize' || r.method.startsWith('notifications/')) continue;
-    const k = keyOf(r);
+    const k = reqKey(D, r);
     const run = runs.get(k);
     const prev = run?.[run.length - 1];
     const prevEnd = prev ? failedAt(D, prev) : undefined;
