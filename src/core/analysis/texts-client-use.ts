@@ -83,7 +83,7 @@ const loopHow: Record<LoopKind, string> = {
   relisten: 'listened with %s %n times in a row, again after each drop,',
   reconnect: 'reconnected %s %n times in a row after failures',
   resend: 'sent %s %n times in a row, again after each failure,',
-  reinitialise: 'initialised a new session %n times in a row for %s',
+  reinitialise: 'initialised a new session at %s %n times in a row, after each cut or expiry,',
 };
 
 /** `succeeded` undefined: the file holds no body of some attempts, so whether one succeeded cannot be known. */

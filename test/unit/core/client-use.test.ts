@@ -1,7 +1,7 @@
 // Issue 19, items 3-6, on hand-built captures (each fails on main: the codes did not exist). The
 // same cases from real SDK clients: test/unit/fixtures/client-use-fixtures.test.ts.
 import { describe, expect, it } from 'vitest';
-import { analyzeRecords } from '../../../src/core/analyzer';
+import { analyzeRecords, createAnalyzer } from '../../../src/core/analyzer';
 import type { Header } from '../../../src/core/record';
 import { Capture, call, ev, initSession, message, progress, result } from './helpers';
 
@@ -304,5 +304,48 @@ describe('issue 19: what is no finding', () => {
       mpost(c, rpc(i, 'resources/list'), [{ jsonrpc: '2.0', id: i, error: { code: -32601, message: 'Method not found' } }]);
     }
     expect(codes(analyzeRecords(c.records))).not.toContain('client-retry-loop');
+  });
+});
+
+describe('client-retry-loop: a new session after every cut (hand-built: no fixture client re-initialises by itself)', () => {
+  function reinit(n: number, lastOk: boolean) {
+    const c = new Capture();
+    for (let k = 1; k <= n; k++) {
+      initSession(c, `sess-${k}`);
+      const post = c.request({ sessionId: `sess-${k}`, body: call(2), headers: H });
+      c.response(post);
+      if (k === n && lastOk) {
+        c.chunk(post, ev('1', result(2)));
+        c.end(post);
+      } else {
+        c.chunk(post, ev('1', progress(2, 1)));
+        c.end(post, 'network-error');
+      }
+      c.t += 100;
+    }
+    return c.records;
+  }
+  it('four sessions, each initialised after the previous one broke: one finding, on the last session, with three re-initialisations', () => {
+    const s = analyzeRecords(reinit(4, false));
+    const f = s.findings.filter((x) => x.code === 'client-retry-loop' && /new session/.test(x.message));
+    expect(f).toHaveLength(1);
+    expect(f[0]!.sessionId).toBe('sess-4');
+    expect(f[0]!.message).toMatch(/initialised a new session at .* 3 times in a row, after each cut or expiry, without success; intervals between attempts: \d+ ms, \d+ ms, \d+ ms \(NO growing back-off\)/);
+  });
+  it('incremental equals fresh after every record (the earlier session drops the finding when the run grows)', () => {
+    const records = reinit(5, false);
+    const a = createAnalyzer();
+    for (let i = 0; i < records.length; i++) {
+      a.push(records[i]!);
+      const fresh = createAnalyzer();
+      fresh.pushAll(records.slice(0, i + 1));
+      expect(a.snapshot().findings).toEqual(fresh.snapshot().findings);
+    }
+    a.finish();
+    expect(a.snapshot().findings).toEqual(analyzeRecords(records).findings);
+    expect(a.snapshot().findings.filter((x) => x.code === 'client-retry-loop')).toHaveLength(1);
+  });
+  it('two re-initialisations are no loop', () => {
+    expect(codes(analyzeRecords(reinit(3, false)))).not.toContain('client-retry-loop');
   });
 });

@@ -5,7 +5,7 @@
 // per loop, with the count and the intervals, when it has LOOP_MIN failed attempts or more and
 // either never succeeded or did not back off (each interval longer than the one before).
 // Cost: linear in the session's requests and resume segments.
-import type { ReqState, StreamS } from '../state';
+import type { ReqState, SessionState, StreamS } from '../state';
 import { paramsKey } from '../eras';
 import * as C from '../texts-client-use';
 import { add, type Derivation } from './context';
@@ -154,7 +154,55 @@ function reconnectLoops(D: Derivation): void {
   if (standalone.length > LOOP_MIN) reconnectRuns(D, standalone, 'the standalone GET stream (without Last-Event-ID)', (last) => !fruitless(last) && last.state !== 'error', undefined);
 }
 
+/** When a 2025 session ended in failure: a 404 to its session id, or a request stream broken before its response. */
+function sessionFailedAt(s: SessionState): number | undefined {
+  let t: number | undefined;
+  for (const st of s.streams) {
+    const at = st.status === 404 && st.sessionHeader !== undefined ? st.start : st.state === 'error' && st.requests.some((r) => r.response === undefined) ? st.end : undefined;
+    if (at !== undefined && (t === undefined || at > t)) t = at;
+  }
+  return t;
+}
+
+const initOf = (s: SessionState) => s.requests.find((r) => r.method === 'initialize');
+
+/** `b` is the client initialising again soon after `a` failed. */
+function reinitAfter(a: SessionState, b: SessionState): boolean {
+  const failed = sessionFailedAt(a);
+  const init = initOf(b);
+  return failed !== undefined && init !== undefined && init.start >= failed && init.start - failed <= RETRY_WINDOW_MS;
+}
+
+/** A new session after every cut or expiry: reported once, by the last session of the run. */
+function reinitLoops(D: Derivation): void {
+  const ss = D.s.ep?.sessions;
+  if (!ss || D.s.era !== 'legacy') return;
+  const i = ss.indexOf(D.s);
+  const next = ss[i + 1];
+  if (i < 0 || (next && reinitAfter(D.s, next))) return;
+  let j = i;
+  while (j > 0 && reinitAfter(ss[j - 1]!, ss[j]!)) j--;
+  const run = ss.slice(j, i + 1);
+  if (run.length - 1 < LOOP_MIN) return;
+  const intervals = run.slice(1).map((x, k) => initOf(x)!.start - sessionFailedAt(run[k]!)!);
+  const grows = growing(intervals);
+  const lastFailed = sessionFailedAt(D.s) !== undefined;
+  const answered = D.s.requests.some((r) => r.method !== 'initialize' && r.response === 'result');
+  // Live, the last session may still succeed: decided once it fails, answers, or the capture ends.
+  const ok = lastFailed ? false : answered ? true : D.finished ? false : undefined;
+  if (ok === undefined || (ok && grows)) return;
+  const init = initOf(D.s)!;
+  add(D, init.stream.ord, 'client-retry-loop', {
+    streamId: init.stream.id,
+    relatedStreamIds: run.slice(0, -1).map((x) => initOf(x)!.stream.id),
+    requestId: init.id,
+    eventIds: [],
+    message: C.loop('reinitialise', `${D.s.endpoint} (sessions ${C.listLoop(run.map((x) => x.sessionId ?? x.key).map((x) => (x.length > 12 ? `${x.slice(0, 8)}…` : x)))})`, run.length - 1, intervals, ok, grows),
+  });
+}
+
 export function retryLoops(D: Derivation): void {
   requestLoops(D);
   reconnectLoops(D);
+  reinitLoops(D);
 }
