@@ -75,6 +75,10 @@ describe('findings about the client in the panel (issue 19)', () => {
     await clickTestId(h.panel, 'request-carriesFrom');
     await waitFor(() => h.panel.eval(`document.querySelector('[data-testid=request-row][data-request-id="1"]')?.getAttribute('aria-selected') === 'true'`), { message: 'request 1 selected' });
     expect(await h.panel.eval<string>(`document.querySelector('[data-testid=request-carriedInto]')?.textContent ?? ''`)).toBe('request 3');
+    {
+      const fe = await h.browser.cdp.attach((await devtoolsFrontend(h.browser)).targetId);
+      await screenshot(h.browser.cdp, fe, 'client-use-fed-forward-requests');
+    }
     await shot('client-use-fed-forward-right');
     await setDockSide(h.browser, 'bottom');
     try {
