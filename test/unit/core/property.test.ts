@@ -34,7 +34,7 @@ function handBuilt(): CaptureRecord[][] {
 }
 
 /** Issue 19's SDK v2 captures (findings about the client): their findings must not depend on chunking either. */
-const ISSUE19_V2 = ['legacy-lossy-fed-forward', 'modern-reissue-fed-forward', 'modern-reissue-loop', 'modern-listen-narrowed'].map((n) => `v2/${n}.capture.json`);
+const ISSUE19_V2 = ['legacy-evicted-cursor-lost', 'legacy-lossy-fed-forward', 'modern-reissue-fed-forward', 'modern-reissue-loop', 'modern-listen-narrowed'].map((n) => `v2/${n}.capture.json`);
 
 function fixtureCaptures(): CaptureRecord[][] {
   if (!existsSync(CAPTURES)) return [];
