@@ -14,13 +14,15 @@ export function eraLines(snap: AnalysisSnapshot, s: Session): string[] {
 type IdOf = (text: string | undefined) => string | number | null;
 
 /** The links of a request, for --json (only those it has). */
-export function requestLinks(r: RequestInfo, idOf: IdOf): { reissueOf?: string | number | null; reissuedAs?: string | number | null; retryOf?: string | number | null; retriedAs?: string | number | null; resultType?: string } {
+export function requestLinks(r: RequestInfo, idOf: IdOf): { reissueOf?: string | number | null; reissuedAs?: string | number | null; retryOf?: string | number | null; retriedAs?: string | number | null; resultType?: string; carriesFrom?: string | number | null; carriedInto?: string | number | null } {
   return {
     ...(r.reissueOf !== undefined ? { reissueOf: idOf(r.reissueOf) } : {}),
     ...(r.reissuedAs !== undefined ? { reissuedAs: idOf(r.reissuedAs) } : {}),
     ...(r.retryOf !== undefined ? { retryOf: idOf(r.retryOf) } : {}),
     ...(r.retriedAs !== undefined ? { retriedAs: idOf(r.retriedAs) } : {}),
     ...(r.resultType !== undefined ? { resultType: r.resultType } : {}),
+    ...(r.carriesFrom !== undefined ? { carriesFrom: idOf(r.carriesFrom) } : {}),
+    ...(r.carriedInto !== undefined ? { carriedInto: idOf(r.carriedInto) } : {}),
   };
 }
 

@@ -37,6 +37,9 @@ export interface AuditJson {
       retryOf?: string | number | null;
       retriedAs?: string | number | null;
       resultType?: string;
+      /** Issue 19: the request whose lossy/partial output it carries / the request that carries its output. */
+      carriesFrom?: string | number | null;
+      carriedInto?: string | number | null;
     }[];
     /** 'session', 'stream' or 'server' (one counter shared by several sessions); null without a counter. */
     idSchemeScope: string | null;

@@ -39,6 +39,11 @@ export const SEVERITY: Record<FindingCode, Severity> = {
   'destructive-tool-rerun': 'error',
   'result-not-taken': 'warning',
   'duplicate-output-accepted': 'error',
+  // What the client did with the stream (issue 19).
+  'resume-cursor-lost': 'warning',
+  'lossy-output-carried': 'error',
+  'client-retry-loop': 'warning',
+  'listen-narrowed': 'warning',
 };
 
 export const TITLE: Record<FindingCode, string> = {
@@ -73,6 +78,10 @@ export const TITLE: Record<FindingCode, string> = {
   'destructive-tool-rerun': 'Destructive tool sent again after it reached the server',
   'result-not-taken': 'Result delivered but not taken by the client',
   'duplicate-output-accepted': 'Result accepted over duplicated output',
+  'resume-cursor-lost': 'Client reconnected without its Last-Event-ID',
+  'lossy-output-carried': 'Lost or partial output fed into a later request',
+  'client-retry-loop': 'Client repeated a failing request or reconnect',
+  'listen-narrowed': 'Listen acknowledged for less than requested',
 };
 
 export const ALL_CODES = Object.keys(SEVERITY) as FindingCode[];

@@ -36,4 +36,9 @@ export type FindingCode =
   | 'tool-rerun-risk'
   | 'destructive-tool-rerun'
   | 'result-not-taken'
-  | 'duplicate-output-accepted';
+  | 'duplicate-output-accepted'
+  // What the client did with the stream (issue 19, items 3-6).
+  | 'resume-cursor-lost'
+  | 'lossy-output-carried'
+  | 'client-retry-loop'
+  | 'listen-narrowed';

@@ -28,7 +28,8 @@ export interface ServerInfo {
  * `input_required` result (carrying its `requestState`).
  */
 export interface RequestLink {
-  kind: 'reissue' | 'mrtr';
+  /** `carried`: `to` (a later request, or the page's answer) carries text of `from`'s lossy, unverifiable or partial output (issue 19). */
+  kind: 'reissue' | 'mrtr' | 'carried';
   /** Request ids (JSON text) and the streams that carried them. */
   from: string;
   fromStreamId: string;
@@ -39,6 +40,9 @@ export interface RequestLink {
   t1: number;
   /** mrtr: the retry's requestState differs from the one the server returned. */
   stateAltered?: boolean;
+  /** carried: characters carried over, and the whole sentence ("request 7's arguments carry 312 characters of request 2's lossy result"). */
+  chars?: number;
+  label?: string;
 }
 
 /**

@@ -200,6 +200,9 @@ export interface RequestInfo {
   /** MRTR: the input_required result this request retries / the retry that answered this one's input_required. */
   retryOf?: string;
   retriedAs?: string;
+  /** Issue 19: the earlier request whose lossy, unverifiable or partial output this request carries / a later request that carries this one's. */
+  carriesFrom?: string;
+  carriedInto?: string;
 }
 
 export interface Session {

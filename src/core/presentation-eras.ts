@@ -41,11 +41,13 @@ export const durationText = (d: number) => (d < 1000 ? `${Math.max(0, Math.round
 /** "request 3 re-issues request 2 (its stream broke), 120 ms later" / "request 5 retries request 4's input_required (requestState unchanged)". */
 export function linkText(l: RequestLink): string {
   if (l.kind === 'reissue') return `request ${l.to} re-issues request ${l.from} (its stream broke), ${durationText(l.t1 - l.t0)} later`;
+  if (l.kind === 'carried') return `${l.label ?? `request ${l.to} carries output of request ${l.from}`}, sent ${durationText(l.t1 - l.t0)} later`;
   return `request ${l.to} retries request ${l.from}'s input_required (${l.stateAltered ? 'requestState ALTERED' : 'requestState unchanged'}), ${durationText(l.t1 - l.t0)} later`;
 }
 
 /** Short label drawn on a timeline link. */
-export const linkLabel = (l: RequestLink) => (l.kind === 'reissue' ? `↳ re-issued as ${l.to}` : `↳ MRTR retry ${l.to}${l.stateAltered ? ' (state altered)' : ''}`);
+export const linkLabel = (l: RequestLink) =>
+  l.kind === 'reissue' ? `↳ re-issued as ${l.to}` : l.kind === 'carried' ? `↳ ${l.chars ?? 0} chars carried into ${l.to}` : `↳ MRTR retry ${l.to}${l.stateAltered ? ' (state altered)' : ''}`;
 
 const SUB_STATE: Record<SubscriptionInfo['state'], string> = {
   open: 'listening',

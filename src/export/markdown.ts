@@ -70,7 +70,7 @@ export function exportMarkdown(snap: AnalysisSnapshot, opts: MarkdownOptions = {
         .join(' ');
       out.push(`- Reconnect chain${c.requestIds.length ? ` (request ${mdText(c.requestIds.join(', '), 200)})` : ''}: ${mdText(segs, 600)}`);
     }
-    for (const l of s.links ?? []) out.push(`- ${l.kind === 'reissue' ? 'Re-issue' : 'MRTR retry'}: ${mdText(linkText(l), 400)}`);
+    for (const l of s.links ?? []) out.push(`- ${l.kind === 'reissue' ? 'Re-issue' : l.kind === 'carried' ? 'Output carried forward' : 'MRTR retry'}: ${mdText(linkText(l), 400)}`);
     for (const x of s.subscriptions ?? []) out.push(`- Subscription: ${mdText(subscriptionText(x), 400)}`);
     out.push('');
 

@@ -14,9 +14,17 @@ import { onAnswer } from './eras';
 import { noteDup, noteTools, sameDataAgain } from './client-facts';
 
 /** A subscriptions/listen stream: its acknowledgement, and the change notifications it delivers. */
-function onListenNotification(req: ReqState, method: string, t: number): void {
-  if (method === 'notifications/subscriptions/acknowledged') req.x.acknowledged ??= t;
-  else if (method.endsWith('/list_changed') || method === 'notifications/resources/updated') req.x.changes = (req.x.changes ?? 0) + 1;
+function onListenNotification(req: ReqState, method: string, t: number, m: DecodedMessage, at: number, st: StreamS, index: number): void {
+  if (method === 'notifications/subscriptions/acknowledged') {
+    if (req.x.acknowledged === undefined) {
+      // An acknowledgement without `notifications` names no honoured set: nothing to compare.
+      const honoured = getPath(m.msg, ['params', 'notifications']);
+      if (honoured !== undefined) req.x.honoured = honoured;
+      req.x.ackOrd = at;
+      req.x.ackAt = [st.id, index];
+    }
+    req.x.acknowledged ??= t;
+  } else if (method.endsWith('/list_changed') || method === 'notifications/resources/updated') req.x.changes = (req.x.changes ?? 0) + 1;
 }
 
 function onResponse(A: AnalyzerState, st: StreamS, s: SessionState, ev: SseEvent, m: DecodedMessage, at: number): void {
@@ -128,7 +136,7 @@ export function onMessage(A: AnalyzerState, st: StreamS, ev: SseEvent, m: Decode
   if (!req) req = st.root.requests.find((q) => q.response === undefined) ?? st.root.requests[0];
   if (!req) return;
   req.notifications.push([st.id, ev.index]);
-  if (req.method === 'subscriptions/listen') onListenNotification(req, sm.method, ev.t);
+  if (req.method === 'subscriptions/listen') onListenNotification(req, sm.method, ev.t, m, at, st, ev.index);
   const cumulative = A.isCumulative(sm.method);
   if (cumulative && !ev.duplicate && req.response === undefined) {
     // The same data again under another id on a resumed stream: applied twice, like a duplicate id.

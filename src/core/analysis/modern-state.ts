@@ -69,6 +69,10 @@ export interface ReqFacts {
   /** subscriptions/listen: when it was acknowledged, and the change notifications it delivered. */
   acknowledged?: number;
   changes?: number;
+  /** The acknowledgement's honoured filter (`params.notifications`), its ord and event (issue 19). */
+  honoured?: unknown;
+  ackOrd?: number;
+  ackAt?: [streamId: string, index: number];
   /** Params without `_meta` as JSON (re-issues have the same), made once. */
   key?: string;
   /** Issue 19 (both eras): the client's side of the request, kept at push time (client-facts.ts). */

@@ -69,6 +69,10 @@ export function newSession(A: AnalyzerState, key: string, sessionId: string | nu
   if (sessionId !== null) {
     let ep = A.endpoints.get(endpoint);
     if (!ep) A.endpoints.set(endpoint, (ep = { sessions: [], reuse: 0 }));
+    // A loop of re-initialisations is reported by its last session (derive/client-loops.ts): the
+    // one before must learn that it no longer is.
+    const prev = ep.sessions[ep.sessions.length - 1];
+    if (prev) prev.dirty = true;
     ep.sessions.push(s);
     s.ep = ep;
   }

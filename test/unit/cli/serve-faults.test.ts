@@ -148,7 +148,9 @@ describe('single faults through serve', () => {
     const { run, client, served } = await withFault(lossy, 'answer-resume:empty', { mode: 'lossy', timeoutMs: 1500 });
     expect(run.outcome.resumes).toEqual([{ lastEventId: '11', status: 200 }]);
     expect(run.outcome.error).toMatchObject({ code: -32001 });
-    expect(codes(client)).toEqual(['resume-rejected', 'result-missing']);
+    // Issue 19: the SDK's reconnect of the empty resume has no Last-Event-ID (typescript-sdk #2499).
+    expect(codes(client)).toEqual(['resume-rejected', 'result-missing', 'resume-cursor-lost']);
+    expect(client.findings.find((f) => f.code === 'resume-cursor-lost')!.message).toMatch(/WITHOUT Last-Event-ID.*with 405/);
     expect(served.lines.some((l) => l.startsWith('GET /mcp: not in the recording') && l.endsWith('→ 405'))).toBe(true);
   });
 

@@ -34,13 +34,18 @@ function handBuilt(): CaptureRecord[][] {
   return out;
 }
 
+/** Issue 19's SDK v2 captures (findings about the client): their findings must not depend on chunking either. */
+const ISSUE19_V2 = ['legacy-evicted-cursor-lost', 'legacy-lossy-fed-forward', 'modern-reissue-fed-forward', 'modern-reissue-loop', 'modern-listen-narrowed'].map((n) => `v2/${n}.capture.json`);
+
 function fixtureCaptures(): CaptureRecord[][] {
   if (!existsSync(CAPTURES)) return [];
   return readdirSync(CAPTURES)
     .filter((f) => f.endsWith('.capture.json'))
     .sort()
-    // Issue 19's SDK v2 captures (the re-issued destructive tool, with and without the broken body)
+    // Issue 19's SDK v2 captures (the re-issued destructive tool, with and without the broken body;
+    // the client findings of items 3-6)
     .concat(['v2/modern-reissue-destructive.capture.json', 'v2/modern-reissue.capture.json'])
+    .concat(ISSUE19_V2)
     .map((f) => importText(readFileSync(CAPTURES + f, 'utf8')).records)
     .concat([importText(readFileSync(CAPTURES + 'v2/playwright-shape/modern-reissue-destructive.har', 'utf8')).records]);
 }

@@ -2,7 +2,7 @@
 // the state (SessionState and what it links to) and the options, never changes them.
 import type { FindingCode, RequestInfo, Session, Severity } from '../../model';
 import type { IntervalSet } from '../../ids';
-import type { Candidate, OrdFinding, SessionState, StreamS } from '../state';
+import type { Candidate, OrdFinding, ReqState, SessionState, StreamS } from '../state';
 
 /**
  * A loss on a chain: [ord before, ord after, missing ids ('' for another stream's events,
@@ -83,6 +83,8 @@ export interface DeriveCache {
   sharedCheck: boolean;
   /** The last derivation's output. */
   out?: { session: Session; requests: RequestInfo[]; findings: OrdFinding[] };
+  /** Issue 19: each legacy request's params key (method + params without `_meta`), made once (derive/client-loops.ts). */
+  reqKeys?: WeakMap<ReqState, string>;
 }
 
 export function newIncState(key: string): IncState {

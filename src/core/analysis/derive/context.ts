@@ -1,6 +1,6 @@
 // One derivation of one session: what it reads (the session, its reading of ids, its scheme, the
 // options) and the lists it writes (findings and derived event codes), shared by the derive steps.
-import type { FindingCode, IdScheme } from '../../model';
+import type { FindingCode, IdScheme, RequestLink } from '../../model';
 import type { FindingInput } from '../../findings';
 import type { ResolvedOptions } from '../../options';
 import { frozen, makeFinding } from '../findings-log';
@@ -28,6 +28,8 @@ export interface Derivation {
   peerRev: number;
   /** A 2026-07-28 conversation: its re-issues, MRTR retries and subscriptions (derive/modern.ts). */
   mv?: ModernView;
+  /** Issue 19: links of text carried from lossy or partial output into later requests (derive/client-carried.ts). */
+  carried?: RequestLink[];
   /** Where the current step writes. */
   findings: OrdFinding[];
   overlays: Overlay[];

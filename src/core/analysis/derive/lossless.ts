@@ -86,6 +86,7 @@ export function sessionModel(D: Derivation, foreign: number, worst: Severity | u
     session.links = D.mv.links;
     session.subscriptions = D.mv.subscriptions;
   }
+  if (D.carried?.length) session.links = (session.links ?? []).concat(D.carried).sort((a, b) => a.t1 - b.t1);
   if (s.protocolVersion !== undefined) {
     session.protocolVersion = s.protocolVersion;
     session.protocolVersionSource = s.pvRank === META_RANK ? 'request-meta' : s.pvRank === 3 ? 'initialize-result' : s.pvRank === 2 ? 'header' : 'initialize-request';

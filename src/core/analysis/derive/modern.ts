@@ -57,7 +57,11 @@ const isRetry = (r: ReqState) => getPath(r.params, ['requestState']) !== undefin
 
 /** What a listen request subscribes to, as the requests that fetch it again. */
 function listsOf(r: ReqState): string[] {
-  const f = getPath(r.params, ['notifications']);
+  return filterLists(getPath(r.params, ['notifications']));
+}
+
+/** A listen filter (`notifications`: the request's, or an acknowledgement's honoured set) as lists. */
+export function filterLists(f: unknown): string[] {
   const out: string[] = [];
   if (getPath(f, ['toolsListChanged']) === true) out.push('tools/list');
   if (getPath(f, ['promptsListChanged']) === true) out.push('prompts/list');

@@ -20,6 +20,7 @@ import { modernView } from './modern';
 import { modernFindings } from './modern-findings';
 import { eraMismatch } from './era-mismatch';
 import { toolReruns } from './client-reruns';
+import { clientUse } from './client-use';
 
 export interface Derived {
   session: Session;
@@ -96,6 +97,7 @@ export function deriveSession(s: SessionState, cache: DeriveCache, finished: boo
   modernFindings(D);
   eraMismatch(D);
   toolReruns(D);
+  clientUse(D, requests);
 
   // The session's findings in ord order (I.out). While the recomputed part is what it was and
   // everything new comes after everything listed, the new findings are appended; else rebuilt.

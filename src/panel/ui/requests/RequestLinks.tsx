@@ -5,11 +5,14 @@ import type { RequestInfo } from '../../../core/model';
 import { visibleLine } from '../common/text';
 import { useNavActions } from '../navigation/NavigationProvider';
 
-const ROWS: [keyof RequestInfo & ('reissueOf' | 'reissuedAs' | 'retryOf' | 'retriedAs'), string][] = [
+const ROWS: [keyof RequestInfo & ('reissueOf' | 'reissuedAs' | 'retryOf' | 'retriedAs' | 'carriesFrom' | 'carriedInto'), string][] = [
   ['reissueOf', 're-issues (its stream broke)'],
   ['reissuedAs', 're-issued as (its stream broke)'],
   ['retryOf', 'MRTR retry of'],
   ['retriedAs', 'input_required answered by'],
+  // issue 19: text of a lossy, unverifiable or partial output carried into a later request
+  ['carriesFrom', 'carries lossy/partial output of'],
+  ['carriedInto', 'its lossy/partial output carried into'],
 ];
 
 export function RequestLinks({ req }: { req: RequestInfo }) {

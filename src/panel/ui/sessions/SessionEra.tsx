@@ -37,7 +37,7 @@ export function SessionEraHeader({ snap, session: s }: { snap: AnalysisSnapshot;
       )}
       {(s.links ?? []).map((l) => (
         <span key={`${l.kind}:${l.from}:${l.to}`} className={`shead-kv wrap shead-chain${l.stateAltered ? ' lossless-no' : ''}`} data-testid="request-link" data-kind={l.kind} data-from={l.from} data-to={l.to}>
-          {visibleLine(`${l.kind === 'reissue' ? 're-issue' : 'MRTR'}: ${linkText(l)}`, 300)}
+          {visibleLine(`${l.kind === 'reissue' ? 're-issue' : l.kind === 'carried' ? 'carried forward' : 'MRTR'}: ${linkText(l)}`, 300)}
         </span>
       ))}
       {(s.subscriptions ?? []).map((x) => (
