@@ -14,6 +14,7 @@ import { renderGithub } from './format-github';
 import { renderJunit } from './format-junit';
 import { PRODUCT_VERSION } from '../export/version';
 import { serveCommand } from './serve/command';
+import { mcpCommand } from './mcp/command';
 
 export interface Io {
   stdout: (s: string) => void;
@@ -57,6 +58,7 @@ Exit status: 0 no finding at or above --fail-on, 1 there is one, 2 unreadable in
 Finding codes are explained in docs/findings.md.
 
 A capture served back as an MCP server: ${NAME} serve <file> (see ${NAME} serve --help).
+The inspector as an MCP server for coding agents: ${NAME} mcp (see ${NAME} mcp --help).
 `;
 
 function fsError(e: unknown): string {
@@ -76,6 +78,7 @@ function fsError(e: unknown): string {
 
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
   if (argv[0] === 'serve') return serveCommand(argv.slice(1), io);
+  if (argv[0] === 'mcp') return mcpCommand(argv.slice(1), io);
   let parsed;
   try {
     parsed = parseArgs({
@@ -110,7 +113,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     return 2;
   }
   if (command !== 'audit') {
-    io.stderr(`${NAME}: unknown command "${command}"; the commands are "audit" and "serve" (see --help)\n`);
+    io.stderr(`${NAME}: unknown command "${command}"; the commands are "audit", "serve" and "mcp" (see --help)\n`);
     return 2;
   }
   if (files.length === 0) {
