@@ -1,0 +1,153 @@
+// `mcp-stream-inspector mcp --browser-url` against real Chromium with the extension and remote
+// debugging, the demo page (the official SDK client in the browser) and the fixture MCP server in
+// `lossy` mode. An SDK v2 client drives the server as a coding agent would: with live access off
+// it gets a clear refusal; on, it finds the live tab, reads lossy-result-accepted on request 2
+// (ids 12–13 never delivered), arms a cut, runs the page again and reads the new verdict. The
+// verdicts are checked against the core's own analysis of the capture the tools export.
+// The session's tool calls and short answers are written to test-artifacts/mcp-live-transcript.md
+// (docs/mcp-server.md shows one).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoServer, type DemoServer } from '../../demo/server';
+import { analyzeRecords } from '../../src/core';
+import { importText } from '../../src/core/import';
+import { launchBrowser, type Browser } from '../support/browser';
+import { evalServiceWorker } from '../support/extension';
+import { buildCli, connectStdio, type McpConnection } from '../support/mcp-cli';
+import { waitFor } from '../support/wait';
+
+let demo: DemoServer;
+let browser: Browser;
+let mcp: McpConnection;
+let page: string;
+const transcript: string[] = [];
+
+const short = (v: unknown, n = 400) => {
+  const s = JSON.stringify(v);
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+};
+
+/** A tool call as the agent makes it, recorded in the transcript with a short answer. */
+async function tool(name: string, args: Record<string, unknown>, pick?: (sc: any) => unknown): Promise<{ sc: any; error?: string }> {
+  const r = await mcp.client.callTool({ name, arguments: args });
+  const error = r.isError ? (r.content as { text: string }[]).map((c) => c.text).join(' ') : undefined;
+  transcript.push(`→ ${name} ${JSON.stringify(args)}`, `← ${error !== undefined ? `error: ${error}` : short(pick ? pick(r.structuredContent) : r.structuredContent)}`, '');
+  return { sc: r.structuredContent, ...(error !== undefined ? { error } : {}) };
+}
+
+const setAccess = (on: boolean) => evalServiceWorker(browser, `chrome.storage.local.set({ agentAccess: ${on} }).then(() => true)`);
+
+beforeAll(async () => {
+  const bin = buildCli();
+  demo = await startDemoServer({ mode: 'lossy' });
+  // As a user starts Chrome for chrome-devtools-mcp: remote debugging, the extension loaded, no
+  // DevTools open (the bridge is the only "panel").
+  browser = await launchBrowser({ extension: true, devtools: false });
+  const port = readFileSync(join(browser.userDataDir, 'DevToolsActivePort'), 'utf8').split('\n')[0]!;
+  const blank = await browser.pageTarget('about:blank');
+  const s = await browser.cdp.attach(blank.targetId);
+  await browser.cdp.send('Page.navigate', { url: demo.pageUrl({ mode: 'lossy' }) }, s);
+  page = await browser.attachPage(new URL(demo.origin).host);
+  await waitFor(() => browser.cdp.evaluate(page, 'typeof window.__demo?.run === "function"'), { message: 'demo page ready' });
+  mcp = await connectStdio(bin, ['--browser-url', `http://127.0.0.1:${port}`]);
+}, 180_000);
+
+afterAll(async () => {
+  await mcp?.close();
+  await browser?.close();
+  await demo?.close();
+  mkdirSync('test-artifacts', { recursive: true });
+  writeFileSync('test-artifacts/mcp-live-transcript.md', transcript.join('\n'));
+});
+
+describe('live browser over the DevTools protocol', () => {
+  it('refuses clearly while live access is off', async () => {
+    const { tools } = await mcp.client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['list_tabs', 'open_tab', 'arm_fault', 'list_faults', 'disarm_faults', 'get_request']));
+    transcript.push('(live access off in the extension\'s settings)', '');
+    const r = await tool('list_tabs', {});
+    expect(r.error).toMatch(/Live access is off/);
+    expect(r.error).toContain('Let coding agents read this browser’s MCP captures and arm faults over the DevTools protocol');
+  });
+
+  let tabId: number;
+  let capture: string;
+
+  it('finds the live tab and reads lossy-result-accepted on request 2, ids 12–13', async () => {
+    await setAccess(true);
+    transcript.push('(the user turns live access on)', '');
+    const tabs = await tool('list_tabs', {});
+    const tab = tabs.sc.tabs.find((t: { url: string }) => t.url.startsWith(demo.origin));
+    expect(tab, JSON.stringify(tabs.sc)).toBeTruthy();
+    tabId = tab.tabId;
+    const opened = await tool('open_tab', { tabId }, (sc) => ({ capture: sc.capture, label: sc.label, sessions: sc.sessions }));
+    capture = opened.sc.capture;
+    // The agent makes the page run its MCP call (as chrome-devtools-mcp's evaluate_script would).
+    transcript.push('(the page runs its agent: window.__demo.run("lossy"))', '');
+    const outcome = await browser.cdp.evaluate(page, `window.__demo.run('lossy')`);
+    expect(outcome.callSucceeded).toBe(true);
+    expect(outcome.hashMatches).toBe(false);
+    let worst: any;
+    await waitFor(
+      async () => {
+        const r = await mcp.client.callTool({ name: 'list_findings', arguments: { capture, code: 'lossy-result-accepted' } });
+        worst = (r.structuredContent as any)?.findings?.[0];
+        return worst && !worst.pending;
+      },
+      { timeoutMs: 20_000, message: 'lossy-result-accepted in the live capture' },
+    );
+    const f = await tool('list_findings', { capture, severity: 'error' }, (sc) => sc.findings.map((x: any) => ({ code: x.code, requestId: x.requestId, missing: x.missing })));
+    expect(f.sc.findings[0].code).toBe('lossy-result-accepted');
+    expect(f.sc.findings[0].requestId).toBe('2');
+    const req = await tool('get_request', { capture, request: '2' }, (sc) => ({ name: sc.name, verdict: sc.verdict, loss: sc.loss, whatToDo: sc.whatToDo[0] }));
+    expect(req.sc.verdict).toBe('lossy');
+    expect(req.sc.loss.missing).toBe('12–13');
+    expect(req.sc.whatToDo[0].code).toBe('lossy-result-accepted');
+    // The same answer as the core's analysis of the records the extension holds.
+    const exported = await mcp.client.callTool({ name: 'export_capture', arguments: { capture, format: 'json' } });
+    const snap = analyzeRecords(importText((exported.structuredContent as any).text).records);
+    const core = Object.values(snap.requests).flat().find((r) => r.id === '2' && r.method === 'tools/call')!;
+    expect(core.verdict).toBe('lossy');
+    expect(snap.findings.find((x) => x.code === 'lossy-result-accepted')?.missing ?? snap.findings.find((x) => x.code === 'replay-gap')?.missing).toBe('12–13');
+  });
+
+  it('arms a cut, runs the page again and reads the new verdict', async () => {
+    const armed = await tool('arm_fault', { tabId, fault: 'cut:3,tool=long_task' });
+    expect(armed.sc.armed).toHaveLength(1);
+    expect(armed.sc.armed[0].text).toMatch(/cut/i);
+    transcript.push('(the page runs its agent again, against a server that replays correctly: window.__demo.run("lossless"))', '');
+    const outcome = await browser.cdp.evaluate(page, `window.__demo.run('lossless')`);
+    expect(outcome.callSucceeded).toBe(true);
+    let sessions: any[] = [];
+    await waitFor(
+      async () => {
+        const r = await mcp.client.callTool({ name: 'list_sessions', arguments: { capture } });
+        sessions = (r.structuredContent as any)?.sessions ?? [];
+        return sessions.length >= 2;
+      },
+      { timeoutMs: 20_000, message: 'second session in the live capture' },
+    );
+    const list = await tool('list_sessions', { capture }, (sc) => sc.sessions.map((s: any) => ({ session: s.session, verdicts: s.verdicts, worst: s.worstFinding?.code ?? null })));
+    const second = list.sc.sessions.find((s: any) => s.session === 's2');
+    const tl = await tool('get_timeline', { capture, session: 's2' }, (sc) => ({ streams: sc.streams.map((x: any) => [x.kind, x.state, x.lastEventIdSent]), faults: sc.faults.map((x: any) => x.text) }));
+    expect(tl.sc.faults.length).toBeGreaterThan(0);
+    expect(tl.sc.streams.some((x: any) => x.kind === 'resume' || x.lastEventIdSent !== null)).toBe(true);
+    const req = await tool('get_request', { capture, session: second.session, request: '2' }, (sc) => ({ name: sc.name, verdict: sc.verdict, verdictText: sc.verdictText, findings: sc.findings.map((x: any) => x.code) }));
+    const exported = await mcp.client.callTool({ name: 'export_capture', arguments: { capture, format: 'json' } });
+    const snap = analyzeRecords(importText((exported.structuredContent as any).text).records);
+    const core = (snap.requests[snap.sessions[1]!.key] ?? []).find((r) => r.id === '2')!;
+    expect(req.sc.verdict).toBe(core.verdict);
+    expect(['complete', 'complete-unverified']).toContain(req.sc.verdict);
+    expect(snap.faults?.length).toBeGreaterThan(0);
+    const left = await tool('list_faults', { tabId });
+    expect(left.sc.armed).toEqual([]); // a cut armed for one connection is spent once it fired
+  });
+
+  it('turning live access off again ends the reading at once', async () => {
+    await setAccess(false);
+    transcript.push('(the user turns live access off)', '');
+    const r = await tool('get_request', { capture, request: '2' });
+    expect(r.error).toMatch(/Live access is off/);
+  });
+});
