@@ -2,6 +2,7 @@
 // the user sees that an agent reads the browser's captures.
 import { createPanelConnection } from './live/connection';
 import { AGENT_ACCESS_KEY, createBridge } from './agent/bridge';
+import { createChromeStorageAdapter, loadSettings } from './ui/settings/settings';
 import { envelope } from '../extension/wire/protocol';
 import { isMessage } from '../extension/wire/guards';
 
@@ -31,6 +32,7 @@ const bridge = createBridge({
       (r: unknown) => (isMessage(r, 'inspected-tabs-reply') ? r.tabs : []),
       () => [],
     ),
+  settings: () => loadSettings(createChromeStorageAdapter()),
   // The panel's own connection; no DevTools page here, so nothing to read from an inspected window.
   connect: (tabId, store) => createPanelConnection({ tabId, store, pageStartedAt: async () => null, networkRequestsSince: async () => 0 }),
 });

@@ -9,15 +9,20 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoServer, type DemoServer } from '../../demo/server';
+import type { DemoServer } from '../../demo/server';
 import { analyzeRecords } from '../../src/core';
 import { importText } from '../../src/core/import';
-import { launchBrowser, type Browser } from '../support/browser';
-import { evalServiceWorker } from '../support/extension';
+import type { CaptureRecord } from '../../src/core/record';
+import type { Browser } from '../support/browser';
+import { devtoolsFrontend } from '../support/devtools';
+import { evalServiceWorker, type Harness } from '../support/extension';
 import { buildCli, connectStdio, type McpConnection } from '../support/mcp-cli';
+import { screenshot } from '../support/panel-ui';
 import { waitFor } from '../support/wait';
+import { openDemoPanel } from './demo-panel';
 
 let demo: DemoServer;
+let h: Harness;
 let browser: Browser;
 let mcp: McpConnection;
 let page: string;
@@ -36,26 +41,38 @@ async function tool(name: string, args: Record<string, unknown>, pick?: (sc: any
   return { sc: r.structuredContent, ...(error !== undefined ? { error } : {}) };
 }
 
-const setAccess = (on: boolean) => evalServiceWorker(browser, `chrome.storage.local.set({ agentAccess: ${on} }).then(() => true)`);
+/** The user's way: the panel's Settings dialog, the checkbox, Save (screenshot of the dialog). */
+async function setAccess(on: boolean) {
+  await h.panel.eval(`document.querySelector('[data-testid=tb-settings]').click(), true`);
+  await waitFor(() => h.panel.eval<boolean>(`!!document.querySelector('[data-testid=settings-agent-access]')`), { message: 'settings dialog' });
+  if ((await h.panel.eval<boolean>(`document.querySelector('[data-testid=settings-agent-access]').checked`)) !== on) {
+    await h.panel.eval(`document.querySelector('[data-testid=settings-agent-access]').click(), true`);
+  }
+  if (on) {
+    const fe = await browser.cdp.attach((await devtoolsFrontend(browser)).targetId);
+    await h.panel.eval(`document.querySelector('[data-testid=settings-agent-access]').scrollIntoView(), true`);
+    await screenshot(browser.cdp, fe, 'mcp-live-settings-agent-access');
+  }
+  await h.panel.eval(`document.querySelector('[data-testid=settings-save]').click(), true`);
+  await waitFor(() => evalServiceWorker<boolean>(browser, `chrome.storage.local.get('agentAccess').then((v) => v.agentAccess === ${on})`), {
+    message: `the panel saved agentAccess ${on}`,
+  });
+}
 
 beforeAll(async () => {
   const bin = buildCli();
-  demo = await startDemoServer({ mode: 'lossy' });
-  // As a user starts Chrome for chrome-devtools-mcp: remote debugging, the extension loaded, no
-  // DevTools open (the bridge is the only "panel").
-  browser = await launchBrowser({ extension: true, devtools: false });
+  // Chrome with remote debugging and the extension, DevTools open on the demo page with the
+  // inspector's panel (the bridge is one more panel next to it).
+  ({ demo, h } = await openDemoPanel({ mode: 'lossy' }, { mode: 'lossy' }));
+  browser = h.browser;
+  page = h.page;
   const port = readFileSync(join(browser.userDataDir, 'DevToolsActivePort'), 'utf8').split('\n')[0]!;
-  const blank = await browser.pageTarget('about:blank');
-  const s = await browser.cdp.attach(blank.targetId);
-  await browser.cdp.send('Page.navigate', { url: demo.pageUrl({ mode: 'lossy' }) }, s);
-  page = await browser.attachPage(new URL(demo.origin).host);
-  await waitFor(() => browser.cdp.evaluate(page, 'typeof window.__demo?.run === "function"'), { message: 'demo page ready' });
   mcp = await connectStdio(bin, ['--browser-url', `http://127.0.0.1:${port}`]);
 }, 180_000);
 
 afterAll(async () => {
   await mcp?.close();
-  await browser?.close();
+  await h?.close();
   await demo?.close();
   mkdirSync('test-artifacts', { recursive: true });
   writeFileSync('test-artifacts/mcp-live-transcript.md', transcript.join('\n'));
@@ -110,6 +127,12 @@ describe('live browser over the DevTools protocol', () => {
     const core = Object.values(snap.requests).flat().find((r) => r.id === '2' && r.method === 'tools/call')!;
     expect(core.verdict).toBe('lossy');
     expect(snap.findings.find((x) => x.code === 'lossy-result-accepted')?.missing ?? snap.findings.find((x) => x.code === 'replay-gap')?.missing).toBe('12–13');
+    // One more panel: the records the agent reads are the panel's, with the same numbering.
+    const key = (r: CaptureRecord) => `${r.src}#${r.seq}`;
+    const panelKeys = new Set(((await h.panel.records()) as CaptureRecord[]).filter((r) => r.src !== 'panel').map(key));
+    const agentKeys = importText((exported.structuredContent as any).text).records.map(key);
+    expect(agentKeys.length).toBeGreaterThan(10);
+    expect(agentKeys.filter((k) => !panelKeys.has(k))).toEqual([]);
   });
 
   it('arms a cut, runs the page again and reads the new verdict', async () => {
@@ -119,14 +142,13 @@ describe('live browser over the DevTools protocol', () => {
     transcript.push('(the page runs its agent again, against a server that replays correctly: window.__demo.run("lossless"))', '');
     const outcome = await browser.cdp.evaluate(page, `window.__demo.run('lossless')`);
     expect(outcome.callSucceeded).toBe(true);
-    let sessions: any[] = [];
+    // The records reach the bridge a moment after the page's call resolved: wait for the verdict.
     await waitFor(
       async () => {
-        const r = await mcp.client.callTool({ name: 'list_sessions', arguments: { capture } });
-        sessions = (r.structuredContent as any)?.sessions ?? [];
-        return sessions.length >= 2;
+        const r = await mcp.client.callTool({ name: 'get_request', arguments: { capture, session: 's2', request: '2' } });
+        return !r.isError && (r.structuredContent as any).verdict !== 'pending';
       },
-      { timeoutMs: 20_000, message: 'second session in the live capture' },
+      { timeoutMs: 20_000, message: 'request 2 of the second session decided in the live capture' },
     );
     const list = await tool('list_sessions', { capture }, (sc) => sc.sessions.map((s: any) => ({ session: s.session, verdicts: s.verdicts, worst: s.worstFinding?.code ?? null })));
     const second = list.sc.sessions.find((s: any) => s.session === 's2');

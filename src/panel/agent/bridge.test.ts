@@ -7,6 +7,7 @@ import { CHANNEL, PROTOCOL_VERSION } from '../../extension/wire/protocol';
 import { AGENT_BRIDGE_VERSION as SERVER_SIDE } from '../../cli/mcp/live/bridge';
 import { createPanelConnection, type PortLike } from '../live/connection';
 import { AGENT_BRIDGE_VERSION, createBridge, READ_MAX, type BridgeEnv } from './bridge';
+import { DEFAULT_SETTINGS } from '../ui/settings/settings';
 
 const env = (body: { type: string } & Record<string, unknown>) => ({ ch: CHANNEL, v: PROTOCOL_VERSION, ...body });
 const rec = (seq: number, extra: Record<string, unknown> = {}) => ({ kind: 'chunk', conn: 'c1', t: seq, text: 'x', bytes: 1, src: 'S', seq, ...extra });
@@ -40,6 +41,7 @@ function setup() {
       { id: 9, url: 'chrome://settings' },
     ],
     inspectedTabs: async () => [],
+    settings: async () => ({ ...DEFAULT_SETTINGS, cumulativeMethods: ['notifications/x'] }),
     connect: (tabId, store) =>
       createPanelConnection({
         tabId,
@@ -88,6 +90,7 @@ describe('agent bridge', () => {
     const b = await bridge.read(7, READ_MAX, 0);
     expect(b.records.map((r) => r.seq)).toEqual([READ_MAX + 1, READ_MAX + 2, READ_MAX + 3, READ_MAX + 4, READ_MAX + 5]);
     expect((await bridge.tabs())[0]!.recording).toBe(true);
+    expect((await bridge.settings()).cumulativeMethods).toEqual(['notifications/x']);
   });
 
   it('starts again from 0 when the store replaced its list (a navigation), and arms faults on the panel port', async () => {

@@ -12,6 +12,7 @@ import type { CaptureRecord } from '../../core/record';
 import type { PanelConnection } from '../live/connection';
 import { createFaultControl, type FaultControl } from '../live/faults';
 import { createLiveStore, type LiveStore } from '../live/store';
+import type { InspectorSettings } from '../ui/store/types';
 
 /** Bumped when the calls below change shape; the MCP server refuses another bridge version. */
 export const AGENT_BRIDGE_VERSION = 1;
@@ -28,6 +29,8 @@ export interface BridgeEnv {
   /** Tabs a DevTools window or a panel inspects now (the background's router). */
   inspectedTabs(): Promise<number[]>;
   connect(tabId: number, store: LiveStore): PanelConnection;
+  /** The panel's analysis settings (id-scheme overrides, cumulative methods…), so the agent's analysis is the panel's. */
+  settings(): Promise<InspectorSettings>;
 }
 
 interface Opened {
@@ -72,6 +75,12 @@ export function createBridge(env: BridgeEnv) {
   return {
     async hello() {
       return { product: 'mcp-stream-inspector', version: env.version, bridge: AGENT_BRIDGE_VERSION, access: await env.access() };
+    },
+    /** The analysis part of the panel's settings. */
+    async settings() {
+      await gate();
+      const s = await env.settings();
+      return { idSchemeOverrides: s.idSchemeOverrides, cumulativeMethods: s.cumulativeMethods, idempotentMethods: s.idempotentMethods, gaplessKey: s.gaplessKey, resyncEventNames: s.resyncEventNames };
     },
     async tabs() {
       await gate();

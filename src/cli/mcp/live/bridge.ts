@@ -6,6 +6,8 @@
 // records are the panel's, nothing is injected into the inspected page, and the extension's
 // setting decides whether any of it is allowed.
 import { analyzeRecords, createAnalyzer, type Analyzer } from '../../../core/analyzer';
+import { optionsFromSettings } from '../../../core/options';
+import type { AnalyzerOptions } from '../../../core/options';
 import { isRecord } from '../../../core/contract/validate';
 import type { AnalysisSnapshot } from '../../../core/model';
 import type { CaptureRecord } from '../../../core/record';
@@ -159,6 +161,23 @@ export function connectBrowser(o: BrowserOptions): LiveAccess {
 
   const captures = new Map<number, LiveCapture>();
 
+  /** The panel's analysis settings (checked: they come from the browser), so verdicts are the panel's. */
+  async function analysisOptions(): Promise<AnalyzerOptions> {
+    const s = await call<Record<string, unknown>>('settings').catch(() => ({}) as Record<string, unknown>);
+    const strs = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string').slice(0, 200).map((x) => x.slice(0, 500)) : undefined);
+    const overrides = Array.isArray(s.idSchemeOverrides)
+      ? s.idSchemeOverrides.filter((x): x is { origin: string; pattern: string } => typeof x?.origin === 'string' && typeof x?.pattern === 'string').slice(0, 100)
+      : undefined;
+    const o = {
+      ...(overrides ? { idSchemeOverrides: overrides } : {}),
+      ...(strs(s.cumulativeMethods) ? { cumulativeMethods: strs(s.cumulativeMethods)! } : {}),
+      ...(strs(s.idempotentMethods) ? { idempotentMethods: strs(s.idempotentMethods)! } : {}),
+      ...(typeof s.gaplessKey === 'string' ? { gaplessKey: s.gaplessKey.slice(0, 500) } : {}),
+      ...(strs(s.resyncEventNames) ? { resyncEventNames: strs(s.resyncEventNames)! } : {}),
+    };
+    return optionsFromSettings(o);
+  }
+
   class LiveCapture implements Capture {
     readonly kind = 'live' as const;
     readonly format = 'live';
@@ -183,7 +202,7 @@ export function connectBrowser(o: BrowserOptions): LiveAccess {
         if (r.generation !== this.generation) {
           this.generation = r.generation;
           this.list = [];
-          this.analyzer = createAnalyzer();
+          this.analyzer = createAnalyzer(await analysisOptions());
         }
         // The panel's store accepted these; they still cross a boundary, so each is checked
         // against the record contract (a record that is not one is left out).
