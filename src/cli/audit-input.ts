@@ -4,6 +4,7 @@
 // level that decides what fails. The words and the order come from src/core/presentation.ts.
 import { SEVERITY_RANK, worstForRequest } from '../core/presentation';
 import type { AnalysisSnapshot, Finding, RequestInfo, Severity } from '../core/model';
+import type { BaselineStatus } from '../core/diff/index';
 
 export interface AuditNotice {
   level: 'info' | 'warning' | 'error';
@@ -38,6 +39,12 @@ export function noticesOf(snap: AnalysisSnapshot): AuditNotice[] {
 /** Whether a finding is at or above --fail-on. */
 export function fails(f: Pick<Finding, 'severity'>, failOn: FailOn): boolean {
   return failOn !== 'never' && SEVERITY_RANK[f.severity] >= SEVERITY_RANK[failOn];
+}
+
+/** With --baseline, a finding fails when it is new, or when the baseline had it below --fail-on and now it is at or above. */
+export function failsAgainst(x: BaselineStatus, failOn: FailOn): boolean {
+  if (!fails(x.finding, failOn)) return false;
+  return x.state === 'new' || (x.baseSeverity !== undefined && !fails({ severity: x.baseSeverity }, failOn));
 }
 
 /** The findings of a session that concern request `r` (same JSON-RPC id, on its streams when said). */

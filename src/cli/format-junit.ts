@@ -56,8 +56,8 @@ interface Case {
   findings: Finding[];
 }
 
-function caseXml(c: Case, failOn: FailOn): { xml: string; failed: boolean } {
-  const failing = c.findings.filter((f) => fails(f, failOn));
+function caseXml(c: Case, isFailing: (f: Finding) => boolean): { xml: string; failed: boolean } {
+  const failing = c.findings.filter(isFailing);
   const head = `    <testcase name="${token(c.name, 'request')}" classname="${token(c.classname, 'mcp')}" time="${c.time}"`;
   if (failing.length === 0) return { xml: `${head}/>`, failed: false };
   const w = worst(failing)!;
@@ -65,8 +65,8 @@ function caseXml(c: Case, failOn: FailOn): { xml: string; failed: boolean } {
   return { xml: `${head}>\n      <failure message="${attr(`${w.code}: ${w.message}`)}" type="${attr(w.code)}">${text(body)}</failure>\n    </testcase>`, failed: true };
 }
 
-function suiteXml(o: { id: number; pkg: string; name: string; start: number; end: number; hostname: string; props: [string, string][]; cases: Case[]; out: string[] }, failOn: FailOn): string {
-  const cases = o.cases.map((c) => caseXml(c, failOn));
+function suiteXml(o: { id: number; pkg: string; name: string; start: number; end: number; hostname: string; props: [string, string][]; cases: Case[]; out: string[] }, failing: (f: Finding) => boolean): string {
+  const cases = o.cases.map((c) => caseXml(c, failing));
   const failures = cases.filter((c) => c.failed).length;
   const props = o.props.map(([n, v]) => `      <property name="${token(n, 'property')}" value="${attr(v)}"/>`).join('\n');
   return [
@@ -92,7 +92,9 @@ function span(snap: AnalysisSnapshot, streamIds: readonly string[]): { start: nu
   return Number.isFinite(start) ? { start, end: Math.max(start, end) } : { start: 0, end: 0 };
 }
 
-export function renderJunit(inputs: readonly AuditInput[], failOn: FailOn): string {
+/** `known`: findings a --baseline run has (they fail no test case; listed among those below --fail-on). */
+export function renderJunit(inputs: readonly AuditInput[], failOn: FailOn, known: ReadonlySet<Finding> = new Set()): string {
+  const failing = (f: Finding) => fails(f, failOn) && !known.has(f);
   const suites: string[] = [];
   let id = 0;
   for (const { file, format, snap, notices } of inputs) {
@@ -117,7 +119,7 @@ export function renderJunit(inputs: readonly AuditInput[], failOn: FailOn): stri
       const rest = findings.filter((f) => !used.has(f));
       if (rest.length) cases.push({ name: 'findings not tied to a request', classname, time: '0', findings: rest });
       const t = span(snap, s.streamIds);
-      const below = findings.filter((f) => !fails(f, failOn)).map(findingText);
+      const below = findings.filter((f) => !failing(f)).map((f) => `${known.has(f) ? '(in the baseline) ' : ''}${findingText(f)}`);
       suites.push(
         suiteXml(
           {
@@ -140,7 +142,7 @@ export function renderJunit(inputs: readonly AuditInput[], failOn: FailOn): stri
             cases,
             out: [...(below.length ? [`Findings below --fail-on ${failOn}:`, ...below] : []), ...takeNotes()],
           },
-          failOn,
+          failing,
         ),
       );
     }
@@ -165,7 +167,7 @@ export function renderJunit(inputs: readonly AuditInput[], failOn: FailOn): stri
             cases: global.length ? [{ name: 'capture findings', classname: `${file} capture`, time: '0', findings: global }] : [],
             out: [...(snap.sessions.length === 0 ? ['no MCP traffic found'] : []), ...takeNotes()],
           },
-          failOn,
+          failing,
         ),
       );
     }

@@ -1,15 +1,14 @@
 // The `mcp-stream-inspector` command. `main` never throws for bad input: it prints one line and
 // returns 2. Exit 1 when a finding is at or above --fail-on.
-import { readFileSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { analyzeRecords } from '../core/analyzer';
-import { SEVERITY_RANK } from '../core/presentation';
-import { IMPORT_LIMIT_BYTES, importText, isImportError, type Imported } from '../core/import/index';
-import type { AnalysisSnapshot, Severity } from '../core/model';
-import { renderHuman, terminalSafe, toAuditJson, worstSeverity } from './report';
-import { noticesOf, type AuditInput } from './audit-input';
+import { baselineStates, type BaselineStatus } from '../core/diff/index';
+import type { Finding } from '../core/model';
+import { renderHuman, terminalSafe, toAuditJson } from './report';
+import { fails, failsAgainst, noticesOf, type AuditInput } from './audit-input';
+import { renderBaselineSummary, baselineJson } from './baseline';
+import { diffCommand } from './diff-command';
+import { renderSarif } from './format-sarif';
+import { DEFAULT_MAX_MB, loadInputs, maxBytesOf, NAME } from './inputs';
 import { renderGithub } from './format-github';
 import { renderJunit } from './format-junit';
 import { PRODUCT_VERSION } from '../export/version';
@@ -26,16 +25,11 @@ const defaultIo: Io = {
   stderr: (s) => void process.stderr.write(s),
 };
 
-const NAME = 'mcp-stream-inspector';
+export { DEFAULT_MAX_MB };
 
-/**
- * Largest input file, in MB (10^6 bytes). A file is read whole and parsed as JSON, which takes a
- * few times its size in memory: above this the command says so instead of running out of heap.
- * `--max-size` changes it.
- */
-export const DEFAULT_MAX_MB = IMPORT_LIMIT_BYTES / 1e6;
-
-export const USAGE = `Usage: ${NAME} audit <file...> [--json] [--fail-on error|warning|never] [--format text|json|junit|github]
+export const USAGE = `Usage: ${NAME} audit <file...> [--json] [--fail-on error|warning|never] [--format text|json|junit|github|sarif] [--baseline <file>...]
+       ${NAME} diff <base> <head> [--json]
+       ${NAME} serve <file> (see ${NAME} serve --help)
 
 Audit saved MCP Streamable HTTP traffic for event-id gaps across reconnects and results the
 client accepted over lossy or unverifiable replays.
@@ -44,41 +38,39 @@ client accepted over lossy or unverifiable replays.
                      recordHar, HARs with _eventSourceMessages) or captures exported by the
                      inspector (*.msi.json)
   --format FORMAT    text (default): the report for people
-                     json: { version, sessions, findings } (and notices, when the files carry any)
+                     json: { version, sessions, findings } (and notices, when the files carry any;
+                     baseline, with --baseline)
                      junit: JUnit XML, one test case per JSON-RPC request, failing at --fail-on
                      github: GitHub Actions annotations (::error / ::warning / ::notice)
+                     sarif: SARIF 2.1.0 for code scanning; one rule per finding code (with its
+                     explanation), one result per finding, levels error / warning / note
   --json             the same as --format json
   --fail-on LEVEL    exit 1 when a finding is at or above LEVEL: error (default), warning, never;
                      in junit, the test cases with such a finding fail
+  --baseline FILE    a capture or HAR of a known-good (or known) run of the same scenario (repeat
+                     for several files): only findings the baseline does not have fail, matched
+                     as diff matches them (code, session, request by method, tool name and
+                     order); the report says how many the baseline has (suppressed). A finding
+                     the baseline has below --fail-on that is now at or above it fails too.
   --max-size MB      refuse input files larger than MB megabytes (default ${DEFAULT_MAX_MB})
   -V, --version      print the version
   -h, --help         show this help
 
-Exit status: 0 no finding at or above --fail-on, 1 there is one, 2 unreadable input or bad usage.
-Finding codes are explained in docs/findings.md.
+Exit status: 0 no finding at or above --fail-on (not in the baseline), 1 there is one,
+2 unreadable input or bad usage. Finding codes are explained in docs/findings.md.
+
+${NAME} diff <base> <head>: two runs of one scenario compared (new, gone and changed findings,
+verdicts, resumes, eras); exit 0 no difference, 1 differences, 2 bad input (see ${NAME} diff --help).
+CI recipes (baseline gate, SARIF upload, Playwright HAR): docs/ci.md.
 
 A capture served back as an MCP server: ${NAME} serve <file> (see ${NAME} serve --help).
 The inspector as an MCP server for coding agents: ${NAME} mcp (see ${NAME} mcp --help).
 `;
 
-function fsError(e: unknown): string {
-  const code = (e as { code?: string }).code;
-  switch (code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EISDIR':
-      return 'is a directory, not a file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    default:
-      return e instanceof Error ? e.message.split('\n')[0]! : String(e);
-  }
-}
-
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
   if (argv[0] === 'serve') return serveCommand(argv.slice(1), io);
   if (argv[0] === 'mcp') return mcpCommand(argv.slice(1), io);
+  if (argv[0] === 'diff') return diffCommand(argv.slice(1), io);
   let parsed;
   try {
     parsed = parseArgs({
@@ -91,6 +83,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
         version: { type: 'boolean', short: 'V' },
         'fail-on': { type: 'string' },
         'max-size': { type: 'string' },
+        baseline: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -113,7 +106,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     return 2;
   }
   if (command !== 'audit') {
-    io.stderr(`${NAME}: unknown command "${command}"; the commands are "audit", "serve" and "mcp" (see --help)\n`);
+    io.stderr(`${NAME}: unknown command "${command}"; the commands are "audit", "diff", "serve" and "mcp" (see --help)\n`);
     return 2;
   }
   if (files.length === 0) {
@@ -127,8 +120,8 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   }
 
   const format = values.format ?? (values.json ? 'json' : 'text');
-  if (format !== 'text' && format !== 'json' && format !== 'junit' && format !== 'github') {
-    io.stderr(`${NAME}: --format must be text, json, junit or github, not "${terminalSafe(format)}"\n`);
+  if (format !== 'text' && format !== 'json' && format !== 'junit' && format !== 'github' && format !== 'sarif') {
+    io.stderr(`${NAME}: --format must be text, json, junit, github or sarif, not "${terminalSafe(format)}"\n`);
     return 2;
   }
   if (values.json && format !== 'json') {
@@ -136,74 +129,43 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     return 2;
   }
 
-  const maxMb = values['max-size'] === undefined ? DEFAULT_MAX_MB : Number(values['max-size']);
-  if (!Number.isFinite(maxMb) || maxMb <= 0) {
-    io.stderr(`${NAME}: --max-size must be a positive number of megabytes, not "${terminalSafe(values['max-size'] ?? '')}"\n`);
+  const limit = maxBytesOf(values['max-size']);
+  if (typeof limit === 'string') {
+    io.stderr(limit);
     return 2;
   }
-  const maxBytes = Math.floor(maxMb * 1e6);
+  const loaded = await loadInputs(files, limit, io.stderr);
+  if (!loaded) return 2;
+  const audited: AuditInput[] = loaded.map((x) => ({ ...x, notices: noticesOf(x.snap) }));
 
-  const inputs: { file: string; imported: Imported }[] = [];
-  for (const file of files) {
-    const name = terminalSafe(file);
-    let text: string;
-    try {
-      const st = await stat(file);
-      if (st.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
-      if (st.size > maxBytes) {
-        io.stderr(`${NAME}: ${name}: the file is ${(st.size / 1e6).toFixed(1)} MB, over the ${maxMb} MB limit (raise it with --max-size)\n`);
-        return 2;
-      }
-      text = await readFile(file, 'utf8');
-    } catch (e) {
-      io.stderr(`${NAME}: ${name}: ${terminalSafe(fsError(e))}\n`);
-      return 2;
-    }
-    try {
-      // Playwright's `content: 'attach'` keeps bodies in files beside the HAR.
-      const readAttachment = (name: string): Uint8Array | undefined => {
-        try {
-          return readFileSync(join(dirname(file), basename(name)));
-        } catch {
-          return undefined;
-        }
-      };
-      inputs.push({ file, imported: importText(text, { readAttachment }) });
-    } catch (e) {
-      const msg = isImportError(e) ? e.message : `cannot read it (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`;
-      io.stderr(`${NAME}: ${name}: ${terminalSafe(msg)}\n`);
-      return 2;
-    }
+  // --baseline: the findings a baseline run of the same scenario has do not fail (src/core/diff).
+  let baseline: { files: string[]; states: BaselineStatus[] } | undefined;
+  if (values.baseline?.length) {
+    const b = await loadInputs(values.baseline, limit, io.stderr);
+    if (!b) return 2;
+    baseline = {
+      files: values.baseline,
+      states: baselineStates(
+        b.map((x) => x.snap),
+        audited.map((x) => x.snap),
+      ),
+    };
   }
+  const known = new Set<Finding>((baseline?.states ?? []).filter((x) => !failsAgainst(x, failOn)).map((x) => x.finding));
 
-  const snaps: AnalysisSnapshot[] = [];
-  for (const { file, imported } of inputs) {
-    try {
-      snaps.push(analyzeRecords(imported.records));
-    } catch (e) {
-      // Should not happen (the analyzer tolerates any records); still one line, no stack.
-      io.stderr(`${NAME}: ${terminalSafe(file)}: analysis failed (${terminalSafe(e instanceof Error ? e.message.split('\n')[0]! : String(e))})\n`);
-      return 2;
-    }
-  }
-
-  const audited: AuditInput[] = inputs.map(({ file, imported }, i) => ({
-    file,
-    format: imported.format === 'har' ? 'HAR' : imported.format === 'capture' ? 'capture' : 'records',
-    snap: snaps[i]!,
-    notices: noticesOf(snaps[i]!),
-  }));
   try {
     if (format === 'json') {
       const notices = audited.flatMap((a) => a.notices.map((n) => ({ file: a.file, ...n })));
-      io.stdout(JSON.stringify({ ...toAuditJson(audited), ...(notices.length ? { notices } : {}) }, null, 2) + '\n');
-    } else if (format === 'junit') io.stdout(renderJunit(audited, failOn));
+      io.stdout(JSON.stringify({ ...toAuditJson(audited), ...(notices.length ? { notices } : {}), ...(baseline ? { baseline: baselineJson(baseline, failOn) } : {}) }, null, 2) + '\n');
+    } else if (format === 'junit') io.stdout(renderJunit(audited, failOn, known));
+    else if (format === 'sarif') io.stdout(renderSarif(audited, baseline ? { baseline } : {}));
     else if (format === 'github') io.stdout(renderGithub(audited));
     else {
       audited.forEach((a, i) => {
         if (i > 0) io.stdout('\n');
         io.stdout(renderHuman(a.file, a.format, a.snap, a.notices));
       });
+      if (baseline) io.stdout(renderBaselineSummary(baseline, audited, failOn));
     }
   } catch (e) {
     io.stderr(`${NAME}: cannot print the report (${e instanceof Error ? e.message.split('\n')[0] : String(e)})\n`);
@@ -211,6 +173,6 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   }
 
   if (failOn === 'never') return 0;
-  const worst = worstSeverity(snaps);
-  return worst !== undefined && SEVERITY_RANK[worst] >= SEVERITY_RANK[failOn as Severity] ? 1 : 0;
+  const all = audited.flatMap((a) => a.snap.findings);
+  return all.some((f) => fails(f, failOn) && !known.has(f)) ? 1 : 0;
 }

@@ -8,3 +8,4 @@ export { createSseConnectionParser, type SseBlock, type SseConnectionParser } fr
 export * from './model';
 export * from './presentation';
 export * from './presentation-eras';
+export { FINDING_HELP, type FindingHelp } from './findings-help';

@@ -150,7 +150,7 @@ export const request = z.object({
   links: z.object({ reissueOf: nstr, reissuedAs: nstr, retryOf: nstr, retriedAs: nstr }),
 });
 
-export const explanation = z.object({ code: str, title: str, severity: str, explanation: str, whatToDo: z.string().optional() });
+export const explanation = z.object({ code: str, title: str, severity: str, summary: str, explanation: str, whatToDo: z.string().optional() });
 
 export const exported = z.object({
   capture: str,
@@ -160,4 +160,34 @@ export const exported = z.object({
   writtenTo: nstr.describe('the file written, when a path was given'),
   text: nstr.describe('the export itself, when no path was given and it fits maxBytes'),
   truncated: z.boolean(),
+});
+
+const sessionRole = z.object({ endpoint: str, era: str, ordinal: z.number() }).describe('a session by its role: the n-th session of one era at one endpoint');
+const findingDiff = z.object({
+  code: str,
+  severity: sev,
+  session: sessionRole.nullable(),
+  request: nstr.describe('the request by its role, e.g. "tools/call long_task #1" (the first such call of the session)'),
+  stream: nstr,
+  requestId: nstr.describe('its JSON-RPC id in that run'),
+  missing: nstr,
+  message: str,
+});
+
+export const diff = z.object({
+  base: z.array(str),
+  head: z.array(str),
+  same: z.boolean(),
+  count: z.number().describe('number of differences'),
+  endpoints: z.array(z.object({ base: str, head: str, how: str })),
+  findings: z.object({
+    new: z.array(findingDiff),
+    gone: z.array(findingDiff),
+    changed: z.array(z.object({ code: str, session: sessionRole.nullable(), request: nstr, what: z.array(str), base: z.object({ severity: sev, missing: nstr }), head: z.object({ severity: sev, missing: nstr }) })),
+    unchanged: z.number(),
+  }),
+  verdicts: z.array(z.object({ session: sessionRole, request: str, base: nstr, head: nstr, baseId: nstr, headId: nstr, findings: z.object({ new: z.array(str), gone: z.array(str) }) })),
+  resumes: z.array(z.object({ session: sessionRole, chain: str, base: z.object({ resumes: z.number(), lastEventId: z.array(z.boolean()) }).nullable(), head: z.object({ resumes: z.number(), lastEventId: z.array(z.boolean()) }).nullable() })),
+  eras: z.object({ servers: z.array(z.object({ endpoint: str, base: nstr, head: nstr })), sessions: z.object({ new: z.array(sessionRole), gone: z.array(sessionRole) }) }),
+  truncated: z.boolean().describe('lists were cut to 50 entries each'),
 });

@@ -10,6 +10,7 @@ import { importText } from '../../../src/core/import/index';
 import type { AnalysisSnapshot } from '../../../src/core/model';
 import { sortFindings, VERDICT_TEXT } from '../../../src/core/presentation';
 import { TITLE } from '../../../src/core/findings';
+import { diffSnapshots } from '../../../src/core/diff/index';
 import { buildCli, callTool, connectHttp, connectStdio, refusal, startHttpServer, type McpConnection } from '../../support/mcp-cli';
 
 const FIXTURES = 'test/fixtures/captures/';
@@ -59,7 +60,7 @@ describe.each(transports)('over %s', (_name, connect) => {
   it('lists every file tool with input and output schemas, the resources and the prompt', async () => {
     const { tools } = await c.client.listTools();
     const names = tools.map((t) => t.name).sort();
-    expect(names).toEqual(['explain_finding', 'export_capture', 'get_events', 'get_request', 'get_timeline', 'list_captures', 'list_findings', 'list_sessions', 'open_capture']);
+    expect(names).toEqual(['diff_captures', 'explain_finding', 'export_capture', 'get_events', 'get_request', 'get_timeline', 'list_captures', 'list_findings', 'list_sessions', 'open_capture']);
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
       expect(t.outputSchema?.type, t.name).toBe('object');
@@ -181,6 +182,27 @@ describe.each(transports)('over %s', (_name, connect) => {
     expect(r.whatToDo.map((a: { code: string }) => a.code)).toContain('lossy-result-accepted');
     expect(r.tool).toBe('long_task');
     expect(await refusal(c.client, 'get_request', { capture: id, request: '999' })).toMatch(/no request/);
+  });
+
+  it('diff_captures: lossless vs lossy names the new gap and the changed verdict, and nothing else', async () => {
+    const base = await idOf('lossless.capture.json');
+    const head = await idOf('lossy.capture.json');
+    const core = diffSnapshots(analyse('lossless.capture.json'), analyse('lossy.capture.json'));
+    const d = await callTool(c.client, 'diff_captures', { base, head });
+    expect(d.same).toBe(false);
+    expect(d.count).toBe(core.count);
+    expect(d.findings.new.map((f: { code: string }) => f.code)).toEqual(core.findings.new.map((f) => f.ref.code));
+    expect(d.findings.new.map((f: { code: string }) => f.code)).toEqual(['replay-gap']);
+    expect(d.findings.new[0].missing).toBe('12–13');
+    expect(d.findings.gone).toEqual([]);
+    expect(d.findings.changed).toEqual([]);
+    expect(d.verdicts).toHaveLength(1);
+    expect(d.verdicts[0]).toMatchObject({ request: 'tools/call long_task #1', head: 'lossy', findings: { new: ['lossy-result-accepted'], gone: [] } });
+    expect(d.verdicts[0].base).toBe(core.verdicts[0]!.base);
+    expect(d.resumes).toEqual([]);
+    // A capture against its own HAR of the same run: the same.
+    const har = await idOf('lossy.har');
+    expect((await callTool(c.client, 'diff_captures', { base: head, head: har })).same).toBe(diffSnapshots(analyse('lossy.capture.json'), analyse('lossy.har')).same);
   });
 
   it('explain_finding: the documentation of the code', async () => {
