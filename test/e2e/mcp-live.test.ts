@@ -13,7 +13,7 @@ import type { DemoServer } from '../../demo/server';
 import { analyzeRecords } from '../../src/core';
 import { importText } from '../../src/core/import';
 import type { CaptureRecord } from '../../src/core/record';
-import type { Browser } from '../support/browser';
+import { launchBrowser, type Browser } from '../support/browser';
 import { devtoolsFrontend } from '../support/devtools';
 import { evalServiceWorker, type Harness } from '../support/extension';
 import { buildCli, connectStdio, type McpConnection } from '../support/mcp-cli';
@@ -21,6 +21,7 @@ import { screenshot } from '../support/panel-ui';
 import { waitFor } from '../support/wait';
 import { openDemoPanel } from './demo-panel';
 
+let bin: string;
 let demo: DemoServer;
 let h: Harness;
 let browser: Browser;
@@ -59,26 +60,26 @@ async function setAccess(on: boolean) {
   });
 }
 
-beforeAll(async () => {
-  const bin = buildCli();
-  // Chrome with remote debugging and the extension, DevTools open on the demo page with the
-  // inspector's panel (the bridge is one more panel next to it).
-  ({ demo, h } = await openDemoPanel({ mode: 'lossy' }, { mode: 'lossy' }));
-  browser = h.browser;
-  page = h.page;
-  const port = readFileSync(join(browser.userDataDir, 'DevToolsActivePort'), 'utf8').split('\n')[0]!;
-  mcp = await connectStdio(bin, ['--browser-url', `http://127.0.0.1:${port}`]);
-}, 180_000);
-
-afterAll(async () => {
-  await mcp?.close();
-  await h?.close();
-  await demo?.close();
-  mkdirSync('test-artifacts', { recursive: true });
-  writeFileSync('test-artifacts/mcp-live-transcript.md', transcript.join('\n'));
-});
-
 describe('live browser over the DevTools protocol', () => {
+  beforeAll(async () => {
+    bin = buildCli();
+    // Chrome with remote debugging and the extension, DevTools open on the demo page with the
+    // inspector's panel (the bridge is one more panel next to it).
+    ({ demo, h } = await openDemoPanel({ mode: 'lossy' }, { mode: 'lossy' }));
+    browser = h.browser;
+    page = h.page;
+    const port = readFileSync(join(browser.userDataDir, 'DevToolsActivePort'), 'utf8').split('\n')[0]!;
+    mcp = await connectStdio(bin, ['--browser-url', `http://127.0.0.1:${port}`]);
+  }, 180_000);
+
+  afterAll(async () => {
+    await mcp?.close();
+    await h?.close();
+    await demo?.close();
+    mkdirSync('test-artifacts', { recursive: true });
+    writeFileSync('test-artifacts/mcp-live-transcript.md', transcript.join('\n'));
+  });
+
   it('refuses clearly while live access is off', async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['list_tabs', 'open_tab', 'arm_fault', 'list_faults', 'disarm_faults', 'get_request']));
@@ -171,5 +172,23 @@ describe('live browser over the DevTools protocol', () => {
     transcript.push('(the user turns live access off)', '');
     const r = await tool('get_request', { capture, request: '2' });
     expect(r.error).toMatch(/Live access is off/);
+  });
+});
+
+describe('a browser without the extension', () => {
+  let plain: Browser | undefined;
+  let c: McpConnection | undefined;
+  afterAll(async () => {
+    await c?.close();
+    await plain?.close();
+  });
+
+  it('says the extension is not loaded', async () => {
+    plain = await launchBrowser({ extension: false });
+    const port = readFileSync(join(plain.userDataDir, 'DevToolsActivePort'), 'utf8').split('\n')[0]!;
+    c = await connectStdio(bin ?? buildCli(), ['--browser-url', `http://127.0.0.1:${port}`]);
+    const r = await c.client.callTool({ name: 'list_tabs', arguments: {} });
+    expect(r.isError).toBe(true);
+    expect((r.content as { text: string }[])[0]!.text).toMatch(/The MCP Stream Inspector extension is not loaded in the Chrome at http:\/\/127\.0\.0\.1:\d+/);
   });
 });

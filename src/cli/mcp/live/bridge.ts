@@ -100,9 +100,12 @@ export function connectBrowser(o: BrowserOptions): LiveAccess {
         const open = targets.find((t) => t.type === 'page' && t.url.split('?')[0] === url);
         const targetId = open?.targetId ?? (await cdp.send<{ targetId: string }>('Target.createTarget', { url, background: true })).targetId;
         const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+        // A new target starts on about:blank (already "complete"): decide only on the bridge's URL.
+        // Another extension has no such page: Chrome shows its error page (chrome-error://).
+        const probe = `location.protocol === 'chrome-error:' ? 'no' : location.href.startsWith(${JSON.stringify(url)}) && document.readyState === 'complete' ? (typeof globalThis.__MSI_AGENT__ === 'object' ? 'yes' : 'no') : 'wait'`;
         let state = 'wait';
-        for (let i = 0; i < 50 && state === 'wait'; i++) {
-          const r = await cdp.send<any>('Runtime.evaluate', { expression: `document.readyState === 'complete' ? (typeof globalThis.__MSI_AGENT__ === 'object' ? 'yes' : 'no') : 'wait'`, returnByValue: true }, sessionId).catch(() => ({ result: { value: 'wait' } }));
+        for (let i = 0; i < 150 && state === 'wait'; i++) {
+          const r = await cdp.send<any>('Runtime.evaluate', { expression: probe, returnByValue: true }, sessionId).catch(() => ({ result: { value: 'wait' } }));
           state = String(r?.result?.value ?? 'wait');
           if (state === 'wait') await new Promise((r2) => setTimeout(r2, 100));
         }
