@@ -16,7 +16,7 @@ import type { CaptureRecord } from '../../src/core/record';
 import { launchBrowser, type Browser } from '../support/browser';
 import { devtoolsFrontend } from '../support/devtools';
 import { evalServiceWorker, type Harness } from '../support/extension';
-import { buildCli, connectStdio, type McpConnection } from '../support/mcp-cli';
+import { buildCli, connectHttp, connectStdio, startHttpServer, type McpConnection } from '../support/mcp-cli';
 import { screenshot } from '../support/panel-ui';
 import { waitFor } from '../support/wait';
 import { openDemoPanel } from './demo-panel';
@@ -134,6 +134,25 @@ describe('live browser over the DevTools protocol', () => {
     const agentKeys = importText((exported.structuredContent as any).text).records.map(key);
     expect(agentKeys.length).toBeGreaterThan(10);
     expect(agentKeys.filter((k) => !panelKeys.has(k))).toEqual([]);
+  });
+
+  it('the same over --http: a second server reads the tab through the same bridge page', async () => {
+    const port = readFileSync(join(browser.userDataDir, 'DevToolsActivePort'), 'utf8').split('\n')[0]!;
+    const srv = await startHttpServer(bin, ['--browser-url', `http://127.0.0.1:${port}`]);
+    const c = await connectHttp(srv.url);
+    try {
+      const tabs = (await c.client.callTool({ name: 'list_tabs', arguments: {} })).structuredContent as any;
+      expect(tabs.tabs.map((t: { tabId: number }) => t.tabId)).toContain(tabId);
+      const opened = (await c.client.callTool({ name: 'open_tab', arguments: { tabId } })).structuredContent as any;
+      const r = (await c.client.callTool({ name: 'get_request', arguments: { capture: opened.capture, request: '2' } })).structuredContent as any;
+      expect(r.verdict).toBe('lossy');
+      expect(r.loss.missing).toBe('12–13');
+      const bridges = (await browser.cdp.targets()).filter((t) => t.type === 'page' && t.url.includes('/src/panel/agent-bridge.html'));
+      expect(bridges).toHaveLength(1);
+    } finally {
+      await c.close();
+      await srv.stop();
+    }
   });
 
   it('arms a cut, runs the page again and reads the new verdict', async () => {

@@ -198,10 +198,20 @@ export function connectBrowser(o: BrowserOptions): LiveAccess {
       this.id = `tab-${tabId}`;
     }
     records = () => this.list;
+    /** One page of records; a bridge page opened anew (the old one was closed) is asked to open the tab again. */
+    private async read(): Promise<ReadAnswer> {
+      try {
+        return await call<ReadAnswer>('read', this.tabId, this.from, this.generation);
+      } catch (e) {
+        if (!(e instanceof LiveRefused) || !/is not open in the bridge/.test(e.message)) throw e;
+        await call('open', this.tabId);
+        return call<ReadAnswer>('read', this.tabId, 0, -1);
+      }
+    }
     snapshot = () => this.snap;
     async refresh(): Promise<void> {
       for (let i = 0; i < 1000; i++) {
-        const r = await call<ReadAnswer>('read', this.tabId, this.from, this.generation);
+        const r = await this.read();
         if (r.generation !== this.generation) {
           this.generation = r.generation;
           this.list = [];
@@ -278,7 +288,8 @@ export function connectBrowser(o: BrowserOptions): LiveAccess {
       const l = link;
       link = null;
       if (!l) return;
-      for (const tabId of captures.keys()) await evaluate(l, 'close', [tabId]).catch(() => {});
+      // The page this server opened is closed (its tabs' connections and faults end with it); a
+      // page another server opened is left as it is: that server may still read through it.
       if (l.created) await l.cdp.send('Target.closeTarget', { targetId: l.targetId }).catch(() => {});
       l.cdp.close();
     },
