@@ -101,6 +101,11 @@ describe('live browser over the DevTools protocol', () => {
     tabId = tab.tabId;
     const opened = await tool('open_tab', { tabId }, (sc) => ({ capture: sc.capture, label: sc.label, sessions: sc.sessions }));
     capture = opened.sc.capture;
+    // What the user sees: the bridge's tab says that an agent reads this tab.
+    const bridgePage = (await browser.cdp.targets()).find((t) => t.type === 'page' && t.url.includes('/src/panel/agent-bridge.html'))!;
+    const bs = await browser.cdp.attach(bridgePage.targetId);
+    await waitFor(() => browser.cdp.evaluate<boolean>(bs, `document.getElementById('tabs').textContent.includes('Reading tab ${tabId}')`), { message: 'bridge page names the tab' });
+    await screenshot(browser.cdp, bs, 'mcp-live-bridge-page');
     // The agent makes the page run its MCP call (as chrome-devtools-mcp's evaluate_script would).
     transcript.push('(the page runs its agent: window.__demo.run("lossy"))', '');
     const outcome = await browser.cdp.evaluate(page, `window.__demo.run('lossy')`);

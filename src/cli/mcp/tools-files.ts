@@ -64,7 +64,8 @@ export function registerFileTools(server: McpServer, ctx: McpContext): void {
     },
     () =>
       guarded(async () => {
-        for (const c of ctx.captures.list()) await c.refresh?.();
+        // A live capture that cannot be brought up to date now (access turned off) is listed as it was.
+        for (const c of ctx.captures.list()) await c.refresh?.().catch(() => {});
         return ok({ captures: ctx.captures.list().map(captureView) });
       }),
   );
