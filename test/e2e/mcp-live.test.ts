@@ -6,14 +6,16 @@
 // verdicts are checked against the core's own analysis of the capture the tools export.
 // The session's tool calls and short answers are written to test-artifacts/mcp-live-transcript.md
 // (docs/mcp-server.md shows one).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoServer } from '../../demo/server';
 import { analyzeRecords } from '../../src/core';
 import { importText } from '../../src/core/import';
 import type { CaptureRecord } from '../../src/core/record';
-import { launchBrowser, type Browser } from '../support/browser';
+import { PRODUCT_VERSION } from '../../src/export/version';
+import { DIST, launchBrowser, type Browser } from '../support/browser';
 import { devtoolsFrontend } from '../support/devtools';
 import { evalServiceWorker, type Harness } from '../support/extension';
 import { buildCli, connectHttp, connectStdio, startHttpServer, type McpConnection } from '../support/mcp-cli';
@@ -214,5 +216,33 @@ describe('a browser without the extension', () => {
     const r = await c.client.callTool({ name: 'list_tabs', arguments: {} });
     expect(r.isError).toBe(true);
     expect((r.content as { text: string }[])[0]!.text).toMatch(/The MCP Stream Inspector extension is not loaded in the Chrome at http:\/\/127\.0\.0\.1:\d+/);
+  });
+});
+
+describe('an extension of another release', () => {
+  let other: Browser | undefined;
+  let c: McpConnection | undefined;
+  let dist: string | undefined;
+  afterAll(async () => {
+    await c?.close();
+    await other?.close();
+    if (dist) rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('says so, naming both versions', async () => {
+    // The built extension with its agent bridge one version ahead (as a newer release would be).
+    dist = mkdtempSync(join(tmpdir(), 'msi-other-release-'));
+    cpSync(DIST, dist, { recursive: true });
+    const asset = readdirSync(join(dist, 'assets')).find((n) => /^agent-bridge-.*\.js$/.test(n))!;
+    const js = readFileSync(join(dist, 'assets', asset), 'utf8');
+    expect(js).toContain('bridge:1,access:');
+    writeFileSync(join(dist, 'assets', asset), js.replace('bridge:1,access:', 'bridge:2,access:'));
+    other = await launchBrowser({ dist, devtools: false });
+    const port = readFileSync(join(other.userDataDir, 'DevToolsActivePort'), 'utf8').split('\n')[0]!;
+    c = await connectStdio(bin ?? buildCli(), ['--browser-url', `http://127.0.0.1:${port}`]);
+    const r = await c.client.callTool({ name: 'list_tabs', arguments: {} });
+    expect(r.isError).toBe(true);
+    const v = PRODUCT_VERSION;
+    expect((r.content as { text: string }[])[0]!.text).toContain(`is another version (${v}, agent bridge 2); this server is ${v} (agent bridge 1)`);
   });
 });
