@@ -1,8 +1,8 @@
 // `audit --format github`: GitHub Actions workflow commands, one annotation per finding
 // (`::error` / `::warning` / `::notice` by severity, `file=` the audited file, `title=` the code and
 // the request), one for the file's capture health and one per capture notice, then one plain
-// summary line. Written exactly as the Actions
-// toolkit writes them (@actions/core's issueCommand: properties in the order title, file; `%`, CR
+// summary line; with --baseline, a finding the baseline run has is a notice marked so. Written
+// exactly as the Actions toolkit writes them (@actions/core's issueCommand: properties in the order title, file; `%`, CR
 // and LF escaped in the message, and `:` and `,` too in properties), so page text cannot end the
 // line and start another command (test/unit/cli/format-github.test.ts compares with @actions/core).
 import type { Finding, Severity } from '../core/model';
@@ -23,9 +23,11 @@ function where(f: Finding): string {
   return [f.streamId ? `stream ${f.streamId}` : '', f.missing ? `missing ${f.missing}` : ''].filter(Boolean).join(', ');
 }
 
-export function renderGithub(inputs: readonly AuditInput[]): string {
+/** `known`: findings a --baseline run has: annotated as notices, "(in the baseline)" in the title. */
+export function renderGithub(inputs: readonly AuditInput[], known: ReadonlySet<Finding> = new Set()): string {
   const lines: string[] = [];
   const count: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  let inBaseline = 0;
   for (const { file, snap, notices } of inputs) {
     // Capture health, once per file: at the level of its worst item (a notice when complete).
     lines.push(annotation(COMMAND[snap.capture.worst ?? 'info'], { title: 'capture health', file }, captureSummary(snap.capture)));
@@ -37,9 +39,11 @@ export function renderGithub(inputs: readonly AuditInput[]): string {
       const r = f.requestId !== undefined ? reqs.find((x) => findingsOfRequest([f], x, reqs).length > 0) : undefined;
       const title = `${f.code}${r ? ` in ${requestName(r)}` : f.requestId !== undefined ? ` in request #${f.requestId}` : ''}`;
       const w = where(f);
-      lines.push(annotation(COMMAND[f.severity], { title, file }, `${f.message}${s ? ` (${sessionName(s)}${w ? `; ${w}` : ''})` : w ? ` (${w})` : ''}`));
+      const isKnown = known.has(f);
+      if (isKnown) inBaseline++;
+      lines.push(annotation(isKnown ? 'notice' : COMMAND[f.severity], { title: isKnown ? `${title} (in the baseline)` : title, file }, `${f.message}${s ? ` (${sessionName(s)}${w ? `; ${w}` : ''})` : w ? ` (${w})` : ''}`));
     }
   }
-  lines.push(`mcp-stream-inspector audit: ${inputs.length} file(s), ${count.error} error(s), ${count.warning} warning(s), ${count.info} info`);
+  lines.push(`mcp-stream-inspector audit: ${inputs.length} file(s), ${count.error} error(s), ${count.warning} warning(s), ${count.info} info${known.size ? `; ${inBaseline} in the baseline` : ''}`);
   return lines.join('\n') + '\n';
 }

@@ -159,7 +159,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       io.stdout(JSON.stringify({ ...toAuditJson(audited), ...(notices.length ? { notices } : {}), ...(baseline ? { baseline: baselineJson(baseline, failOn) } : {}) }, null, 2) + '\n');
     } else if (format === 'junit') io.stdout(renderJunit(audited, failOn, known));
     else if (format === 'sarif') io.stdout(renderSarif(audited, baseline ? { baseline } : {}));
-    else if (format === 'github') io.stdout(renderGithub(audited));
+    else if (format === 'github') io.stdout(renderGithub(audited, known));
     else {
       audited.forEach((a, i) => {
         if (i > 0) io.stdout('\n');

@@ -159,6 +159,15 @@ describe('audit --baseline', () => {
     expect(without.stdout).toContain('<failure');
   });
 
+  it('github: findings in the baseline are notices marked so; new ones keep their level', async () => {
+    const r = await run(['audit', `${DIR}live-drop.har`, '--format', 'github', '--baseline', `${DIR}lossy.capture.json`]);
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.filter((l) => l.includes('(in the baseline)'))).toEqual([expect.stringMatching(/^::notice title=lossy-result-accepted in tools\/call long_task #2 \(in the baseline\),file=/)]);
+    expect(lines.filter((l) => l.startsWith('::error title=live-gap'))).toHaveLength(1);
+    expect(lines.at(-1)).toMatch(/; 1 in the baseline$/);
+  });
+
   it('a finding the baseline had below --fail-on fails once its severity reaches it', () => {
     const f = { severity: 'error' } as Parameters<typeof failsAgainst>[0]['finding'];
     expect(failsAgainst({ input: 0, finding: f, state: 'updated', baseSeverity: 'warning' }, 'error')).toBe(true);

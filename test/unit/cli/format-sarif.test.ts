@@ -1,15 +1,12 @@
 // `audit --format sarif`: valid SARIF 2.1.0, checked against the OASIS schema (2.1.0-rtm.5, the
 // final 2.1.0 schema, as shipped by Microsoft's @microsoft/jest-sarif; draft-04, hence ajv-draft-04).
-import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import Ajv from 'ajv-draft-04';
-import addFormats from 'ajv-formats';
+import { readdirSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main';
 import { ALL_CODES, FINDING_HELP, SEVERITY, TITLE } from '../../../src/core';
+import { isValidSarif, sarifValidator, type SarifValidate } from '../../support/sarif-schema';
 
 const DIR = 'test/fixtures/captures/';
-const require = createRequire(import.meta.url);
 
 async function run(argv: string[]) {
   let stdout = '';
@@ -18,24 +15,15 @@ async function run(argv: string[]) {
   return { code, stdout, stderr };
 }
 
-type Validate = ((x: unknown) => boolean) & { errors?: unknown };
-let validate: Validate;
+let validate: SarifValidate;
 
 beforeAll(() => {
-  const schema = JSON.parse(readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8'));
-  expect(schema.title).toMatch(/SARIF\) Version 2\.1\.0/);
-  // unicodeRegExp: false: the schema's `language` pattern has a stray `]` that is an error only
-  // under the u flag (JavaScript reads it as a literal there, as the schema's own tools do).
-  const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false });
-  addFormats(ajv);
-  validate = ajv.compile(schema) as Validate;
+  const v = sarifValidator();
+  expect(v.title).toMatch(/SARIF\) Version 2\.1\.0/);
+  validate = v.validate;
 });
 
-function valid(log: unknown): boolean {
-  const ok = validate(log);
-  if (!ok) console.error(JSON.stringify(validate.errors, null, 2).slice(0, 2000));
-  return ok;
-}
+const valid = (log: unknown) => isValidSarif(validate, log);
 
 describe('audit --format sarif', () => {
   it('is valid SARIF 2.1.0 for a lossy HAR, with a rule per code and a result per finding', async () => {

@@ -5,10 +5,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyzeRecords } from '../../../src/core/analyzer';
-import { diffSnapshots, type SnapshotDiff } from '../../../src/core/diff/index';
+import { baselineStates, diffSnapshots, findingIdentities, type SnapshotDiff } from '../../../src/core/diff/index';
 import { importText } from '../../../src/core/import/index';
 import type { AnalysisSnapshot } from '../../../src/core/model';
 import { runScenario } from '../../fixtures/client/run-scenario';
+import { runV2Scenario } from '../../fixtures/v2/client/run-scenario';
 import { renumber, type Renumbering } from './renumber';
 
 const DIR = 'test/fixtures/captures';
@@ -42,6 +43,15 @@ describe('diffSnapshots: lossless and lossy runs of one scenario', () => {
       expect(d.findings.unchanged).toBe(0);
     });
   }
+
+  it('baselineStates: the lossy run against a lossless baseline has two new findings; against itself none', () => {
+    const lossy = load(`${DIR}/lossy.har`);
+    expect(baselineStates(load(`${DIR}/lossless.capture.json`), lossy).map((x) => `${x.finding.code} ${x.state}`)).toEqual(['replay-gap new', 'lossy-result-accepted new']);
+    expect(baselineStates(load(`${DIR}/lossy.capture.json`), lossy).map((x) => `${x.state} ${x.baseSeverity}`)).toEqual(['unchanged error', 'unchanged error']);
+    // Identity keys carry no port, session id or JSON-RPC id.
+    const keys = findingIdentities(lossy).map((x) => x.key);
+    expect(keys).toEqual(['["replay-gap",["/mcp","legacy",1],["tools/call long_task",1],null]#1', '["lossy-result-accepted",["/mcp","legacy",1],["tools/call long_task",1],null]#1']);
+  });
 
   it('the other way round: the gap is gone and the verdict changes back', () => {
     const d = diffSnapshots(load(`${DIR}/lossy.capture.json`), load(`${DIR}/lossless.capture.json`));
@@ -100,6 +110,23 @@ describe('diffSnapshots: two runs of the same clean scenario', () => {
   }, 30_000);
 });
 
+describe('diffSnapshots: second runs of 2026-07-28 scenarios (SDK v2 client and server)', () => {
+  for (const name of ['modern-baseline', 'modern-reissue', 'dual-modern'] as const) {
+    it(`${name}: a fresh run against the committed one: no difference`, async () => {
+      const fresh = analyzeRecords((await runV2Scenario(name)).records);
+      const committed = load(`${DIR}/v2/${name}.capture.json`);
+      expect(fresh.sessions.length).toBeGreaterThan(0);
+      expect(named(diffSnapshots(committed, fresh))).toEqual([]);
+    }, 30_000);
+  }
+
+  it('modern-reissue against modern-baseline names what the broken stream changed', () => {
+    const d = diffSnapshots(load(`${DIR}/v2/modern-baseline.capture.json`), load(`${DIR}/v2/modern-reissue.capture.json`));
+    expect(d.same).toBe(false);
+    expect(named(d).some((l) => l.startsWith('+ request-reissued'))).toBe(true);
+  });
+});
+
 // ------------------------------------------------------------------ properties over every fixture
 
 const FILES = [
@@ -148,6 +175,9 @@ describe('diffSnapshots: properties', () => {
         if (s.sessions.some((x) => x.sessionId !== null)) expect(r.sessions.map((x) => x.sessionId)).not.toEqual(s.sessions.map((x) => x.sessionId));
         expect(named(diffSnapshots(s, r))).toEqual([]);
         expect(named(diffSnapshots(r, s))).toEqual([]);
+        // The same identity for `audit --baseline` and the SARIF fingerprints.
+        expect(baselineStates(s, r).map((x) => x.state)).toEqual(r.findings.map(() => 'unchanged'));
+        expect(findingIdentities(r).map((x) => x.key)).toEqual(findingIdentities(s).map((x) => x.key));
       }),
       { numRuns: 60 },
     );
