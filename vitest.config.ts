@@ -18,6 +18,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          // Stops the run with one line (how to install Chromium) before any file launches it.
+          globalSetup: ['test/setup/chromium.ts'],
           environment: 'node',
           fileParallelism: false,
           testTimeout: 120_000,

@@ -57,7 +57,7 @@ function usage(msg?: string): never {
       '  --no-browser    do not launch a browser; print how to load the extension and which URL to open',
       '  --once          start, check the page is served, run the agent once (Node SDK client), print JSON, exit',
       '  --no-build      do not build the extension even if dist/ is stale',
-      '  --browser PATH  Chromium / Chrome for Testing binary (default: $CHROME_PATH, /usr/bin/chromium)',
+      '  --browser PATH  Chromium / Chrome for Testing binary (default: $CHROMIUM_PATH, $CHROME_PATH, /usr/bin/chromium)',
       '  --serve         with CI=true, keep serving instead of behaving like --once',
       '  --autorun       open the page with ?autorun=1: the agent calls long_task as soon as it loads',
       '  --remote-debugging-port N   passed to Chromium (to drive the launched browser from a script)',
@@ -141,7 +141,7 @@ function buildIfStale(a: Args): { extension: 'built' | 'fresh' | 'stale' | 'miss
 }
 
 function findBrowser(explicit?: string): string | undefined {
-  const candidates = [explicit, process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome-for-testing'];
+  const candidates = [explicit, process.env.CHROMIUM_PATH, process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome-for-testing'];
   return candidates.find((c): c is string => !!c && existsSync(c));
 }
 
@@ -470,7 +470,7 @@ async function main() {
   if (!a.browser) {
     console.log(manualInstructions(pageUrl));
   } else if (!bin) {
-    console.log('\ndemo: no Chromium found (looked at --browser, $CHROME_PATH, /usr/bin/chromium): not opening a browser.');
+    console.log('\ndemo: no Chromium found (looked at --browser, $CHROMIUM_PATH, $CHROME_PATH, /usr/bin/chromium): not opening a browser.');
     console.log(manualInstructions(pageUrl));
   } else if (!display) {
     console.log(`\ndemo: no display ($DISPLAY / $WAYLAND_DISPLAY unset): not opening ${bin}.`);

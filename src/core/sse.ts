@@ -1,15 +1,16 @@
-// SSE parsing for one connection: eventsource-parser does the field grammar; this wrapper splits
-// the decoded text into event blocks itself (so each event keeps its raw text), keeps the
-// last-event-id cursor (the parser clears `id` after each dispatch), sees id-only blocks through
-// `onId`, and reports a last block that never got its closing blank line (`truncated`): the
-// parser never dispatches such a block, and a client silently loses it.
+// SSE parsing for one connection: this reader splits the decoded text into event blocks itself (so
+// each event keeps its raw text), keeps the last-event-id cursor, reports id-only blocks (they
+// move the cursor), and reports a last block that never got its closing blank line (`truncated`):
+// a parser never dispatches such a block, and a client silently loses it.
 //
-// The fields of a block are read here too, in one pass over the block's text, with the grammar of
-// eventsource-parser 4 (the WHATWG algorithm): `data` lines joined by LF, `event` ('' = default),
+// The fields of a block are read here too, in one pass over the block's text, with the WHATWG
+// algorithm's grammar (what eventsource-parser implements): `data` lines joined by LF, `event` ('' = default),
 // `id` (ignored when it contains NUL), `retry` (digits only), comments, a field without a colon
 // takes an empty value, one leading BOM of the stream is stripped. Feeding each block to
 // eventsource-parser after splitting it cost a second scan of every byte; the equivalence is
-// tested against eventsource-parser itself (src/core/sse.test.ts, test/unit/hostile/).
+// tested against eventsource-parser 3 itself (src/core/sse-oracle.test.ts, which also says where 3
+// departs from the WHATWG text and how the oracle allows for it). The exporters read bodies with
+// this reader too (src/export/sse.ts).
 
 import type { SseBlock, SseConnectionParser } from './sse-types';
 

@@ -1,4 +1,4 @@
-// Launch /usr/bin/chromium (headless=new) with or without the built extension (dist/) and with
+// Launch Chromium ($CHROMIUM_PATH, default /usr/bin/chromium; headless=new) with or without the built extension (dist/) and with
 // real DevTools opened for each tab, then connect over CDP. One browser at a time on these
 // machines; close() kills the whole process group and removes the profile.
 
@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { connectCdp, type Cdp, type TargetInfo } from './cdp';
 import { waitFor } from './wait';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 /** The built extension; MSI_DIST overrides it (e.g. to run a test against an older build). */
 export const DIST = process.env.MSI_DIST ? resolve(process.env.MSI_DIST) : resolve(import.meta.dirname, '../../dist');
 

@@ -1,5 +1,5 @@
 // `mcp-stream-inspector serve <capture.json|file.har>`: the recorded sessions served back as an
-// MCP server (see README "Serving a capture back"). Runs until SIGINT / SIGTERM; bad input is one
+// MCP server (see docs/faults-and-serve.md, "Serving a capture back"). Runs until SIGINT / SIGTERM; bad input is one
 // line and exit 2, like `audit`.
 import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
@@ -40,7 +40,7 @@ a line here.
                      or a fault: cut:N  withhold:A-B  delay:MS[:A-B]  drop-result[:keep-open]
                        answer-resume:404|409|empty  expire-session, with ,method= ,tool= ,url=
                        ,id= ,on=request|resume|standalone|any ,era=legacy|modern ,times=N|always
-                     or JSON, or @file.json (docs: README "Serving a capture back")
+                     or JSON, or @file.json (docs/faults-and-serve.md)
   --match params     match requests by method and params (default); "method" ignores params
   --allow-origin O   the only page origin allowed by CORS (default: any origin)
   --max-size MB      refuse input files larger than MB megabytes (default ${IMPORT_LIMIT_BYTES / 1e6})

@@ -4,7 +4,7 @@
 // (schema/capture-file.schema.json, written by `npm run schema`) all come from these schemas.
 //
 // Records describe what the *page read*, in the order it read it: a `chunk` is emitted when the
-// page's read of the body resolved, never ahead of it (see README "Capture"). Nothing here is
+// page's read of the body resolved, never ahead of it (see docs/capture.md). Nothing here is
 // analysis: parsing SSE, sessions and findings happen in the core. Extra fields are allowed (a
 // later version may add optional ones): validation checks the fields named here.
 //

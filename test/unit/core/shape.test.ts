@@ -1,4 +1,4 @@
-// The shape of the code, checked (README, Architecture): the analyzer is a short dispatcher, no
+// The shape of the code, checked (docs/architecture.md): the analyzer is a short dispatcher, no
 // file of the core grows past ~350 lines, no module of src/ takes part in an import cycle (type-only
 // imports included), and the core imports nothing of the packages built on it. The import graph is
 // read from the sources without TypeScript (every `import … from` / `export … from` with a

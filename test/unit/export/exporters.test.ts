@@ -146,6 +146,18 @@ describe('helpers', () => {
       [undefined, 'x', 'c', 4],
     ]);
   });
+  it('SSE parser: an id-only block moves the next event\'s cursor; one leading BOM is stripped (WHATWG)', () => {
+    const { events } = parseSseChunks([
+      { text: '\uFEFFdata: a\n\n', t: 1 },
+      { text: 'id: 7\n\n', t: 2 },
+      { text: 'data: b\n\nid: 8\ndata: c\n\n', t: 3 },
+    ]);
+    expect(events.map((e) => [e.id, e.cursor, e.data, e.time])).toEqual([
+      [undefined, '', 'a', 1],
+      [undefined, '7', 'b', 3],
+      ['8', '8', 'c', 3],
+    ]);
+  });
   it('countRange / lossDetail', () => {
     expect(countRange('12–13')).toBe(2);
     expect(countRange('12-13, 20')).toBe(3);

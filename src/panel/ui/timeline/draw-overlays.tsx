@@ -14,6 +14,7 @@ export const isGap = (f: Finding) => f.code === 'replay-gap' || f.code === 'live
 /** Gaps (pushed to `els`: the caller draws them after the lanes' events, so that no density covers one); returns, per lane, the x ranges their labels take (the id labels keep clear of them). */
 export function drawGaps(f: Frame, snap: AnalysisSnapshot, laneOf: ReadonlyMap<string, number>, findings: readonly Finding[], els: ReactNode[], labelEls: ReactNode[]): Map<number, [number, number][]> {
   const reserved = new Map<number, [number, number][]>();
+  const placed: { gi: number; li: number; x1: number; x2: number; y: number; label: string; error: boolean; cx: number; half: number }[] = [];
   findings.filter(isGap).forEach((gf, gi) => {
     const s = gf.streamId ? snap.streams[gf.streamId] : undefined;
     const li = s ? laneOf.get(s.id) : undefined;
@@ -28,17 +29,22 @@ export function drawGaps(f: Frame, snap: AnalysisSnapshot, laneOf: ReadonlyMap<s
     const need = Math.min(160, textW(label) + 10);
     // Too narrow at this zoom: drawn ending just before the event after the gap.
     if (x2 - x1 < need) x1 = x2 - need;
-    const y = f.markY(li);
-    const cx = (x1 + x2) / 2;
-    const half = textW(label) / 2 + 4;
-    reserved.set(li, [...(reserved.get(li) ?? []), [cx - half, cx + half]]);
-    els.push(<rect key={`gp${gi}`} className={`tl-gap${gf.severity === 'error' ? '' : ' soft'}`} x={x1} y={y - 8} width={Math.max(4, x2 - x1)} height={16} fill="url(#msi-hatch)" data-testid="timeline-gap" />);
+    placed.push({ gi, li, x1, x2, y: f.markY(li), label, error: gf.severity === 'error', cx: (x1 + x2) / 2, half: textW(label) / 2 + 4 });
+  });
+  // Two gaps close together on one lane (ids 12–13, then 15 after the one event between them):
+  // each label keeps clear of the one before it, moved right, so both stay readable.
+  placed.sort((a, b) => a.li - b.li || a.cx - b.cx);
+  for (const p of placed) {
+    const prev = reserved.get(p.li)?.at(-1);
+    if (prev && p.cx - p.half < prev[1]) p.cx = prev[1] + p.half;
+    reserved.set(p.li, [...(reserved.get(p.li) ?? []), [p.cx - p.half, p.cx + p.half]]);
+    els.push(<rect key={`gp${p.gi}`} className={`tl-gap${p.error ? '' : ' soft'}`} x={p.x1} y={p.y - 8} width={Math.max(4, p.x2 - p.x1)} height={16} fill="url(#msi-hatch)" data-testid="timeline-gap" />);
     labelEls.push(
-      <text key={`gpt${gi}`} className="tl-gap-label" x={cx} y={y + f.g.below + 1} textAnchor="middle">
-        {label}
+      <text key={`gpt${p.gi}`} className="tl-gap-label" x={p.cx} y={p.y + f.g.below + 1} textAnchor="middle">
+        {p.label}
       </text>,
     );
-  });
+  }
   return reserved;
 }
 
