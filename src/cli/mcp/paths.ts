@@ -1,7 +1,7 @@
 // Tool inputs are untrusted (a model may be steered by a hostile page): every path a tool is given
 // is resolved against --root and refused when it leaves it, symlinks included (the real path is
 // checked, not the spelling).
-import { realpathSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 
 export class PathRefused extends Error {}
@@ -30,6 +30,14 @@ export function confine(root: string, input: string, opts: { mustExist: boolean 
     real = realpathSync(abs);
   } catch (e) {
     if (opts.mustExist) throw new PathRefused((e as { code?: string }).code === 'ENOENT' ? `${input}: no such file or folder` : `${input}: cannot be read`);
+    // A link whose target does not exist yet: writing would create its target, wherever it is.
+    let link = false;
+    try {
+      link = lstatSync(abs).isSymbolicLink();
+    } catch {
+      /* nothing there: a new file */
+    }
+    if (link) throw new PathRefused(`${input} is a link to a file that does not exist; not written`);
     let dir: string;
     try {
       dir = realpathSync(dirname(abs));

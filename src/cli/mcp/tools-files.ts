@@ -239,7 +239,7 @@ export function registerFileTools(server: McpServer, ctx: McpContext): void {
           );
           if (exists?.isDirectory()) throw new PathRefused(`${path} is a folder`);
           if (exists && overwrite !== true) throw new PathRefused(`${path} exists; pass overwrite: true to replace it`);
-          await writeFile(target, res.text, 'utf8');
+          await writeFile(target, res.text, { encoding: 'utf8', flag: overwrite === true ? 'w' : 'wx' });
           return ok({ capture: c.id, format, bytes, filename: res.filename, writtenTo: relative(ctx.root, target), text: null, truncated: false });
         }
         const capBytes = maxBytes ?? ctx.inlineMaxBytes;

@@ -1,7 +1,7 @@
 // `mcp-stream-inspector mcp` driven by the official SDK v2 client over stdio and over --http,
 // on copies of the committed fixture captures and HARs. Every structured answer is checked against
 // the core's analysis of the same file computed here (not against stored text).
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,6 +34,7 @@ beforeAll(async () => {
   for (const f of FILES) copyFileSync(join(FIXTURES, f), join(root, 'captures', f));
   writeFileSync(join(outside, 'secret.har'), readFileSync(join(FIXTURES, 'lossy.har')));
   symlinkSync(join(outside, 'secret.har'), join(root, 'link.har'));
+  symlinkSync(join(outside, 'planted.har'), join(root, 'dangling.har'));
   const h = await startHttpServer(bin, ['--root', root]);
   httpUrl = h.url;
   stopHttp = h.stop;
@@ -238,6 +239,9 @@ describe.each(transports)('over %s', (_name, connect) => {
     expect(readFileSync(join(root, name), 'utf8')).toBe(har.text);
     expect(await refusal(c.client, 'export_capture', { capture: id, format: 'har', path: name })).toMatch(/exists/);
     expect(await refusal(c.client, 'export_capture', { capture: id, format: 'har', path: '../outside/x.har' })).toMatch(/outside/);
+    expect(await refusal(c.client, 'export_capture', { capture: id, format: 'har', path: 'link.har', overwrite: true })).toMatch(/through a link/);
+    expect(await refusal(c.client, 'export_capture', { capture: id, format: 'har', path: 'dangling.har' })).toMatch(/link to a file that does not exist/);
+    expect(existsSync(join(outside, 'planted.har'))).toBe(false);
   });
 
   it('refuses paths outside the root, through .., absolute or a symlink', async () => {
