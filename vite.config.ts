@@ -32,6 +32,8 @@ export default defineConfig(({ mode }) => {
       input: {
         panel: 'src/panel/panel.html',
         viewer: 'src/panel/viewer.html',
+        // The coding-agent bridge (issue 21): opened over CDP by `mcp-stream-inspector mcp`.
+        'agent-bridge': 'src/panel/agent-bridge.html',
       },
     },
   },

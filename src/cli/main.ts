@@ -13,6 +13,7 @@ import { renderGithub } from './format-github';
 import { renderJunit } from './format-junit';
 import { PRODUCT_VERSION } from '../export/version';
 import { serveCommand } from './serve/command';
+import { mcpCommand } from './mcp/command';
 
 export interface Io {
   stdout: (s: string) => void;
@@ -64,10 +65,12 @@ CI recipes (baseline gate, SARIF upload, Playwright HAR): docs/ci.md.
 
 A capture served back as an MCP server: ${NAME} serve <file> (see ${NAME} serve --help).
 A live server graded on Last-Event-ID resumption: ${NAME} probe <url> (see ${NAME} probe --help).
+The inspector as an MCP server for coding agents: ${NAME} mcp (see ${NAME} mcp --help).
 `;
 
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
   if (argv[0] === 'serve') return serveCommand(argv.slice(1), io);
+  if (argv[0] === 'mcp') return mcpCommand(argv.slice(1), io);
   if (argv[0] === 'diff') return diffCommand(argv.slice(1), io);
   // Loaded on demand: the SDK client it drives is most of its size, and `audit` needs none of it.
   if (argv[0] === 'probe') return (await import('./probe/command')).probeCommand(argv.slice(1), io);
@@ -106,7 +109,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     return 2;
   }
   if (command !== 'audit') {
-    io.stderr(`${NAME}: unknown command "${command}"; the commands are "audit", "diff", "serve" and "probe" (see --help)\n`);
+    io.stderr(`${NAME}: unknown command "${command}"; the commands are "audit", "diff", "serve", "probe" and "mcp" (see --help)\n`);
     return 2;
   }
   if (files.length === 0) {

@@ -73,6 +73,6 @@ mountDevtoolsInspector(document.getElementById('root')!, {
   // closed (live) from chrome.storage.local, under keys of their own. Only on 'save': 'load' runs
   // when settings are read and must not overwrite values set elsewhere.
   onSettingsChange: (s, why) => {
-    if (why === 'save') void chrome.storage.local.set({ bufferMaxRecords: s.captureBufferCap, captureWhileClosed: s.captureWhileClosed });
+    if (why === 'save') void chrome.storage.local.set({ bufferMaxRecords: s.captureBufferCap, captureWhileClosed: s.captureWhileClosed, agentAccess: s.agentAccess });
   },
 });

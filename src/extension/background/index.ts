@@ -2,7 +2,8 @@
 // router. No state beyond live ports; no keep-alive. See router.ts.
 
 import { TEST_HOOKS } from '../shared/test-hooks';
-import { DEVTOOLS_PORT, PANEL_PORT, RELAY_PORT } from '../wire/protocol';
+import { DEVTOOLS_PORT, PANEL_PORT, RELAY_PORT, envelope } from '../wire/protocol';
+import { isMessage } from '../wire/guards';
 import { portAdapter } from '../wire/runtime-port';
 import { createRouter } from './router';
 import { classifySender } from './senders';
@@ -46,8 +47,35 @@ chrome.runtime.onConnect.addListener((port) => {
   else if (port.name === PANEL_PORT || port.name === DEVTOOLS_PORT || port.name === RELAY_PORT) port.disconnect();
 });
 
+// The top-frame URL of each tab with a capture script, as its relay said hello (sender.url: set by
+// the browser, needs no "tabs" permission), for the agent bridge's tab list (issue 21). Kept in
+// session storage (trusted contexts only) so a worker restart does not forget it.
+const TAB_URLS_KEY = 'msi.tabUrls';
+const rememberTabUrl = (tabId: number, url: string | undefined) => {
+  if (typeof url !== 'string') return;
+  void chrome.storage.session.get(TAB_URLS_KEY).then((v) => {
+    const m = { ...((v[TAB_URLS_KEY] as Record<string, string> | undefined) ?? {}), [tabId]: url.slice(0, 2000) };
+    return chrome.storage.session.set({ [TAB_URLS_KEY]: m });
+  }, () => {});
+};
+chrome.tabs.onRemoved.addListener((tabId) => {
+  void chrome.storage.session.get(TAB_URLS_KEY).then((v) => {
+    const m = { ...((v[TAB_URLS_KEY] as Record<string, string> | undefined) ?? {}) };
+    if (!(tabId in m)) return;
+    delete m[tabId];
+    return chrome.storage.session.set({ [TAB_URLS_KEY]: m });
+  }, () => {});
+});
+
 chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   const kind = classifySender(sender, chrome.runtime.id);
+  if (kind === 'content-script' && sender.frameId === 0 && typeof sender.tab?.id === 'number' && isMessage(msg, 'relay-hello')) rememberTabUrl(sender.tab.id, sender.url);
+  // The agent bridge page (src/panel/agent-bridge.html) lists which tabs are recorded; only this
+  // extension's own pages may ask.
+  if (kind === 'extension-page' && isMessage(msg, 'inspected-tabs')) {
+    sendResponse(envelope('inspected-tabs-reply', { tabs: router.inspectedTabs() }));
+    return false;
+  }
   const reply = router.onRuntimeMessage(msg, kind === 'content-script' ? sender.tab?.id : undefined);
   if (reply) sendResponse(reply);
   return false;

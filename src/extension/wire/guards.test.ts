@@ -40,7 +40,7 @@ describe('message guards', () => {
 
   it('has one guard per message type of the protocol map', () => {
     const types: MessageType[] = ['hook-hello', 'hook-batch', 'mode', 'mode-ack', 'relay-hello', 'relay-hello-reply', 'inspected', 'attach', 'attach-ack', 'detach', 'records', 'devtools-hello', 'panel-hello', 'tab-status',
-      'fault-arm', 'fault-query', 'fault-plan', 'fault-read', 'fault-out', 'faults', 'arm-faults'];
+      'fault-arm', 'fault-query', 'fault-plan', 'fault-read', 'fault-out', 'faults', 'arm-faults', 'inspected-tabs', 'inspected-tabs-reply'];
     expect(Object.keys(GUARDS).sort()).toEqual([...types].sort());
   });
 

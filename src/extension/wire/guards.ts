@@ -68,6 +68,8 @@ export const GUARDS: { [K in MessageType]: (m: O) => boolean } = {
     bool(m.relays) &&
     (m.installedAt === undefined || (typeof m.installedAt === 'number' && Number.isFinite(m.installedAt))) &&
     (m.installReason === undefined || typeof m.installReason === 'string'),
+  'inspected-tabs': () => true,
+  'inspected-tabs-reply': (m) => Array.isArray(m.tabs) && m.tabs.every(tabId),
 };
 
 /** `x` is a well-formed message of type `type`. */

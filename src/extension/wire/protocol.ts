@@ -200,6 +200,15 @@ export interface TabStatus extends Envelope<'tab-status'> {
   installReason?: string;
 }
 
+// ---------------------------------------------------------------------------------------------
+// agent bridge page → background (chrome.runtime.sendMessage; issue 21)
+
+/** An extension page asks which tabs a DevTools window or a panel inspects now. */
+export interface InspectedTabs extends Envelope<'inspected-tabs'> {}
+export interface InspectedTabsReply extends Envelope<'inspected-tabs-reply'> {
+  tabs: number[];
+}
+
 /** Every message, by type. */
 export interface Protocol {
   'hook-hello': HookHello;
@@ -223,6 +232,8 @@ export interface Protocol {
   'devtools-hello': DevtoolsHello;
   'panel-hello': PanelHello;
   'tab-status': TabStatus;
+  'inspected-tabs': InspectedTabs;
+  'inspected-tabs-reply': InspectedTabsReply;
 }
 export type MessageType = keyof Protocol;
 export type Message = Protocol[MessageType];

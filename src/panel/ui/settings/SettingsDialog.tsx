@@ -17,6 +17,7 @@ export function SettingsDialog(props: { settings: InspectorSettings; onSave(s: I
   const [resync, setResync] = useState(s.resyncEventNames.join(', '));
   const [cap, setCap] = useState(String(s.captureBufferCap));
   const [whileClosed, setWhileClosed] = useState(s.captureWhileClosed);
+  const [agentAccess, setAgentAccess] = useState(s.agentAccess);
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => first.current?.focus(), []);
   const errors = overrides.map((o) => (o.pattern ? checkIdPattern(o.pattern) : 'Enter a pattern'));
@@ -35,6 +36,7 @@ export function SettingsDialog(props: { settings: InspectorSettings; onSave(s: I
         resyncEventNames: list(resync),
         captureBufferCap: capN,
         captureWhileClosed: whileClosed,
+        agentAccess,
       }),
     );
   };
@@ -105,6 +107,13 @@ export function SettingsDialog(props: { settings: InspectorSettings; onSave(s: I
           </label>
           <span className="hint">
             Off (as in the Network panel): a tab is recorded only while DevTools is open on it; a stream already open when DevTools opens shows a capture-gap for what it read before. On: pages keep up to the buffer cap for a DevTools opened later. Applies at once.
+          </span>
+          <label style={{ display: 'flex', gap: 6, alignItems: 'center' }}>
+            <input type="checkbox" checked={agentAccess} onChange={(e) => setAgentAccess(e.target.checked)} data-testid="settings-agent-access" />
+            <span>Let coding agents read this browser&rsquo;s MCP captures and arm faults over the DevTools protocol</span>
+          </label>
+          <span className="hint">
+            Off by default. On: a program attached to this browser&rsquo;s remote debugging port (<code>mcp-stream-inspector mcp --browser-url</code>, for Claude Code, Cursor, VS Code…) may read the MCP traffic of any tab (page data: URLs, headers, event data) and arm faults in it, through a page of this extension it opens. Turning it off closes those connections at once.
           </span>
           <button type="submit" hidden />
         </form>

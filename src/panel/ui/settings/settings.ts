@@ -11,6 +11,7 @@ export const DEFAULT_SETTINGS: InspectorSettings = Object.freeze({
   resyncEventNames: ['resync'],
   captureBufferCap: 50_000, // the relay's default (src/extension/relay/buffer.ts)
   captureWhileClosed: false,
+  agentAccess: false,
 }) as InspectorSettings;
 
 function strings(v: unknown, fallback: string[]): string[] {
@@ -40,6 +41,7 @@ export function normalizeSettings(raw: unknown): InspectorSettings {
     resyncEventNames: strings(r.resyncEventNames, d.resyncEventNames),
     captureBufferCap: cap,
     captureWhileClosed: typeof r.captureWhileClosed === 'boolean' ? r.captureWhileClosed : d.captureWhileClosed,
+    agentAccess: r.agentAccess === true,
   };
 }
 

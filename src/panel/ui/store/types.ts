@@ -84,6 +84,11 @@ export interface InspectorSettings {
   captureBufferCap: number;
   /** Keep capturing in the page while DevTools is closed. */
   captureWhileClosed: boolean;
+  /**
+   * Let a local MCP server (`mcp-stream-inspector mcp --browser-url`) read this browser's captures
+   * and arm faults over the DevTools protocol (the agent bridge page). Off by default.
+   */
+  agentAccess: boolean;
 }
 
 export type ExportKind = 'json' | 'har' | 'trace' | 'otlp' | 'markdown';

@@ -1,0 +1,18 @@
+// Capture text (URLs, headers, SSE data, server messages) is untrusted page data: answers carry it
+// as JSON string values, never as instructions or markup, and cut to a size a model's context can
+// hold. Control and bidi characters survive as JSON escapes.
+
+/** `s` cut to `max` characters, saying how much was left out. */
+export function cap(s: string, max: number): string {
+  if (s.length <= max) return s;
+  return `${s.slice(0, max)}… (${s.length - max} more characters)`;
+}
+
+export const MESSAGE_MAX = 1200;
+export const DATA_MAX = 1000;
+export const URL_MAX = 300;
+export const IDS_MAX = 30;
+
+export function capIds(ids: readonly string[], max = IDS_MAX): { ids: string[]; more?: number } {
+  return ids.length <= max ? { ids: ids.map((i) => cap(i, 80)) } : { ids: ids.slice(0, max).map((i) => cap(i, 80)), more: ids.length - max };
+}

@@ -1,0 +1,261 @@
+// The answers of the tools, as plain data built from the core's analysis: a summary first, short
+// ids to drill down with (s1 for a session, f3 for a finding, stream ids as the core names them),
+// every wording from the core (presentation.ts, presentation-eras.ts) or docs/findings.md.
+import { lossDetail, sortFindings, VERDICT_TEXT, worstForRequest, captureSummary, ADVICE_LOSSY } from '../../core/presentation';
+import { ERA_LABEL, linkText, serverOf, sessionTitle, subscriptionText } from '../../core/presentation-eras';
+import type { AnalysisSnapshot, Finding, RequestInfo, Session, SseEvent, Stream, Verdict } from '../../core/model';
+import { findingsOfRequest, requestName } from '../audit-input';
+import { adviceFor } from './explain';
+import type { Capture } from './captures';
+import { cap, capIds, DATA_MAX, MESSAGE_MAX, URL_MAX } from './text';
+
+export class NotFound extends Error {}
+
+// ---------------------------------------------------------------- references
+
+export const sessionRef = (snap: AnalysisSnapshot, s: Session) => `s${snap.sessions.indexOf(s) + 1}`;
+
+/** A session by its short id (s1), its key or its Mcp-Session-Id. */
+export function findSession(snap: AnalysisSnapshot, ref: string): Session {
+  const m = /^s(\d+)$/.exec(ref);
+  const s = m ? snap.sessions[Number(m[1]) - 1] : snap.sessions.find((x) => x.key === ref || x.sessionId === ref);
+  if (!s) throw new NotFound(`no session "${cap(ref, 80)}" in this capture (${snap.sessions.length} session(s): s1…s${snap.sessions.length})`);
+  return s;
+}
+
+export function findStream(snap: AnalysisSnapshot, id: string): Stream {
+  const s = snap.streams[id];
+  if (!s) throw new NotFound(`no stream "${cap(id, 80)}" in this capture; get_timeline lists a session's streams`);
+  return s;
+}
+
+/** Request ids as the client may write them: 2, "2" (JSON text of a string id) or the JSON text. */
+function idMatches(r: RequestInfo, want: string): boolean {
+  return r.id === want || r.id === JSON.stringify(want);
+}
+
+export function findRequest(snap: AnalysisSnapshot, ref: string, session: string | undefined): { session: Session; request: RequestInfo } {
+  const sessions = session !== undefined ? [findSession(snap, session)] : snap.sessions;
+  const hits: { session: Session; request: RequestInfo }[] = [];
+  for (const s of sessions) for (const r of snap.requests[s.key] ?? []) if (idMatches(r, ref)) hits.push({ session: s, request: r });
+  if (hits.length === 0) throw new NotFound(`no request with id ${cap(ref, 80)}${session !== undefined ? ` in session ${session}` : ''}`);
+  if (hits.length > 1) {
+    throw new NotFound(`request id ${cap(ref, 80)} is in ${hits.length} sessions (${hits.map((h) => sessionRef(snap, h.session)).join(', ')}): say which with "session"`);
+  }
+  return hits[0]!;
+}
+
+// ---------------------------------------------------------------- pieces
+
+export function findingView(snap: AnalysisSnapshot, f: Finding) {
+  const s = snap.sessions.find((x) => x.key === f.sessionKey);
+  const ids = capIds(f.eventIds);
+  return {
+    finding: `f${snap.findings.indexOf(f)}`,
+    code: f.code,
+    severity: f.severity,
+    session: s ? sessionRef(snap, s) : null,
+    requestId: f.requestId ?? null,
+    streamId: f.streamId ?? null,
+    eventIds: ids.ids,
+    ...(ids.more ? { moreEventIds: ids.more } : {}),
+    missing: f.missing ?? null,
+    message: cap(f.message, MESSAGE_MAX),
+    pending: f.pending === true,
+    injected: f.injected ? cap(f.injected.text, 300) : null,
+  };
+}
+export type FindingView = ReturnType<typeof findingView>;
+
+function worstOfSession(snap: AnalysisSnapshot, s: Session) {
+  const fs = sortFindings(snap.findings.filter((f) => f.sessionKey === s.key));
+  return fs[0] ? findingView(snap, fs[0]) : null;
+}
+
+const verdictCounts = (rs: readonly RequestInfo[]) => {
+  const out: Partial<Record<Verdict, number>> = {};
+  for (const r of rs) out[r.verdict] = (out[r.verdict] ?? 0) + 1;
+  return out;
+};
+
+export function sessionView(snap: AnalysisSnapshot, s: Session) {
+  const rs = snap.requests[s.key] ?? [];
+  const fs = snap.findings.filter((f) => f.sessionKey === s.key);
+  return {
+    session: sessionRef(snap, s),
+    key: cap(s.key, URL_MAX),
+    title: cap(sessionTitle(s), URL_MAX),
+    sessionId: s.sessionId === null ? null : cap(s.sessionId, 200),
+    era: s.era,
+    eraLabel: ERA_LABEL[s.era],
+    serverEra: serverOf(snap, s)?.era ?? 'unknown',
+    endpoint: cap(s.endpoint, URL_MAX),
+    idScheme: s.idScheme.kind,
+    lossless: s.lossless,
+    requests: rs.length,
+    streams: s.streamIds.length,
+    verdicts: verdictCounts(rs),
+    findings: { total: fs.length, error: fs.filter((f) => f.severity === 'error').length, warning: fs.filter((f) => f.severity === 'warning').length, info: fs.filter((f) => f.severity === 'info').length },
+    worstFinding: worstOfSession(snap, s),
+  };
+}
+export type SessionView = ReturnType<typeof sessionView>;
+
+export function captureView(c: Capture) {
+  const snap = c.snapshot();
+  const sorted = sortFindings(snap.findings);
+  const count = (sev: string) => snap.findings.filter((f) => f.severity === sev).length;
+  return {
+    capture: c.id,
+    kind: c.kind,
+    label: cap(c.label, URL_MAX),
+    format: c.format,
+    records: snap.recordCount,
+    sessions: snap.sessions.length,
+    requests: Object.values(snap.requests).reduce((n, rs) => n + rs.length, 0),
+    findings: { total: snap.findings.length, error: count('error'), warning: count('warning'), info: count('info') },
+    worstFinding: sorted[0] ? findingView(snap, sorted[0]) : null,
+    eras: [...new Set(snap.sessions.map((s) => s.era))],
+    captureHealth: cap(captureSummary(snap.capture), MESSAGE_MAX),
+    live: c.kind === 'live' ? snap.finished !== true : false,
+  };
+}
+export type CaptureView = ReturnType<typeof captureView>;
+
+// ---------------------------------------------------------------- timeline
+
+export function timelineView(snap: AnalysisSnapshot, s: Session) {
+  const streams = s.streamIds.map((id) => snap.streams[id]).filter((x): x is Stream => !!x);
+  const t0 = Math.min(...streams.map((x) => x.start), Infinity);
+  const rel = (t: number | undefined) => (t === undefined || !Number.isFinite(t0) ? null : Math.round(t - t0));
+  const gaps = snap.findings.filter((f) => f.sessionKey === s.key && (f.code === 'replay-gap' || f.code === 'live-gap' || f.code === 'capture-gap'));
+  return {
+    session: sessionRef(snap, s),
+    title: cap(sessionTitle(s), URL_MAX),
+    era: s.era,
+    idScheme: { kind: s.idScheme.kind, scope: s.idScheme.scope ?? null, evidence: cap(s.idScheme.evidence, MESSAGE_MAX) },
+    lossless: s.lossless,
+    losslessReasons: s.losslessReasons.map((x) => cap(x, MESSAGE_MAX)),
+    startedAt: Number.isFinite(t0) ? new Date(t0).toISOString() : null,
+    streams: streams.map((x) => {
+      const ids = x.events.slice(0, x.eventCount ?? x.events.length).filter((e) => e.id !== undefined);
+      return {
+        streamId: x.id,
+        kind: x.kind,
+        httpMethod: cap(x.method, 20),
+        status: x.status ?? null,
+        state: x.state,
+        startMs: rel(x.start),
+        endMs: rel(x.end),
+        events: x.eventCount ?? x.events.length,
+        firstEventId: ids[0]?.id !== undefined ? cap(ids[0].id, 80) : null,
+        lastEventId: ids.at(-1)?.id !== undefined ? cap(ids.at(-1)!.id!, 80) : null,
+        lastEventIdSent: x.lastEventIdSent !== undefined ? cap(x.lastEventIdSent, 80) : null,
+        resumes: x.resumes ?? null,
+        resumedBy: x.resumedBy.slice(),
+        requestIds: x.requestIds.map((i) => cap(i, 80)),
+        endReason: x.endReason !== undefined ? cap(x.endReason, 300) : null,
+      };
+    }),
+    chains: (s.chains ?? []).map((c) => ({
+      rootStreamId: c.rootStreamId,
+      requestIds: c.requestIds.map((i) => cap(i, 80)),
+      segments: c.segments.map((g) => ({
+        streamId: g.streamId,
+        resumedFrom: g.resumedFrom !== undefined ? cap(g.resumedFrom, 80) : null,
+        firstId: g.firstId !== undefined ? cap(g.firstId, 80) : null,
+        lastId: g.lastId !== undefined ? cap(g.lastId, 80) : null,
+        events: g.events,
+        state: g.state,
+        status: g.status ?? null,
+      })),
+    })),
+    links: (s.links ?? []).map((l) => ({ kind: l.kind, from: l.from, to: l.to, fromStreamId: l.fromStreamId, toStreamId: l.toStreamId, text: linkText(l) })),
+    subscriptions: (s.subscriptions ?? []).map((x) => ({ requestId: x.requestId, streamId: x.streamId, state: x.state, changes: x.changes, text: cap(subscriptionText(x), MESSAGE_MAX) })),
+    gaps: gaps.map((f) => findingView(snap, f)),
+    faults: (snap.faults ?? []).filter((f) => f.sessionKey === s.key).map((f) => ({ armed: f.armed, fault: f.fault, text: cap(f.text, 300), streamId: f.streamId, requestIds: f.requestIds.slice(), findings: f.findings.slice() })),
+  };
+}
+
+// ---------------------------------------------------------------- events
+
+function eventView(e: SseEvent, dataMax: number) {
+  return {
+    index: e.index,
+    id: e.id !== undefined ? cap(e.id, 200) : null,
+    event: cap(e.event, 100),
+    t: e.t,
+    data: cap(e.data, dataMax),
+    messages: e.messages.map((m) => ({ kind: m.kind, id: m.id !== undefined ? cap(m.id, 80) : null, method: m.method !== undefined ? cap(m.method, 120) : null, progress: m.progress ?? null })),
+    findings: e.findings.slice(),
+    duplicate: e.duplicate === true,
+    truncated: e.truncated === true,
+  };
+}
+export type EventView = ReturnType<typeof eventView>;
+
+const counterOf = (id: string | undefined): number | undefined => {
+  const m = id === undefined ? null : /(\d{1,15})$/.exec(id);
+  return m ? Number(m[1]) : undefined;
+};
+
+/**
+ * The events of a stream between two event ids (inclusive): by their counter when both bounds and
+ * the events end in a number, else from the first event with id `from` to the first with id `to`.
+ */
+export function eventsOf(s: Stream, from: string | undefined, to: string | undefined, dataMax = DATA_MAX): EventView[] {
+  const all = s.events.slice(0, s.eventCount ?? s.events.length);
+  let sel = all;
+  if (from !== undefined || to !== undefined) {
+    const a = counterOf(from);
+    const b = counterOf(to);
+    if ((from === undefined || a !== undefined) && (to === undefined || b !== undefined)) {
+      sel = all.filter((e) => {
+        const n = counterOf(e.id);
+        return n !== undefined && (a === undefined || n >= a) && (b === undefined || n <= b);
+      });
+    } else {
+      const i = from === undefined ? 0 : all.findIndex((e) => e.id === from);
+      const j = to === undefined ? all.length - 1 : all.findIndex((e, k) => k >= Math.max(0, i) && e.id === to);
+      sel = i < 0 || j < 0 ? [] : all.slice(i, j + 1);
+    }
+  }
+  return sel.map((e) => eventView(e, dataMax));
+}
+
+// ---------------------------------------------------------------- a request
+
+export function requestView(snap: AnalysisSnapshot, s: Session, r: RequestInfo) {
+  const rs = snap.requests[s.key] ?? [];
+  const fs = sortFindings(findingsOfRequest(snap.findings.filter((f) => f.sessionKey === s.key), r, rs));
+  const worst = worstForRequest(fs);
+  const loss = r.verdict === 'lossy' || fs.some((f) => f.missing) ? lossDetail(snap, s.key, r) : undefined;
+  const advice: { code: string; whatToDo: string }[] = [];
+  if (r.verdict === 'lossy') advice.push({ code: 'lossy-result-accepted', whatToDo: ADVICE_LOSSY });
+  for (const f of fs) {
+    if (advice.some((a) => a.code === f.code)) continue;
+    const a = adviceFor(f.code);
+    if (a) advice.push({ code: f.code, whatToDo: a });
+  }
+  const p = r.params as { name?: unknown } | undefined;
+  return {
+    session: sessionRef(snap, s),
+    requestId: cap(r.id, 80),
+    name: cap(requestName(r), 200),
+    method: cap(r.method, 120),
+    tool: r.method === 'tools/call' && typeof p?.name === 'string' ? cap(p.name, 120) : null,
+    verdict: r.verdict,
+    verdictText: VERDICT_TEXT[r.verdict],
+    response: r.response ?? null,
+    streamId: r.streamId,
+    responseStreamId: r.responseStreamId ?? null,
+    notifications: r.notificationCount ?? r.notifications.length,
+    cumulativeNotifications: r.cumulativeCount,
+    loss: loss ? { missing: loss.missing ?? null, missingCount: loss.missingCount ?? null, accumulated: loss.accumulated, implied: loss.implied ?? null } : null,
+    worstFinding: worst ? findingView(snap, worst) : null,
+    findings: fs.slice(0, 20).map((f) => findingView(snap, f)),
+    moreFindings: Math.max(0, fs.length - 20),
+    whatToDo: advice,
+    links: { reissueOf: r.reissueOf ?? null, reissuedAs: r.reissuedAs ?? null, retryOf: r.retryOf ?? null, retriedAs: r.retriedAs ?? null },
+  };
+}
