@@ -27,6 +27,11 @@ export interface CursorLostFacts {
   status?: number;
   /** The request's response arrived anyway, on this stream (or null: never). */
   answeredOn: string | null;
+  /**
+   * The response is in the capture, in an event the client does not read (result-not-taken): where
+   * it was ("stream c5, event 18, an SSE event of type \"result\"").
+   */
+  untakenAt?: string;
   /** The chain had been resumed with the cursor before (the broken segment was itself a resume). */
   resumedBefore: boolean;
   /** How the last connection ended: a network break, or a clean end by the server. */
@@ -54,7 +59,11 @@ export const cursorLost = (f: CursorLostFacts) =>
   }, and the client then ${
     f.how === 'get' ? `reconnected with GET ${f.next} WITHOUT Last-Event-ID` : `sent the request again on POST ${f.next} instead of resuming`
   } (typescript-sdk #2499). ${cap(answer(f.next, f.status, f.how))}. What the server sent on the cut stream after id ${f.cursor} cannot reach the client any more${
-    f.answeredOn ? `; the response arrived on ${f.answeredOn} all the same` : f.unknownBody ? `, and the capture shows no response (the file holds no body of ${f.unknownBody}, so whether it came there cannot be known)` : ', and the response never arrived'
+    f.answeredOn
+      ? `; the response arrived on ${f.answeredOn} all the same`
+      : f.untakenAt
+        ? `; the response itself is in the capture (${f.untakenAt}), where the client does not read it (see result-not-taken)`
+        : f.unknownBody ? `, and the capture shows no response (the file holds no body of ${f.unknownBody}, so whether it came there cannot be known)` : ', and the response never arrived'
   }. Keep the last id across reconnects (resume with GET + Last-Event-ID: ${f.cursor}).`;
 
 // ---------------------------------------------------------------- carried output (item 4)

@@ -44,6 +44,12 @@ function cancelledBefore(D: Derivation, reqs: ReqState[], ord: number): boolean 
   );
 }
 
+/** Where a response the client did not read sits: "stream c5, event 18, an SSE event of type "result"". */
+function untakenWhere(D: Derivation, u: { streamId: string; index: number; event?: string | undefined }): string {
+  const id = D.s.streams.find((x) => x.id === u.streamId)?.events[u.index]?.id;
+  return `stream ${u.streamId}, ${id !== undefined ? `event ${id}` : `its event #${u.index + 1}`}${u.event !== undefined ? `, an SSE event of type ${JSON.stringify(u.event)}` : ''}`;
+}
+
 export function cursorLost(D: Derivation): void {
   const s = D.s;
   if (s.era !== 'legacy') return;
@@ -61,6 +67,7 @@ export function cursorLost(D: Derivation): void {
     if (!next || cancelledBefore(D, pending, next.x.ord)) continue;
     const { x, how } = next;
     const answered = pending.find((r) => r.response !== undefined);
+    const untaken = pending.map((r) => r.x.c?.untaken).find((u) => u !== undefined);
     const unknown = root.segments.filter((x) => x.bodyAbsent || x.captureIncomplete);
     add(D, x.ord, 'resume-cursor-lost', {
       streamId: x.id,
@@ -76,6 +83,7 @@ export function cursorLost(D: Derivation): void {
         next: x.id,
         ...(x.status !== undefined ? { status: x.status } : {}),
         answeredOn: answered?.responseStream?.id ?? null,
+        ...(untaken ? { untakenAt: untakenWhere(D, untaken) } : {}),
         resumedBefore: last.isResume && !last.sawId,
         ended: last.state === 'error' ? 'broke' : 'ended',
         ...(unknown.length ? { unknownBody: unknown.map((x) => x.id).join(', ') } : {}),
