@@ -58,6 +58,14 @@ gapless retention, drops only idempotent, terminal pinned, gap signalled, sessio
                        not-yes (also when resumption is "not shown"), never
   -h, --help           show this help
 
+Examples:
+  ${NAME} http://127.0.0.1:3000/mcp --tool long_task --args '{"chunks":8}'
+  ${NAME} http://127.0.0.1:3000/mcp --tool long_task --format sarif --out probe/ > probe.sarif
+
+Without --tool (and no read-only tool that streams), nothing is called and the answer is "not
+shown". The tool is called for real, up to six times (a baseline, up to four cuts, a slow
+reader; without --tool, each read-only candidate once until one streams).
+
 Exit status: 0 no failure at --fail-on, 1 failure, 2 bad usage or the server could not be probed.
 See docs/probe.md.
 `;
