@@ -7,7 +7,8 @@
 // - a security finding (a cross-session leak): level error, tagged `security`; it stands for the
 //   session-scoping failure it shows (not reported a second time under that rule);
 // - an unknown condition or check: one `note` (nothing the probe could do showed it: unknown is
-//   not "fine", principle 3), with what the experiments saw.
+//   not "fine", principle 3), with what the experiments saw; in the 2026-07-28 era, none for the
+//   conditions and checks that era makes moot (no sessions, no Last-Event-ID).
 // Passing conditions give no result (a code-scanning alert is something to look at); every
 // verdict is in the run's properties. Locations: the experiment's capture file when the captures
 // are saved (--out), else the endpoint; logical locations name the server and the experiment.
@@ -23,6 +24,7 @@ type Key = ConditionKey | CheckKey;
 const SECURITY_RULE = 'probe/cross-session-replay';
 const ruleId = (k: Key) => `probe/${k}`;
 const FP = 'mcpStreamInspectorProbe/v1';
+const MODERN_NOT_APPLICABLE = new Set<Key>(['gapless-retention', 'gap-signalled', 'session-scoping', 'priming', 'ids-unique']);
 
 /** What each condition and check means and what to do (docs/probe.md has the table). */
 const HELP: Record<Key, { holds: string; act: string }> = {
@@ -136,6 +138,9 @@ export function renderSarif(card: ReportCard, secrets: readonly string[], opts: 
   for (const k of keys) {
     const g = grades.get(k);
     if (g?.verdict !== 'unknown') continue;
+    // The 2026-07-28 era has no sessions and no Last-Event-ID: these cannot be shown by design (a
+    // note of the card says so, in the notifications), not for want of an experiment.
+    if (c.era === 'modern' && MODERN_NOT_APPLICABLE.has(k)) continue;
     const first = c.experiments.find((x) => x.name === g.because[0]?.experiment);
     const seen = g.because.length ? g.because.map((b) => `${b.experiment}: ${b.text}${eventsText(b.events)}`).join('; ') : 'no experiment bore on it';
     results.push({

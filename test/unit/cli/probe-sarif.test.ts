@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../../fixtures/mcp-server/index.js';
+import { startV2FixtureServer } from '../../fixtures/v2/server/server.js';
 import { isValidSarif, sarifValidator, type SarifValidate } from '../../support/sarif-schema';
 import { LONG_TASK, QUICK, card, probe } from './probe-helpers.js';
 
@@ -21,7 +22,7 @@ interface Result {
 }
 
 let validate: SarifValidate;
-const servers: FixtureServer[] = [];
+const servers: { close: () => Promise<void> }[] = [];
 let lossy: FixtureServer;
 let lossless: FixtureServer;
 let shared: FixtureServer;
@@ -134,6 +135,18 @@ describe('probe --format sarif', () => {
     const a = fps((await sarif(lossy.url)).results);
     expect(new Set(a).size).toBe(a.length);
     expect(fps((await sarif(other.url)).results)).toEqual(a);
+  });
+
+  it('the 2026-07-28 era (SDK v2 fixture, modern-baseline): valid, no error, no note for what that era makes moot', async () => {
+    const v2 = await startV2FixtureServer();
+    servers.push(v2);
+    const { code, run, results } = await sarif(v2.modeUrl('modern-baseline'));
+    expect(code).toBe(0);
+    expect(run.properties.probe).toMatchObject({ era: 'modern', overall: 'not shown' });
+    expect(run.properties.probe.verdicts['gapless-retention']).toBe('unknown');
+    expect(results.filter((r) => r.level !== 'note')).toEqual([]);
+    for (const k of ['gapless-retention', 'gap-signalled', 'session-scoping', 'priming', 'ids-unique']) expect(results.map((r) => r.ruleId)).not.toContain(`probe/${k}`);
+    expect(run.invocations[0].toolExecutionNotifications.map((n: { message: { text: string } }) => n.message.text).join('\n')).toMatch(/note: the 2026-07-28 revision has no sessions/);
   });
 
   it('the schema check can fail: a level SARIF does not have is refused', async () => {
