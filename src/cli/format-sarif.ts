@@ -7,21 +7,15 @@
 // code scanning follows one finding across runs although ids and ports change. With --baseline,
 // each result has its baselineState. Capture health goes to the invocation's notifications.
 // test/unit/cli/format-sarif.test.ts validates the output against the SARIF 2.1.0 JSON schema.
-import { createHash } from 'node:crypto';
 import { findingIdentities, type BaselineStatus } from '../core/diff/index';
 import { ALL_CODES, FINDING_HELP, SEVERITY, TITLE } from '../core/index';
 import type { Finding, FindingCode, Severity } from '../core/model';
 import { captureSummary } from '../core/presentation';
-import { PRODUCT_VERSION } from '../export/version';
 import type { AuditInput } from './audit-input';
 import { sessionName } from './audit-input';
+import { artifactUri, fingerprint, ruleName, sarifLog } from './sarif';
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
-
-const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
-
-/** `replay-gap` → `ReplayGap` (SARIF's rule `name`: an identifier-like form of the id). */
-const ruleName = (code: string) => code.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
 
 function rule(code: FindingCode) {
   const help = FINDING_HELP[code];
@@ -34,13 +28,6 @@ function rule(code: FindingCode) {
     defaultConfiguration: { level: LEVEL[SEVERITY[code]] },
     properties: { tags: ['mcp', 'streamable-http', code.startsWith('replay') || code.endsWith('-gap') ? 'event-ids' : 'protocol'] },
   };
-}
-
-/** SARIF uri of a file given on the command line: relative paths as they are (with `/`), absolute ones as file: URIs. */
-export function artifactUri(file: string): string {
-  const p = file.replace(/\\/g, '/');
-  if (p.startsWith('/')) return `file://${encodeURI(p)}`;
-  return encodeURI(p.replace(/^\.\//, ''));
 }
 
 export interface SarifOptions {
@@ -73,7 +60,7 @@ export function renderSarif(inputs: readonly AuditInput[], opts: SarifOptions = 
           ...(logical.length ? { logicalLocations: logical } : {}),
         },
       ],
-      partialFingerprints: { 'mcpStreamInspectorFinding/v1': createHash('sha256').update(key).digest('hex') },
+      partialFingerprints: fingerprint('mcpStreamInspectorFinding/v1', key),
       ...(st ? { baselineState: st.state } : {}),
       properties: {
         severity: f.severity,
@@ -96,28 +83,13 @@ export function renderSarif(inputs: readonly AuditInput[], opts: SarifOptions = 
     },
     ...a.notices.map((n) => ({ level: LEVEL[n.level], message: { text: `${a.file}: capture notice ${n.code}${n.count > 1 ? ` (×${n.count})` : ''}: ${n.message}` }, descriptor: { id: n.code } })),
   ]);
-  const log = {
-    $schema: SARIF_SCHEMA,
-    version: '2.1.0',
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: 'mcp-stream-inspector',
-            version: PRODUCT_VERSION,
-            semanticVersion: PRODUCT_VERSION,
-            rules,
-          },
-        },
-        invocations: [{ executionSuccessful: true, toolExecutionNotifications: notifications }],
-        artifacts: inputs.map((a) => ({ location: { uri: artifactUri(a.file) }, description: { text: `${a.format}, ${a.snap.recordCount} records` } })),
-        results,
-        columnKind: 'unicodeCodePoints',
-        ...(opts.baseline
-          ? { properties: { baseline: { files: opts.baseline.files, suppressed: opts.baseline.states.filter((x) => x.state !== 'new').length, new: opts.baseline.states.filter((x) => x.state === 'new').length } } }
-          : {}),
-      },
-    ],
-  };
-  return JSON.stringify(log, null, 2) + '\n';
+  return sarifLog({
+    rules,
+    invocations: [{ executionSuccessful: true, toolExecutionNotifications: notifications }],
+    artifacts: inputs.map((a) => ({ location: { uri: artifactUri(a.file) }, description: { text: `${a.format}, ${a.snap.recordCount} records` } })),
+    results,
+    ...(opts.baseline
+      ? { properties: { baseline: { files: opts.baseline.files, suppressed: opts.baseline.states.filter((x) => x.state !== 'new').length, new: opts.baseline.states.filter((x) => x.state === 'new').length } } }
+      : {}),
+  });
 }

@@ -10,6 +10,7 @@ import { exportJson } from '../../export/json';
 import { terminalSafe } from '../report';
 import { redactRecords } from './redact';
 import { renderJson, renderJunit, renderText } from './render';
+import { renderSarif } from './render-sarif';
 import { ProbeError, runProbe } from './run';
 import { HEADERS_ENV, isLoopback, parseHeaders, secretsOf, type ProbeSettings } from './settings';
 
@@ -42,7 +43,10 @@ gapless retention, drops only idempotent, terminal pinned, gap signalled, sessio
                        environment, ${HEADERS_ENV} (one 'Name: value' per line). Values are never
                        printed and are redacted in saved captures
   --remote             allow a server that is not on this machine (loopback only by default)
-  --format FORMAT      text (default), json, junit
+  --format FORMAT      text (default), json, junit, sarif (SARIF 2.1.0 for code scanning: a
+                       result per failed condition and experiment, a security result for a
+                       cross-session leak, a note per unknown condition; with --out, results
+                       point at the saved captures)
   --out DIR            save the captures (*.msi.json: open them in the panel or \`audit\` them)
   --slow               also wait past the server's retention for the evicted-cursor experiment
   --retention MS       how long --slow waits (default 60000)
@@ -53,6 +57,14 @@ gapless retention, drops only idempotent, terminal pinned, gap signalled, sessio
   --fail-on LEVEL      exit 1 on: fail (default: a condition failed or a security finding),
                        not-yes (also when resumption is "not shown"), never
   -h, --help           show this help
+
+Examples:
+  ${NAME} http://127.0.0.1:3000/mcp --tool long_task --args '{"chunks":8}'
+  ${NAME} http://127.0.0.1:3000/mcp --tool long_task --format sarif --out probe/ > probe.sarif
+
+Without --tool (and no read-only tool that streams), nothing is called and the answer is "not
+shown". The tool is called for real, up to six times (a baseline, up to four cuts, a slow
+reader; without --tool, each read-only candidate once until one streams).
 
 Exit status: 0 no failure at --fail-on, 1 failure, 2 bad usage or the server could not be probed.
 See docs/probe.md.
@@ -102,7 +114,7 @@ export function parseProbeArgs(argv: string[], env: Record<string, string | unde
   const era = values.era ?? 'auto';
   if (era !== 'legacy' && era !== 'modern' && era !== 'auto') throw new ProbeError(`--era must be legacy, modern or auto, not "${era}"`);
   const format = values.format ?? 'text';
-  if (format !== 'text' && format !== 'json' && format !== 'junit') throw new ProbeError(`--format must be text, json or junit, not "${format}"`);
+  if (format !== 'text' && format !== 'json' && format !== 'junit' && format !== 'sarif') throw new ProbeError(`--format must be text, json, junit or sarif, not "${format}"`);
   const failOn = values['fail-on'] ?? 'fail';
   if (failOn !== 'fail' && failOn !== 'not-yes' && failOn !== 'never') throw new ProbeError(`--fail-on must be fail, not-yes or never, not "${failOn}"`);
   let args: Record<string, unknown> = {};
@@ -170,7 +182,13 @@ export async function probeCommand(argv: string[], io: Io, env: Record<string, s
       return 2;
     }
   }
-  io.stdout(s.format === 'json' ? renderJson(card, secrets) : s.format === 'junit' ? renderJunit(card, secrets) : renderText(card, secrets));
+  const render = {
+    text: () => renderText(card, secrets),
+    json: () => renderJson(card, secrets),
+    junit: () => renderJunit(card, secrets),
+    sarif: () => renderSarif(card, secrets, s.out !== undefined ? { out: s.out, captures: captures.map((c) => c.name) } : {}),
+  };
+  io.stdout(render[s.format]());
   if (s.failOn === 'never') return 0;
   const failed = card.conditions.some((c) => c.verdict === 'fail') || card.security.length > 0 || card.overall === 'no';
   if (failed) return 1;

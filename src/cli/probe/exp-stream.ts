@@ -18,8 +18,8 @@ export interface Baseline {
   events: number;
   ids: string[];
   primed: boolean;
-  /** The core saw the baseline's own stream lose events (live-gap): what a later run has beyond it is not foreign. */
-  lossy?: boolean;
+  /** The core saw the baseline's own stream lose events (its codes: live-gap, replay-gap): what a later run has beyond it is not foreign. */
+  lossy?: string;
 }
 
 const list = (ms: readonly Record<string, unknown>[], max = 6) => ms.slice(0, max).map(messageLabel).join(', ') + (ms.length > max ? `, … (${ms.length} in all)` : '');
@@ -102,7 +102,7 @@ export async function cutExperiment(a: ProbeSession, s: ProbeSettings, tool: str
   if (replay && !ev.some((e) => e.on === 'terminal-pinned')) {
     if (d.results === 0) ev.push({ on: 'terminal-pinned', verdict: 'fail', text: `after the resume from ${shortId(cursor)} the result never arrived` });
   }
-  return { name, status: 'ran', ...(run.rpcId ? { requestIds: [run.rpcId] } : {}), summary: `cut at ${shortId(cursor)} after ${run.cutAfter ?? k} events; ${resumeText}; ${run.outcome.ok ? `result in ${run.outcome.ms} ms` : `call failed: ${run.outcome.error}`}`, evidence: ev };
+  return { name, status: 'ran', ...(run.rpcId ? { requestIds: [run.rpcId] } : {}), summary: `cut at ${shortId(cursor)} after ${run.cutAfter ?? k} event${(run.cutAfter ?? k) === 1 ? '' : 's'}; ${resumeText}; ${run.outcome.ok ? `result in ${run.outcome.ms} ms` : `call failed: ${run.outcome.error}`}`, evidence: ev };
 }
 
 export async function slowExperiment(a: ProbeSession, s: ProbeSettings, tool: string, b: Baseline): Promise<ExperimentResult> {
@@ -113,7 +113,7 @@ export async function slowExperiment(a: ProbeSession, s: ProbeSettings, tool: st
   const lost = d.missing.filter((m) => !isResponse(m));
   const cumulative = lost.filter((m) => !IDEMPOTENT.has(String(m.method)));
   const ids = run.post?.events.flatMap((e) => (e.id ? [e.id] : [])) ?? [];
-  if (b.lossy) ev.push({ on: 'drops-only-idempotent', verdict: 'unknown', text: `the baseline itself lost events (the core: live-gap), so the slow reader's ${run.messages.length} messages are compared with the core's analysis only` });
+  if (b.lossy) ev.push({ on: 'drops-only-idempotent', verdict: 'unknown', text: `the baseline itself lost events (the core: ${b.lossy}), so the slow reader's ${run.messages.length} messages are compared with the core's analysis only` });
   else if (cumulative.length) ev.push({ on: 'drops-only-idempotent', verdict: 'fail', text: `under a slow reader the server dropped ${cumulative.length} message(s) that change what the client accumulates: ${list(cumulative)}${lost.length > cumulative.length ? ` (and ${lost.length - cumulative.length} progress notification(s))` : ''}; ids on the stream: ${idList(ids, 12)}`, events: ids.slice(0, 12) });
   else if (lost.length) ev.push({ on: 'drops-only-idempotent', verdict: 'pass', text: `only progress notifications (superseded by the next) were dropped: ${list(lost)}` });
   else ev.push({ on: 'drops-only-idempotent', verdict: 'pass', text: `nothing dropped, coalesced or reordered under a slow reader (${run.messages.length} messages)` });

@@ -76,17 +76,28 @@ export async function runProbe(s: ProbeSettings): Promise<Outcome> {
 async function chooseAndBaseline(a: ProbeSession, s: ProbeSettings, experiments: ExperimentResult[], notes: string[]): Promise<{ tool?: ListedTool; baseline?: Baseline }> {
   const listed = (await a.listTools()) as ListedTool[];
   const { tools, refused } = candidates(listed, s.tool, s.allowTools);
-  if (s.tool !== undefined && tools.length === 0) throw new ProbeError(`the server lists no tool "${s.tool}"`);
+  if (s.tool !== undefined && tools.length === 0) {
+    const names = listed.slice(0, 12).map((t) => t.name).join(', ') + (listed.length > 12 ? ', …' : '');
+    throw new ProbeError(`the server lists no tool "${s.tool}" (${listed.length ? `it lists: ${names}` : 'it lists no tools'})`);
+  }
   for (const t of tools) {
     const r = await baselineExperiment(a, s, t.name);
     if (s.tool !== undefined || (r.baseline && streams(r.baseline.messages))) {
       experiments.push(r.result);
-      if (r.baseline && coreFindings(a.recorder.records).findings.some((f) => f.code === 'live-gap')) r.baseline.lossy = true;
+      // A baseline that lost events itself (a live drop, or a cut the server made whose replay
+      // left ids out) is no measure of what a later run should hold beyond it.
+      const gaps = r.baseline ? coreFindings(a.recorder.records).findings.filter((f) => f.code === 'live-gap' || f.code === 'replay-gap') : [];
+      if (r.baseline && gaps.length) {
+        r.baseline.lossy = gaps.map((f) => f.code).join(', ');
+        notes.push(`the baseline call itself lost events (the core: ${r.baseline.lossy}): later runs are compared with an incomplete baseline, so what they hold beyond it is not called another stream's`);
+      }
       return { tool: t, ...(r.baseline ? { baseline: r.baseline } : {}) };
     }
     notes.push(`${t.name} (read-only) streams no progress or log notifications: not used`);
   }
   experiments.push(skipped('baseline', `no tool the probe may call streams notifications${refused.length ? ` (not called, not annotated readOnlyHint: ${refused.join(', ')}; name one with --tool or --allow-tool)` : ''}`));
+  // Everything else rests on the baseline: say so plainly, where a newcomer reads first.
+  notes.push(`nothing was probed: no tool the probe may call streams, so every condition is unknown. Name a tool that streams progress or log notifications: --tool NAME --args JSON (the probe calls it for real, up to six times)`);
   return {};
 }
 

@@ -2,7 +2,7 @@
 // loopback only unless --remote; headers (auth) from --header or MCP_PROBE_HEADERS, never printed.
 
 export type Era = 'legacy' | 'modern' | 'auto';
-export type ProbeFormat = 'text' | 'json' | 'junit';
+export type ProbeFormat = 'text' | 'json' | 'junit' | 'sarif';
 
 export interface ProbeSettings {
   url: string;

@@ -157,3 +157,43 @@ describe('probe: against a server', () => {
     expect(card.experiments.filter((x) => x.capture === 'session-a').flatMap((x) => x.findings ?? []).map((x) => x.code)).toContain('replay-gap');
   });
 });
+
+describe('probe: what a first run shows', () => {
+  let cutting: FixtureServer;
+  beforeAll(async () => {
+    // The fixture server as `cli.ts --mode lossy` starts it: it cuts the first call of each
+    // session itself and replays it without two events, so the probe's baseline is lossy.
+    cutting = await startFixtureServer({ mode: 'lossy' });
+  });
+  afterAll(async () => {
+    await cutting.close();
+  });
+
+  it('a baseline that lost events itself: said in a note, and later runs are not accused of carrying another stream\'s events', async () => {
+    const r = await probe(cutting.url, [...LONG_TASK, ...QUICK, '--format', 'json']);
+    expect(r.code).toBe(1);
+    const c = JSON.parse(r.stdout) as ReportCard;
+    expect(c.experiments[0]!.findings?.map((f) => f.code)).toContain('replay-gap');
+    expect(c.notes.join('\n')).toMatch(/the baseline call itself lost events \(the core: replay-gap\)/);
+    const texts = c.experiments.flatMap((x) => x.evidence.map((e) => e.text));
+    expect(texts.filter((t) => t.includes("another stream's events"))).toEqual([]);
+    expect(c.conditions.find((g) => g.key === 'gapless-retention')!.verdict).toBe('fail');
+    expect(c.conditions.find((g) => g.key === 'drops-only-idempotent')!.verdict).toBe('unknown');
+  });
+
+  it('without a tool it may call: a note says nothing was probed; a --tool the server does not list names the ones it does', async () => {
+    const t = await probe(cutting.url, [...QUICK]);
+    expect(t.code).toBe(0);
+    expect(t.stdout).toMatch(/note: nothing was probed: .*--tool NAME --args JSON/);
+    expect(t.stdout).toContain('Clients can trust Last-Event-ID resumption with this server: not shown');
+    const n = await probe(cutting.url, ['--tool', 'long_tsak', ...QUICK]);
+    expect(n.code).toBe(2);
+    expect(n.stderr).toMatch(/lists no tool "long_tsak" \(it lists: .*long_task/);
+  });
+
+  it('--help has examples with --tool', async () => {
+    const h = await run(['probe', '--help']);
+    expect(h.stdout).toMatch(/Examples:\n {2}mcp-stream-inspector probe http:\/\/127\.0\.0\.1:3000\/mcp --tool /);
+    expect(h.stdout).toContain('sarif');
+  });
+});
