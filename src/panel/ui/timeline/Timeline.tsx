@@ -1,3 +1,4 @@
+import { useRenderProbe } from '../common/render-probe';
 import { useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent, type WheelEvent } from 'react';
 import type { Stream } from '../../../core/model';
 import { isMenuKey, useContextMenu } from '../common/ContextMenu';
@@ -21,6 +22,7 @@ import { TimelineSelected } from './TimelineSelected';
 import { useTimelineView } from './use-timeline-view';
 
 export function Timeline() {
+  useRenderProbe('timeline');
   const vm = useViewModel();
   const { view: sv, event: selected, finding } = useSelection();
   const act = useNavActions();
