@@ -48,7 +48,7 @@ export interface PageConfig {
 /** One pair of traced runs in one browser: the stream captured (/sse) and the same bytes uncaptured (/plain). */
 export interface CpuPair {
   events: number;
-  /** Page main-thread CPU (ms, trace tdur): captured, uncaptured. */
+  /** Page main-thread CPU (ms, trace tdur): with (captured), without (uncaptured, or the browser without the extension). */
   withMs: number;
   withoutMs: number;
   /** Wall clock of the same runs (ms, the page's own measure). */
@@ -64,7 +64,7 @@ export interface CpuRow {
   arm: string;
   events: number;
   pairs: CpuPair[];
-  /** captured / uncaptured page main-thread CPU, per pair. */
+  /** with / without page main-thread CPU, per pair (captured / uncaptured, or extension / none). */
   ratio: Spread;
   /** 95 % interval of the median ratio (order statistics); undefined below 6 pairs. */
   ci: { lo: number; hi: number } | undefined;
@@ -76,8 +76,12 @@ export interface CpuRow {
 }
 
 export interface PageResults {
-  /** Traced page-cost rows (issue 22): 1c = panel open (the 3c′ pairs at the stream size), 1r = DevTools open without the extension (reference), 1bc = DevTools closed with the extension. */
-  cpuRows?: { panelOpen?: CpuRow; devtoolsOnly?: CpuRow; devtoolsClosed?: CpuRow; noDevtoolsNoExtension?: CpuRow };
+  /**
+   * Traced page-cost rows (issue 22): 1 = panel open (captured / uncaptured, the 3c′ pairs at the
+   * stream's size), 1r = the same with DevTools open and no extension (the reference), 1b =
+   * DevTools closed, the stream in the browser with the extension / without.
+   */
+  cpuRows?: { panelOpen?: CpuRow; devtoolsOnly?: CpuRow; devtoolsClosed?: CpuRow };
   /** Row 3c / 3c′ with their intervals (same pairs as threadCpu). */
   threadCpuRows?: CpuRow[];
   stream?: { ratios: Spread; withMs: Spread; withoutMs: Spread; mb: number; events: number; reads: number[]; settleMs: Spread };
@@ -402,20 +406,24 @@ async function latencyRun(arm: Arm, origin: string, n: number, ms: number) {
 }
 
 /**
- * Thread CPU of the page's main thread (Chrome trace) for one stream in one browser, captured
- * (/sse) against the same bytes uncaptured (/plain: the hook leaves a text/plain body alone),
- * alternating which goes first: row 3c's method. Pairs are added until the 95 % interval of the
- * median ratio is within ±tolerance of it, or `max` pairs (capHit).
+ * Thread CPU of the page's main thread (Chrome trace) for one stream: by default in one browser,
+ * captured (/sse) against the same bytes uncaptured (/plain: the hook leaves a text/plain body
+ * alone), row 3c's method; with `against`, the same stream in another browser (DevTools closed in
+ * both: no DevTools network work differs between them). Alternating which goes first; pairs are
+ * added until the 95 % interval of the median ratio is within ±tolerance of it, or `max` pairs
+ * (capHit).
  */
-async function cpuRow(arm: Arm, url: string, origin: string, events: number, b: number, cfg: PageConfig): Promise<CpuRow> {
+async function cpuRow(arm: Arm, url: string, origin: string, events: number, b: number, cfg: PageConfig, against?: Arm): Promise<CpuRow> {
   const captured = `consume(${JSON.stringify(`${origin}/sse?n=${events}&b=${b}`)})`;
   const plain = `consume(${JSON.stringify(`${origin}/plain?n=${events}&b=${b}`)})`;
+  const withRun = () => tracedRun(arm, url, captured);
+  const withoutRun = () => (against ? tracedRun(against, url, captured) : tracedRun(arm, url, plain));
   const { min, max, tolerance } = cfg.cpuPairs;
   const pairs: CpuPair[] = [];
   const ratios = () => pairs.map((x) => x.withMs / x.withoutMs);
   for (let i = 0; i < max; i++) {
-    const x = await tracedRun(arm, url, i % 2 ? plain : captured);
-    const y = await tracedRun(arm, url, i % 2 ? captured : plain);
+    const x = await (i % 2 ? withoutRun() : withRun());
+    const y = await (i % 2 ? withRun() : withoutRun());
     const w = i % 2 ? y : x;
     const wo = i % 2 ? x : y;
     if (w.run.events !== events || wo.run.events !== events) throw new Error(`${arm.name}: page counted ${w.run.events}/${wo.run.events} events, expected ${events}`);
@@ -434,9 +442,9 @@ async function cpuRow(arm: Arm, url: string, origin: string, events: number, b: 
   const r = ratios();
   const ci = medianCI(r);
   const capHit = !ciWithin(r, tolerance);
-  cfg.log(`  ${arm.name}, ${events} events: CPU ratio median ${median(r).toFixed(3)}, 95 % interval ${ci ? `${ci.lo.toFixed(3)}–${ci.hi.toFixed(3)}` : 'n/a'}, ${pairs.length} pairs${capHit ? ' (cap hit)' : ''}`);
+  cfg.log(`  ${arm.name}${against ? ` vs ${against.name}` : ''}, ${events} events: CPU ratio median ${median(r).toFixed(3)}, 95 % interval ${ci ? `${ci.lo.toFixed(3)}–${ci.hi.toFixed(3)}` : 'n/a'}, ${pairs.length} pairs${capHit ? ' (cap hit)' : ''}`);
   return {
-    arm: arm.name,
+    arm: against ? `${arm.name} vs ${against.name}` : arm.name,
     events,
     pairs,
     ratio: spread(r),
@@ -573,9 +581,8 @@ export async function runPageBenches(dist: string, cfg: PageConfig): Promise<Pag
       res.cpuRows.devtoolsOnly = await cpuRow(A, url, server.origin, n, b, cfg);
     }
     if (C && D && want('1b')) {
-      cfg.log(`row 1b (CPU): DevTools closed, with the extension / without, ${n} events`);
-      res.cpuRows.devtoolsClosed = await cpuRow(D, url, server.origin, n, b, cfg);
-      res.cpuRows.noDevtoolsNoExtension = await cpuRow(C, url, server.origin, n, b, cfg);
+      cfg.log(`row 1b (CPU): DevTools closed, the stream in the browser with the extension / without, ${n} events`);
+      res.cpuRows.devtoolsClosed = await cpuRow(D, url, server.origin, n, b, cfg, C);
     }
 
     if (want('7b')) {

@@ -6,7 +6,7 @@
 // --dist=<dir> (a prebuilt extension instead of building this tree: before/after comparisons of two
 // builds on the same machine), --rows=1,3,8 (page rows to run; default all; the other page rows are
 // then missing from the table, so use it with --out=<scratch dir>; 2 = rows 2, 2′, 2b and 2c; 3c = the traced thread-CPU rows;
-// 1 = rows 1 (traced CPU) and 1w (wall clock); 1r = the reference, DevTools open without the extension; 1b = rows 1b, 1b₀, 1bw, 1b′),
+// 1 = rows 1 (traced CPU) and 1w (wall clock); 1r = the reference, DevTools open without the extension; 1b = rows 1b, 1bw, 1b′),
 // --cpu-pairs=min,max (the traced page rows' pairs: from min until the 95 % interval is within ±10 % of the median, at most max).
 // Every figure is a ratio measured side by side in one run, min / median / max over repetitions
 // (see docs/benchmarks.md for the method).
@@ -100,10 +100,13 @@ function rows(page?: PageResults, core?: CoreResults, viewer?: ViewerResults): R
   const r: Row[] = [];
   if (page) {
     const c = page.cpuRows;
-    if (c?.panelOpen) r.push(cpuRowLine('1', `Page main-thread CPU, panel open: the stream captured / the same bytes uncaptured (Chrome trace, one browser; ${c.panelOpen.events} events)`, c.panelOpen, 'reported'));
-    if (c?.devtoolsOnly) r.push(cpuRowLine('1r', `Reference: the same, DevTools open and no extension (what DevTools' own network instrumentation costs an event stream)`, c.devtoolsOnly, 'reported'));
-    if (c?.devtoolsClosed) r.push(cpuRowLine('1b', `Page main-thread CPU, DevTools closed, with the extension: captured / uncaptured (${c.devtoolsClosed.events} events)`, c.devtoolsClosed, '≤ 1.05'));
-    if (c?.noDevtoolsNoExtension) r.push(cpuRowLine('1b₀', 'Control: the same, DevTools closed and no extension', c.noDevtoolsNoExtension, 'reported'));
+    if (c?.panelOpen) {
+      const ref = c.devtoolsOnly ? `; ÷ reference 1r: ${fmt(c.panelOpen.ratio.median / c.devtoolsOnly.ratio.median)} (the extension's share)` : '';
+      const line = cpuRowLine('1', `Page main-thread CPU, panel open: the stream captured / the same bytes uncaptured (Chrome trace, one browser; ${c.panelOpen.events} events)`, c.panelOpen, 'reported');
+      r.push({ ...line, note: `${line.note}${ref}` });
+    }
+    if (c?.devtoolsOnly) r.push(cpuRowLine('1r', `Reference: the same in the browser with DevTools open and no extension (what DevTools' own network instrumentation costs an event stream over the same bytes as text/plain)`, c.devtoolsOnly, 'reported'));
+    if (c?.devtoolsClosed) r.push(cpuRowLine('1b', `Page main-thread CPU, DevTools closed: the stream in the browser with the extension / without (Chrome trace; ${c.devtoolsClosed.events} events)`, c.devtoolsClosed, '≤ 1.05'));
     const s = page.stream;
     if (s) r.push({ n: '1w', what: `Event-stream wall clock, panel open (${s.mb.toFixed(0)} MB, ${s.events} events; with/without, two browsers)`, s: s.ratios, target: '≤ 1.2', verdict: pass(s.ratios.median <= 1.2), note: `median ${fmt(s.withMs.median)} vs ${fmt(s.withoutMs.median)} ms` });
     if (s) r.push({ n: '1c', what: 'Live panel catch-up: page finished reading → panel idle (ms, incl. 400 ms quiet window)', s: s.settleMs, target: 'reported', verdict: 'reported', note: `page reads per stream: ${s.reads.join(', ')}` });
