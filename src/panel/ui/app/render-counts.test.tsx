@@ -85,7 +85,7 @@ describe('render counts: records that add events to a shown stream', () => {
     console.log('render counts (timeline tab)', JSON.stringify(c));
     expect(c.timeline ?? 0).toBeGreaterThanOrEqual(n);
     expect(c.timeline ?? 0).toBeLessThanOrEqual(n + 2);
-    for (const v of ['sessions', 'banners', 'capture-notices', 'toolbar', 'shell']) expect({ view: v, renders: c[v] ?? 0 }).toEqual({ view: v, renders: 0 });
+    for (const v of ['sessions', 'banners', 'capture-notices', 'toolbar', 'shell', 'search', 'faults']) expect({ view: v, renders: c[v] ?? 0 }).toEqual({ view: v, renders: 0 });
   });
 
   it('on the events tab, the timeline (not shown) and the session list do not render', async () => {
@@ -95,6 +95,6 @@ describe('render counts: records that add events to a shown stream', () => {
     console.log('render counts (events tab)', JSON.stringify(c));
     expect(c.timeline ?? 0).toBe(0);
     expect(c.events ?? 0).toBeGreaterThanOrEqual(n);
-    for (const v of ['sessions', 'banners', 'capture-notices', 'toolbar', 'shell']) expect({ view: v, renders: c[v] ?? 0 }).toEqual({ view: v, renders: 0 });
+    for (const v of ['sessions', 'banners', 'capture-notices', 'toolbar', 'shell', 'search', 'faults']) expect({ view: v, renders: c[v] ?? 0 }).toEqual({ view: v, renders: 0 });
   });
 });

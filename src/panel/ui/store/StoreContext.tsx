@@ -29,21 +29,23 @@ export function useInspector(): InspectorState {
  */
 export function useInspectorPart<T>(select: (state: InspectorState) => T, equal: (a: T, b: T) => boolean = Object.is): T {
   const s = useStore();
-  const last = useRef<{ state: InspectorState; value: T } | undefined>(undefined);
+  const last = useRef<{ state: InspectorState; select: (state: InspectorState) => T; value: T } | undefined>(undefined);
   const sel = useRef(select);
   sel.current = select;
   const eq = useRef(equal);
   eq.current = equal;
   const get = useCallback(() => {
     const state = s.getState();
+    const select = sel.current;
     const l = last.current;
-    if (l && l.state === state) return l.value;
-    const value = sel.current(state);
+    // (a new selector — a render with other props — selects again; an equal part stays the same object)
+    if (l && l.state === state && l.select === select) return l.value;
+    const value = select(state);
     if (l && eq.current(l.value, value)) {
-      last.current = { state, value: l.value };
+      last.current = { state, select, value: l.value };
       return l.value;
     }
-    last.current = { state, value };
+    last.current = { state, select, value };
     return value;
   }, [s]);
   return useSyncExternalStore(s.subscribe, get, get);
@@ -51,9 +53,7 @@ export function useInspectorPart<T>(select: (state: InspectorState) => T, equal:
 
 /** One part of the view model (see useInspectorPart): for views that show a slice of a snapshot. */
 export function useViewModelPart<T>(select: (vm: ViewModel) => T, equal: (a: T, b: T) => boolean = Object.is): T {
-  const sel = useRef(select);
-  sel.current = select;
-  return useInspectorPart((st) => sel.current(st.vm), equal);
+  return useInspectorPart((st) => select(st.vm), equal);
 }
 
 /** Only the view model: a reader re-renders when a snapshot is published, not on progress ticks. */
