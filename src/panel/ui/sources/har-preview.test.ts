@@ -102,3 +102,20 @@ describe('createValueScan: the end of a value arriving in pieces, each character
     }
   });
 });
+
+describe('a capture file whose one chunk record is megabytes, written in pieces', () => {
+  it('gives the whole-file records when the record arrives in 64 KB pieces (its end scanned with createValueScan)', async () => {
+    const { exportJson } = await import('../../../export/json');
+    const records = bigSession(30_000);
+    // one chunk record holding the whole stream
+    const chunks = records.filter((r) => r.kind === 'chunk' && r.conn === 'c2');
+    const text = chunks.map((r) => (r.kind === 'chunk' ? r.text : '')).join('');
+    const first = chunks[0]!;
+    const merged = records.filter((r) => !chunks.includes(r) || r === first).map((r) => (r === first ? { ...first, text, bytes: new TextEncoder().encode(text).length } : r));
+    const file = exportJson(merged.map((r, i) => ({ ...r, seq: i + 1 })), { createdAt: '2026-01-01T00:00:00Z' });
+    expect(file.length).toBeGreaterThan(3 << 20);
+    const imp = feed(file, 64 * 1024, () => {});
+    await imp.done;
+    expect(imp.source.getRecords()).toEqual(importText(file, { src: 'import:t.har' }).records);
+  });
+});
