@@ -73,7 +73,7 @@ export function createViewModelBuilder(): ViewModelBuilder {
     const requestById = new Map(requests.map((r) => [r.id, r]));
     const counts = index.counts(s.key);
     const row: SessionRow = { key: s.key, session: s, errors: counts.errors, warnings: counts.warnings, worst: index.worst(s.key), ...openStreams(snap, s), server: serverOf(snap, s) };
-    return { session: s, row, findings, requests, requestById, lanes: buildLanes(snap, s, requestById), rows };
+    return { session: s, row, findings, requests, requestById, lanes: buildLanes(snap, s, requestById, old?.lanes), rows };
   }
 
   return {
