@@ -168,7 +168,7 @@ function rows(page?: PageResults, core?: CoreResults, viewer?: ViewerResults): R
     if (viewer.har) {
       const h = viewer.har;
       r.push({ n: '6h', what: `Panel first frame, ${VIEWER.big} vs ${VIEWER.small}-event HAR (tool calls of 1000 events, one entry each)`, s: h.calls.ratios, target: '≤ 2', verdict: pass(h.calls.ratios.median <= 2), note: `median ${fmt(h.calls.bigMs.median)} vs ${fmt(h.calls.smallMs.median)} ms` });
-      r.push({ n: '6h′', what: `Panel first frame, ${VIEWER.big} vs ${VIEWER.small}-event HAR (one stream: one entry)`, s: h.stream.ratios, target: 'reported', verdict: 'reported', note: `median ${fmt(h.stream.bigMs.median)} vs ${fmt(h.stream.smallMs.median)} ms; the entry is read whole before its records` });
+      r.push({ n: '6h′', what: `Panel first frame, ${VIEWER.big} vs ${VIEWER.small}-event HAR (one stream: one entry)`, s: h.stream.ratios, target: '≤ 2', verdict: pass(h.stream.ratios.median <= 2), note: `median ${fmt(h.stream.bigMs.median)} vs ${fmt(h.stream.smallMs.median)} ms; the entry is shown while it is read (its provisional records, then importHar's)` });
     }
     r.push({ n: '6b', what: `Events tab to first rows, ${VIEWER.big} vs ${VIEWER.small} events`, s: viewer.eventsTab.ratios, target: 'reported', verdict: 'reported', note: `median ${fmt(viewer.eventsTab.bigMs.median)} vs ${fmt(viewer.eventsTab.smallMs.median)} ms` });
     const lf = spread(viewer.scroll.map((x) => x.longFrames));
