@@ -119,6 +119,8 @@ function readHead(t: string, at: number): Head | undefined {
   };
 }
 
+const PIECE = 64 * 1024;
+
 /** The end of the last whole event in `s` (after its blank line), 0 if none. */
 function lastEventEnd(s: string): number {
   return Math.max(s.lastIndexOf('\n\n') + 2, s.lastIndexOf('\r\n\r\n') + 4, s.lastIndexOf('\r\r') + 2, 0);
@@ -197,11 +199,20 @@ export function createEntryPreview(src: string, conn: string, fallbackStart: num
         decoded = end - at;
       }
       const cut = done ? carry.length : lastEventEnd(carry);
-      if (cut > 0) {
-        const text = carry.slice(0, cut);
-        carry = carry.slice(cut);
+      // In pieces of about 64 KB ending at an event's end (the analysis goes record by record in
+      // time slices: the first frame does not wait for a megabyte of events).
+      let from = 0;
+      while (from < cut) {
+        let to = cut;
+        if (cut - from > PIECE) {
+          const e = lastEventEnd(carry.slice(from, from + PIECE));
+          to = e > 0 ? from + e : cut;
+        }
+        const text = carry.slice(from, to);
         out.push({ kind: 'chunk', src, t: t0 + 0.002 + ++n * 1e-6, conn, text, bytes: enc.encode(text).length });
+        from = to;
       }
+      carry = carry.slice(cut);
       return out;
     },
   };
