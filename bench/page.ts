@@ -14,7 +14,7 @@ import { relayContext, relayStats } from '../test/support/relay';
 import { waitFor } from '../test/support/wait';
 import { launch, sleep } from './lib/browser';
 import { startBenchServer } from './lib/server';
-import { percentile, spread, type Spread } from './lib/stats';
+import { ciWithin, median, medianCI, percentile, spread, type Spread } from './lib/stats';
 
 export interface Arm {
   name: string;
@@ -35,12 +35,55 @@ export interface PageConfig {
   latencyIntervalMs: number;
   /** Also compare with DevTools closed (extension loaded but no panel) — two more browsers. */
   devtoolsClosedPair: boolean;
-  /** Page rows to run ('1', '1b', '2', '3', '3c', '7b', '8'); all when absent (bench/run.ts --rows). */
+  /**
+   * The traced page-cost rows (1c…, 1r, 1b c, 3c): pairs are added until the 95 % interval of the
+   * median ratio is within ±`tolerance` of the median, from `min` pairs up to `max` (the cap).
+   */
+  cpuPairs: { min: number; max: number; tolerance: number };
+  /** Page rows to run ('1', '1b', '1r', '2', '3', '3c', '7b', '8'); all when absent (bench/run.ts --rows). */
   rows?: Set<string>;
   log(msg: string): void;
 }
 
+/** One pair of traced runs in one browser: the stream captured (/sse) and the same bytes uncaptured (/plain). */
+export interface CpuPair {
+  events: number;
+  /** Page main-thread CPU (ms, trace tdur): with (captured), without (uncaptured, or the browser without the extension). */
+  withMs: number;
+  withoutMs: number;
+  /** Wall clock of the same runs (ms, the page's own measure). */
+  wallWithMs: number;
+  wallWithoutMs: number;
+  usPerEvent: number;
+  extCallsMs: number;
+  byProcess: Record<string, number>;
+}
+
+/** A traced page-cost row: its pairs, repeated until the interval holds (or the cap). */
+export interface CpuRow {
+  arm: string;
+  events: number;
+  pairs: CpuPair[];
+  /** with / without page main-thread CPU, per pair (captured / uncaptured, or extension / none). */
+  ratio: Spread;
+  /** 95 % interval of the median ratio (order statistics); undefined below 6 pairs. */
+  ci: { lo: number; hi: number } | undefined;
+  /** The cap was hit before the interval was within ±tolerance of the median. */
+  capHit: boolean;
+  tolerance: number;
+  wallRatio: Spread;
+  usPerEvent: Spread;
+}
+
 export interface PageResults {
+  /**
+   * Traced page-cost rows (issue 22): 1 = panel open (captured / uncaptured, the 3c′ pairs at the
+   * stream's size), 1r = the same with DevTools open and no extension (the reference), 1b =
+   * DevTools closed, the stream in the browser with the extension / without.
+   */
+  cpuRows?: { panelOpen?: CpuRow; devtoolsOnly?: CpuRow; devtoolsClosed?: CpuRow };
+  /** Row 3c / 3c′ with their intervals (same pairs as threadCpu). */
+  threadCpuRows?: CpuRow[];
   stream?: { ratios: Spread; withMs: Spread; withoutMs: Spread; mb: number; events: number; reads: number[]; settleMs: Spread };
   rpcSettleMs?: Spread;
   streamNoDevtools?: { ratios: Spread; withMs: Spread; withoutMs: Spread };
@@ -362,6 +405,57 @@ async function latencyRun(arm: Arm, origin: string, n: number, ms: number) {
   };
 }
 
+/**
+ * Thread CPU of the page's main thread (Chrome trace) for one stream: by default in one browser,
+ * captured (/sse) against the same bytes uncaptured (/plain: the hook leaves a text/plain body
+ * alone), row 3c's method; with `against`, the same stream in another browser (DevTools closed in
+ * both: no DevTools network work differs between them). Alternating which goes first; pairs are
+ * added until the 95 % interval of the median ratio is within ±tolerance of it, or `max` pairs
+ * (capHit).
+ */
+async function cpuRow(arm: Arm, url: string, origin: string, events: number, b: number, cfg: PageConfig, against?: Arm): Promise<CpuRow> {
+  const captured = `consume(${JSON.stringify(`${origin}/sse?n=${events}&b=${b}`)})`;
+  const plain = `consume(${JSON.stringify(`${origin}/plain?n=${events}&b=${b}`)})`;
+  const withRun = () => tracedRun(arm, url, captured);
+  const withoutRun = () => (against ? tracedRun(against, url, captured) : tracedRun(arm, url, plain));
+  const { min, max, tolerance } = cfg.cpuPairs;
+  const pairs: CpuPair[] = [];
+  const ratios = () => pairs.map((x) => x.withMs / x.withoutMs);
+  for (let i = 0; i < max; i++) {
+    const x = await (i % 2 ? withoutRun() : withRun());
+    const y = await (i % 2 ? withRun() : withoutRun());
+    const w = i % 2 ? y : x;
+    const wo = i % 2 ? x : y;
+    if (w.run.events !== events || wo.run.events !== events) throw new Error(`${arm.name}: page counted ${w.run.events}/${wo.run.events} events, expected ${events}`);
+    pairs.push({
+      events,
+      withMs: w.mainMs,
+      withoutMs: wo.mainMs,
+      wallWithMs: w.run.ms,
+      wallWithoutMs: wo.run.ms,
+      usPerEvent: ((w.mainMs - wo.mainMs) * 1000) / events,
+      extCallsMs: w.extCallsMs,
+      byProcess: Object.fromEntries(Object.keys({ ...w.byProcess, ...wo.byProcess }).map((k) => [k, +((w.byProcess[k] ?? 0) - (wo.byProcess[k] ?? 0)).toFixed(1)])),
+    });
+    if (pairs.length >= min && ciWithin(ratios(), tolerance)) break;
+  }
+  const r = ratios();
+  const ci = medianCI(r);
+  const capHit = !ciWithin(r, tolerance);
+  cfg.log(`  ${arm.name}${against ? ` vs ${against.name}` : ''}, ${events} events: CPU ratio median ${median(r).toFixed(3)}, 95 % interval ${ci ? `${ci.lo.toFixed(3)}–${ci.hi.toFixed(3)}` : 'n/a'}, ${pairs.length} pairs${capHit ? ' (cap hit)' : ''}`);
+  return {
+    arm: against ? `${arm.name} vs ${against.name}` : arm.name,
+    events,
+    pairs,
+    ratio: spread(r),
+    ci: ci && { lo: ci.lo, hi: ci.hi },
+    capHit,
+    tolerance,
+    wallRatio: spread(pairs.map((x) => x.wallWithMs / x.wallWithoutMs)),
+    usPerEvent: spread(pairs.map((x) => x.usPerEvent)),
+  };
+}
+
 export async function runPageBenches(dist: string, cfg: PageConfig): Promise<PageResults> {
   const server = await startBenchServer();
   const arms: Arm[] = [];
@@ -399,7 +493,7 @@ export async function runPageBenches(dist: string, cfg: PageConfig): Promise<Pag
       const s1 = await alternate(A, B, cfg.reps, url, streamExpr, checkStream);
       res.stream = { ratios: s1.ratios, withMs: s1.withMs, withoutMs: s1.withoutMs, mb: server.bodyFor(n, b).length / 1e6, events: n, reads: s1.reads, settleMs: s1.settle };
     }
-    if (C && D) {
+    if (C && D && want('1b')) {
       // Default settings: with DevTools closed the relay records nothing of the body (it keeps the
       // request and response of the open stream and counts what it drops).
       cfg.log('row 1b: DevTools closed');
@@ -462,21 +556,33 @@ export async function runPageBenches(dist: string, cfg: PageConfig): Promise<Pag
       // each captured run minus its uncaptured pair (where a "panel open" run's CPU goes).
       cfg.log(`row 3c: page main-thread CPU (Chrome trace) at ${cfg.profileSizes.join(' and ')} events, captured vs not, alternating`);
       res.threadCpu = [];
+      res.threadCpuRows = [];
       for (const size of cfg.profileSizes) {
         server.bodyFor(size, b);
-        const captured = `consume(${JSON.stringify(server.url(`/sse?n=${size}&b=${b}`))})`;
-        const plain = `consume(${JSON.stringify(server.url(`/plain?n=${size}&b=${b}`))})`;
-        const pairs = [];
-        for (let i = 0; i < Math.max(3, cfg.reps); i++) {
-          const x = await tracedRun(B, url, i % 2 ? plain : captured);
-          const y = await tracedRun(B, url, i % 2 ? captured : plain);
-          const w = i % 2 ? y : x;
-          const wo = i % 2 ? x : y;
-          if (w.run.events !== size || wo.run.events !== size) throw new Error(`row 3c: page counted ${w.run.events}/${wo.run.events} events, expected ${size}`);
-          pairs.push({ events: size, withMs: w.mainMs, withoutMs: wo.mainMs, usPerEvent: ((w.mainMs - wo.mainMs) * 1000) / size, extCallsMs: w.extCallsMs, byProcess: Object.fromEntries(Object.keys({ ...w.byProcess, ...wo.byProcess }).map((k) => [k, +((w.byProcess[k] ?? 0) - (wo.byProcess[k] ?? 0)).toFixed(1)])) });
-        }
-        res.threadCpu.push(pairs);
+        const row = await cpuRow(B, url, server.origin, size, b, cfg);
+        res.threadCpu.push(row.pairs);
+        res.threadCpuRows.push(row);
       }
+    }
+
+    // The traced page-cost rows at the main stream's size (issue 22): the capture's CPU in the
+    // page with the panel open (row 3c's pairs at this size, when 3c ran), the same measure in
+    // the browser with DevTools open and no extension (the reference: what DevTools' own network
+    // instrumentation costs an event stream against the same bytes as text/plain), and with
+    // DevTools closed, with and without the extension.
+    res.cpuRows = {};
+    if (want('1') || want('3c')) {
+      const at = res.threadCpuRows?.find((x) => x.events === n);
+      if (want('1')) cfg.log(`row 1 (CPU): panel open, ${n} events`);
+      res.cpuRows.panelOpen = at ?? (want('1') ? await cpuRow(B, url, server.origin, n, b, cfg) : undefined);
+    }
+    if (want('1r')) {
+      cfg.log(`row 1r (CPU, reference): DevTools open, no extension, ${n} events`);
+      res.cpuRows.devtoolsOnly = await cpuRow(A, url, server.origin, n, b, cfg);
+    }
+    if (C && D && want('1b')) {
+      cfg.log(`row 1b (CPU): DevTools closed, the stream in the browser with the extension / without, ${n} events`);
+      res.cpuRows.devtoolsClosed = await cpuRow(D, url, server.origin, n, b, cfg, C);
     }
 
     if (want('7b')) {

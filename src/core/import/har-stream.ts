@@ -25,6 +25,14 @@ export interface HarStream {
    * not the start of the file's capture order; `records` is then the whole list.
    */
   end(): { records: CaptureRecord[]; restart: boolean };
+  /**
+   * An entry is shown before it is whole (the panel's preview of a large entry): the records
+   * final before `upTo` (its start, when known), then `provisional` with their seq. The file then
+   * ends down the restart path: `end()` gives the whole list, importHar's.
+   */
+  preview(provisional: readonly Omit<CaptureRecord, 'seq'>[], upTo: number | undefined): CaptureRecord[];
+  /** The latest entry start read (ms), -Infinity before the first. */
+  readonly watermark: number;
 }
 
 type Item = HarTimed & { ord: number };
@@ -131,6 +139,15 @@ export function createHarStream(opts: HarImportOptions = {}): HarStream {
     log(log) {
       reader.logRecords(log);
       take();
+    },
+    preview(provisional, upTo) {
+      const out = broken || upTo === undefined || upTo < watermark ? [] : emit(upTo);
+      broken = true;
+      for (const r of provisional) out.push({ ...r, seq: ++seq } as CaptureRecord);
+      return out;
+    },
+    get watermark() {
+      return watermark;
     },
     end() {
       take();

@@ -1,19 +1,21 @@
 // The inspector's layout: toolbar, search bar, strips, sessions list, the selected session, the
 // settings dialog; the keys that work everywhere; import by drop.
 
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useRenderProbe } from '../common/render-probe';
+import { memo, useCallback, useEffect, useRef, type KeyboardEvent } from 'react';
+import type { CaptureIssues } from '../capture/capture-health';
 import { CaptureNotices } from '../capture/CaptureNotices';
 import { WitnessBanner, withoutWitnessGaps } from '../capture/NetworkWitness';
 import type { ClipboardWriter } from '../common/clipboard';
 import { ContextMenuHost } from '../common/ContextMenu';
 import { CopyProvider } from '../common/copy';
-import { useNav, useNavDispatch, useSelection } from '../navigation/NavigationProvider';
+import { useNav, useNavDispatch, useSelectedSessionKey } from '../navigation/NavigationProvider';
 import { SearchBar } from '../search/SearchBar';
 import { SessionsList } from '../sessions/SessionsList';
 import { SettingsDialog } from '../settings/SettingsDialog';
 import type { ImportFn } from '../sources/importer';
-import { useInspectorPart, useStore, useViewModel } from '../store/StoreContext';
-import type { StorageAdapter } from '../store/types';
+import { useInspectorPart, useStore, useViewModelPart } from '../store/StoreContext';
+import type { ExportKind, StorageAdapter } from '../store/types';
 import { Banners } from './Banners';
 import { SessionDetail } from './SessionDetail';
 import { Toolbar } from './Toolbar';
@@ -33,12 +35,13 @@ export interface ShellProps {
 export function AppShell(props: ShellProps) {
   const { mode } = props;
   const store = useStore();
-  // Parts, not the whole state: a file's read progress must not re-render the views.
-  const vm = useViewModel();
+  useRenderProbe('shell');
+  // Parts, not the whole state: neither a file's read progress nor a published snapshot
+  // re-renders the shell; the views below read what they show themselves.
   const status = useInspectorPart((st) => st.status);
   const shown = useInspectorPart((st) => st.imported?.name);
   const nav = useNav();
-  const sel = useSelection();
+  const sessionKey = useSelectedSessionKey();
   const dispatch = useNavDispatch();
   const { settings, save } = useSettings(store, props.storage, props.onSettingsChange);
   const files = useFiles(store, props.importFile);
@@ -72,7 +75,13 @@ export function AppShell(props: ShellProps) {
     }
   };
 
-  const info = `${vm.snap.sessions.length} session${vm.snap.sessions.length === 1 ? '' : 's'} · ${vm.totalEvents} events · ${vm.snap.recordCount} records${status && !status.recording && mode === 'devtools' ? ' · paused' : ''}`;
+  // Stable callbacks: the toolbar renders when its own state does, not with the shell.
+  const exportDownload = useRef(files.exportDownload);
+  exportDownload.current = files.exportDownload;
+  const onImport = useCallback(() => fileRef.current?.click(), []);
+  const exportKey = useRef(sessionKey);
+  exportKey.current = sessionKey;
+  const onExport = useCallback((kind: ExportKind, scope: 'all' | 'session') => exportDownload.current(kind, scope === 'session' ? exportKey.current : undefined), []);
   return (
     <div className={`msi-root theme-${props.dark ? 'dark' : 'light'}${files.drag ? ' dropzone-over' : ''}`} data-testid="msi-app" data-mode={mode} onKeyDown={onKeyDown} {...files.dropProps}>
       {/* inside the root: the menus and the copy feedback take the theme's variables */}
@@ -83,10 +92,9 @@ export function AppShell(props: ShellProps) {
         controls={store.controls()}
         status={status}
         filterRef={filterRef}
-        onImport={() => fileRef.current?.click()}
-        onExport={(kind, scope) => files.exportDownload(kind, scope === 'session' ? sel.sessionKey : undefined)}
-        hasSession={!!sel.view}
-        info={info}
+        onImport={onImport}
+        onExport={onExport}
+        hasSession={sessionKey !== undefined}
       />
       <input
         ref={fileRef}
@@ -102,12 +110,12 @@ export function AppShell(props: ShellProps) {
       />
       <SearchBar />
       <Banners mode={mode} />
-      <CaptureNotices issues={mode === 'devtools' && shown === undefined ? withoutWitnessGaps(vm.captureIssues) : vm.captureIssues} />
+      <CaptureStrip keepWitnessGaps={mode !== 'devtools' || shown !== undefined} />
       {mode === 'devtools' && shown === undefined && <WitnessBanner />}
       <div className="main">
         <SessionsList />
         <div className="detail">
-          <SessionDetail mode={mode} />
+          <SessionDetailFrame mode={mode} />
         </div>
       </div>
       {nav.settingsOpen && <SettingsDialog settings={settings} onClose={() => dispatch({ type: 'close-settings' })} onSave={save} />}
@@ -116,3 +124,13 @@ export function AppShell(props: ShellProps) {
     </div>
   );
 }
+
+/** The capture strip: renders when the snapshot's capture health changes, not per snapshot. */
+const sameIssues = (a: CaptureIssues, b: CaptureIssues) =>
+  a === b || (a.summary === b.summary && a.worst === b.worst && a.notices === b.notices && a.gaps === b.gaps && a.lost === b.lost && a.notKept === b.notKept && a.items.length === b.items.length && a.items.every((x, i) => x === b.items[i]));
+const CaptureStrip = memo(function CaptureStrip({ keepWitnessGaps }: { keepWitnessGaps: boolean }) {
+  const issues = useViewModelPart((vm) => (keepWitnessGaps ? vm.captureIssues : withoutWitnessGaps(vm.captureIssues)), sameIssues);
+  return <CaptureNotices issues={issues} />;
+});
+
+const SessionDetailFrame = memo(SessionDetail);

@@ -1,12 +1,34 @@
 // The strips under the toolbar: an error (one at a time), the imported file shown in front of the
 // live capture, a file being read (progress bar and Cancel), the analysis catching up, analyzer errors.
 
+import { useRenderProbe } from '../common/render-probe';
 import { formatBytes, visible } from '../common/text';
 import { useNav, useNavDispatch } from '../navigation/NavigationProvider';
-import { useInspector, useStore } from '../store/StoreContext';
+import { memo } from 'react';
+import type { InspectorState } from '../store/inspector-store';
+import { useInspectorPart, useStore } from '../store/StoreContext';
 
-export function Banners({ mode }: { mode: 'devtools' | 'viewer' }) {
-  const { imported, reading, progress, errors } = useInspector();
+type Strips = Pick<InspectorState, 'imported' | 'reading' | 'progress' | 'errors'>;
+/**
+ * A live capture's backlog below this many records is the next slice's work (records arrive
+ * between slices all the time): a strip for it would flicker with every record.
+ */
+const BACKLOG_SHOWN = 500;
+const strips = (st: InspectorState): Strips => {
+  const p = st.progress;
+  const progress = p && (p.importing || st.reading || p.total - p.fed >= BACKLOG_SHOWN) ? p : undefined;
+  return { imported: st.imported, reading: st.reading, progress, errors: st.errors };
+};
+const sameStrips = (a: Strips, b: Strips) =>
+  a.imported?.name === b.imported?.name &&
+  a.reading?.read === b.reading?.read && a.reading?.total === b.reading?.total && a.reading?.name === b.reading?.name && !a.reading === !b.reading &&
+  a.progress?.fed === b.progress?.fed && a.progress?.total === b.progress?.total && a.progress?.importing === b.progress?.importing && !a.progress === !b.progress &&
+  a.errors.length === b.errors.length && a.errors[0] === b.errors[0];
+
+/** Renders when a strip changes (read progress, analysis progress, errors), not per snapshot. */
+export const Banners = memo(function Banners({ mode }: { mode: 'devtools' | 'viewer' }) {
+  useRenderProbe('banners');
+  const { imported, reading, progress, errors } = useInspectorPart(strips, sameStrips);
   const store = useStore();
   const { error } = useNav();
   const dispatch = useNavDispatch();
@@ -56,4 +78,4 @@ export function Banners({ mode }: { mode: 'devtools' | 'viewer' }) {
       )}
     </>
   );
-}
+});

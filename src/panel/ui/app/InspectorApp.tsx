@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ClipboardWriter } from '../common/clipboard';
 import { TEST_HOOKS } from '../../../extension/shared/test-hooks';
+import { RenderProbeContext, type RenderProbe } from '../common/render-probe';
 import { NavigationProvider } from '../navigation/NavigationProvider';
 import type { ViewStorage } from '../navigation/persist';
 import { normalizeSettings } from '../settings/settings';
@@ -44,6 +45,8 @@ export interface InspectorAppProps {
   testHook?: boolean;
   /** Clipboard writer (tests). Default: execCommand('copy'), then the Clipboard API. */
   clipboard?: ClipboardWriter;
+  /** Called with a view's name each time it renders (render-count tests). */
+  renderProbe?: RenderProbe;
 }
 
 export function InspectorApp(props: InspectorAppProps) {
@@ -53,11 +56,13 @@ export function InspectorApp(props: InspectorAppProps) {
   useEffect(() => store.setBaseSource(props.source), [store, props.source]);
   const dark = useDark(props.theme);
   return (
-    <StoreProvider store={store}>
-      <NavigationProvider viewStorage={props.viewStorage} prefs={props.storage}>
-        <AppShell mode={props.mode} dark={dark} storage={props.storage} importFile={props.importFile} onSettingsChange={props.onSettingsChange} error={props.error} clipboard={props.clipboard} />
-        {TEST_HOOKS && props.testHook !== false && <TestHook store={store} />}
-      </NavigationProvider>
-    </StoreProvider>
+    <RenderProbeContext.Provider value={props.renderProbe}>
+      <StoreProvider store={store}>
+        <NavigationProvider viewStorage={props.viewStorage} prefs={props.storage}>
+          <AppShell mode={props.mode} dark={dark} storage={props.storage} importFile={props.importFile} onSettingsChange={props.onSettingsChange} error={props.error} clipboard={props.clipboard} />
+          {TEST_HOOKS && props.testHook !== false && <TestHook store={store} />}
+        </NavigationProvider>
+      </StoreProvider>
+    </RenderProbeContext.Provider>
   );
 }

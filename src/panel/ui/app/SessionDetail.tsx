@@ -1,5 +1,6 @@
 // The selected session: its header, its worst finding, and the four views in tabs.
 
+import { useRenderProbe } from '../common/render-probe';
 import type { KeyboardEvent } from 'react';
 import { LiveEmptyState } from '../capture/NetworkWitness';
 import { EventsTable } from '../events/EventsTable';
@@ -15,6 +16,7 @@ import { Timeline } from '../timeline/Timeline';
 const LABEL: Record<Tab, string> = { timeline: 'Timeline', events: 'Events', requests: 'Requests', findings: 'Findings' };
 
 export function SessionDetail({ mode }: { mode: 'devtools' | 'viewer' }) {
+  useRenderProbe('session-detail');
   const { view } = useSelection();
   const { tab } = useNav();
   const dispatch = useNavDispatch();

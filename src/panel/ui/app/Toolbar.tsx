@@ -1,9 +1,11 @@
-import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useRenderProbe } from '../common/render-probe';
+import { memo, useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useNav, useNavDispatch } from '../navigation/NavigationProvider';
 import type { ExportKind, SourceControls, SourceStatus } from '../store/types';
 import { CaptureHealthPill } from '../capture/NetworkWitness';
 import { FaultsButton } from '../faults/FaultsMenu';
 import { useAnchoredMenu } from './anchored-menu';
+import { useViewModelPart } from '../store/StoreContext';
 
 const KINDS: [ExportKind, string][] = [
   ['json', 'JSON (capture file)'],
@@ -13,7 +15,8 @@ const KINDS: [ExportKind, string][] = [
   ['markdown', 'Markdown report'],
 ];
 
-export function Toolbar(props: {
+/** Renders with its own state (filter, menu, status); the counts at its end render per snapshot alone. */
+export const Toolbar = memo(function Toolbar(props: {
   mode: 'devtools' | 'viewer';
   controls: SourceControls | undefined;
   status: SourceStatus | undefined;
@@ -21,9 +24,9 @@ export function Toolbar(props: {
   onImport(): void;
   onExport(kind: ExportKind, scope: 'all' | 'session'): void;
   hasSession: boolean;
-  info: string;
 }) {
   const { controls, status } = props;
+  useRenderProbe('toolbar');
   const filter = useNav().filter;
   const dispatch = useNavDispatch();
   const onFilter = (text: string) => dispatch({ type: 'set-filter', text });
@@ -136,10 +139,16 @@ export function Toolbar(props: {
       <FaultsButton />
       {props.mode === 'devtools' && <CaptureHealthPill paused={!!status && !status.recording} />}
       {/* not a live region: it changes with every snapshot of a live capture */}
-      <span className="tb-status">{props.info}</span>
+      <ToolbarCounts paused={props.mode === 'devtools' && !!status && !status.recording} />
       <button type="button" className="tb-btn" title="Settings" aria-label="Settings" data-testid="tb-settings" onClick={() => dispatch({ type: 'open-settings' })}>
         <span aria-hidden="true">⚙</span>
       </button>
     </div>
   );
+});
+
+/** "2 sessions · 120 events · 300 records": what changes with every snapshot of a live capture. */
+function ToolbarCounts({ paused }: { paused: boolean }) {
+  const text = useViewModelPart((vm) => `${vm.snap.sessions.length} session${vm.snap.sessions.length === 1 ? '' : 's'} · ${vm.totalEvents} events · ${vm.snap.recordCount} records`);
+  return <span className="tb-status">{`${text}${paused ? ' · paused' : ''}`}</span>;
 }

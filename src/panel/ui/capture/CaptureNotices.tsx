@@ -1,3 +1,4 @@
+import { useRenderProbe } from '../common/render-probe';
 import { useState } from 'react';
 import type { CaptureIssues } from './capture-health';
 import { SevIcon } from '../common/SevIcon';
@@ -6,6 +7,7 @@ import { formatClock, visible, visibleLine } from '../common/text';
 /** A strip under the toolbar: the inspector's own notices and lost records, never silent. */
 export function CaptureNotices(props: { issues: CaptureIssues }) {
   const { issues } = props;
+  useRenderProbe('capture-notices');
   const [open, setOpen] = useState(false);
   if (!issues.items.length) return null;
   const worst = issues.worst ?? 'info';

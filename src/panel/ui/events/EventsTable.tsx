@@ -1,3 +1,4 @@
+import { useRenderProbe } from '../common/render-probe';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { SseEvent } from '../../../core/model';
 import { useContextMenu } from '../common/ContextMenu';
@@ -26,6 +27,7 @@ const COLUMNS: readonly Column[] = [
 ];
 
 export function EventsTable() {
+  useRenderProbe('events');
   const vm = useViewModel();
   const { view, event: selected } = useSelection();
   const nav = useNav();

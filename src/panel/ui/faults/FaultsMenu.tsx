@@ -5,11 +5,12 @@
 // injected so far. The control comes from the live layer (FaultControlContext, app/mount.tsx); the
 // standalone viewer has none, and only lists the faults a capture file records.
 
+import { useRenderProbe } from '../common/render-probe';
 import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useAnchoredMenu } from '../app/anchored-menu';
 import { PRESETS, evaluatePreset, type PresetResult } from '../../../core/faults/presets';
 import type { AnalysisSnapshot, InjectedFault } from '../../../core/model';
-import { useViewModel } from '../store/StoreContext';
+import { useViewModelPart } from '../store/StoreContext';
 import type { FaultControlSnapshot, FaultControlSource } from './fault-types';
 import { visibleLine } from '../common/text';
 
@@ -75,12 +76,18 @@ function PresetRow(props: { id: string; snap: AnalysisSnapshot; armed: boolean; 
   );
 }
 
+const NO_FAULTS: readonly InjectedFault[] = [];
+const sameFaults = (a: readonly InjectedFault[], b: readonly InjectedFault[]) => a === b || (a.length === b.length && JSON.stringify(a) === JSON.stringify(b));
+
 /** The toolbar's fault button: "Faults" when none are armed, the armed faults in words when some are. */
 export function FaultsButton() {
   const [src, ctl] = useFaultControl();
-  const vm = useViewModel();
-  const injected = vm.snap.faults ?? [];
+  useRenderProbe('faults');
+  // The injected faults only: the button does not re-render per snapshot.
+  const injected = useViewModelPart((vm) => vm.snap.faults ?? NO_FAULTS, sameFaults);
   const [open, setOpen] = useState(false);
+  // The presets judge the capture shown: read while the menu is open only.
+  const menuSnap = useViewModelPart((vm) => (open ? vm.snap : undefined));
   const toggle = () => setOpen(!open);
   const [text, setText] = useState('');
   const [error, setError] = useState<string | undefined>();
@@ -142,7 +149,7 @@ export function FaultsButton() {
           <div className="menu-label">Presets</div>
           <ul className="fx-presets">
             {PRESETS.map((p) => (
-              <PresetRow key={p.id} id={p.id} snap={vm.snap} armed={armed.some((a) => a.preset === p.id)} asked={ctl.presets.includes(p.id)} onArm={() => src.armPreset(p.id)} />
+              <PresetRow key={p.id} id={p.id} snap={menuSnap!} armed={armed.some((a) => a.preset === p.id)} asked={ctl.presets.includes(p.id)} onArm={() => src.armPreset(p.id)} />
             ))}
           </ul>
           <div className="menu-label">Write a fault</div>

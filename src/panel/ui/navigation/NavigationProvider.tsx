@@ -3,7 +3,7 @@
 // selection resolved against the current view model in a third, computed once per change.
 
 import { createContext, useContext, useEffect, useMemo, useReducer, useRef, type Dispatch, type ReactNode } from 'react';
-import { useViewModel } from '../store/StoreContext';
+import { useStore, useViewModel } from '../store/StoreContext';
 import type { StorageAdapter } from '../store/types';
 import { bindNavActions, type BoundNavActions } from './actions';
 import { COLUMNS_KEY, parseColumns, parsePersisted, toPersisted, type ViewStorage } from './persist';
@@ -14,6 +14,11 @@ import { INITIAL_NAV, type NavState } from './state';
 const NavStateContext = createContext<NavState>(INITIAL_NAV);
 const NavDispatchContext = createContext<Dispatch<NavAction>>(() => {});
 const SelectionContext = createContext<Selection | null>(null);
+/** The selected session's key alone: views that need only it do not re-render when its content grows. */
+const SessionKeyContext = createContext<string | undefined>(undefined);
+
+/** The same object when nothing selected changed (a snapshot that added events elsewhere). */
+const sameSelection = (a: Selection, b: Selection) => a.sessionKey === b.sessionKey && a.view === b.view && a.event?.streamId === b.event?.streamId && a.event?.index === b.event?.index && a.requestId === b.requestId && a.finding === b.finding;
 
 function init(storage: ViewStorage | undefined): NavState {
   const v = parsePersisted(storage?.load());
@@ -23,7 +28,12 @@ function init(storage: ViewStorage | undefined): NavState {
 export function NavigationProvider(props: { children: ReactNode; viewStorage?: ViewStorage | undefined; prefs?: StorageAdapter | undefined }) {
   const [state, dispatch] = useReducer(navReducer, props.viewStorage, init);
   const vm = useViewModel();
-  const selection = useMemo(() => resolveSelection(state, vm), [state, vm]);
+  const prevSel = useRef<Selection | undefined>(undefined);
+  const selection = useMemo(() => {
+    const next = resolveSelection(state, vm);
+    return prevSel.current && sameSelection(prevSel.current, next) ? prevSel.current : next;
+  }, [state, vm]);
+  prevSel.current = selection;
 
   // The view, saved on every change (sessionStorage writes are synchronous and small).
   const { viewStorage, prefs } = props;
@@ -52,7 +62,9 @@ export function NavigationProvider(props: { children: ReactNode; viewStorage?: V
   return (
     <NavDispatchContext.Provider value={dispatch}>
       <NavStateContext.Provider value={state}>
-        <SelectionContext.Provider value={selection}>{props.children}</SelectionContext.Provider>
+        <SelectionContext.Provider value={selection}>
+          <SessionKeyContext.Provider value={selection.sessionKey}>{props.children}</SessionKeyContext.Provider>
+        </SelectionContext.Provider>
       </NavStateContext.Provider>
     </NavDispatchContext.Provider>
   );
@@ -67,9 +79,14 @@ export function useSelection(): Selection {
   return s;
 }
 
-/** The action creators bound to the current view model and the dispatch. */
+export const useSelectedSessionKey = (): string | undefined => useContext(SessionKeyContext);
+
+/**
+ * The action creators bound to the dispatch; they resolve their targets in the view model current
+ * when they are called, so a view that only dispatches does not re-render per snapshot.
+ */
 export function useNavActions(): BoundNavActions {
-  const vm = useViewModel();
+  const store = useStore();
   const dispatch = useNavDispatch();
-  return useMemo(() => bindNavActions(vm, dispatch), [vm, dispatch]);
+  return useMemo(() => bindNavActions(() => store.getState().vm, dispatch), [store, dispatch]);
 }

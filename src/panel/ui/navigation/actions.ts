@@ -41,11 +41,13 @@ export const navActions = {
 type Bound<T> = { [K in keyof T]: T[K] extends (vm: ViewModel, ...a: infer A) => NavAction | undefined ? (...a: A) => void : never };
 export type BoundNavActions = Bound<typeof navActions>;
 
-export function bindNavActions(vm: ViewModel, dispatch: (a: NavAction) => void): BoundNavActions {
+/** `vm`: the view model, or a getter of the one current when an action is called. */
+export function bindNavActions(vm: ViewModel | (() => ViewModel), dispatch: (a: NavAction) => void): BoundNavActions {
   const out = {} as Record<string, (...a: unknown[]) => void>;
+  const current = typeof vm === 'function' ? vm : () => vm;
   for (const [k, f] of Object.entries(navActions)) {
     out[k] = (...a: unknown[]) => {
-      const action = (f as (vm: ViewModel, ...a: unknown[]) => NavAction | undefined)(vm, ...a);
+      const action = (f as (vm: ViewModel, ...a: unknown[]) => NavAction | undefined)(current(), ...a);
       if (action) dispatch(action);
     };
   }

@@ -3,7 +3,8 @@ import { visibleLine } from '../common/text';
 import { navActions } from '../navigation/actions';
 import type { NavAction } from '../navigation/reducer';
 import { useNav, useNavDispatch } from '../navigation/NavigationProvider';
-import { useViewModel } from '../store/StoreContext';
+import { useStore, useViewModelPart } from '../store/StoreContext';
+import { useRenderProbe } from '../common/render-probe';
 import type { ViewModel } from '../store/view-model';
 import { hitLabel, searchAll, type SearchHit } from './search';
 
@@ -15,12 +16,16 @@ function goTo(vm: ViewModel, h: SearchHit): NavAction {
 
 /** Search across every session (Ctrl/Cmd+Shift+F), next/previous with Enter/Shift+Enter, F3/Shift+F3 or the buttons. */
 export function SearchBar() {
-  const vm = useViewModel();
+  useRenderProbe('search');
   const { search } = useNav();
+  // Closed, the bar shows nothing: it does not re-render (nor search) per snapshot.
+  const store = useStore();
+  const shown = useViewModelPart((v) => (search.open ? v : null));
+  const vm = shown ?? store.getState().vm;
   const dispatch = useNavDispatch();
   const inputRef = useRef<HTMLInputElement>(null);
   const text = useDeferredValue(search.text);
-  const result = useMemo(() => searchAll(vm, text), [vm, text]);
+  const result = useMemo(() => (search.open ? searchAll(vm, text) : { hits: [], capped: false }), [vm, text, search.open]);
   const n = result.hits.length;
   useEffect(() => {
     if (search.open) inputRef.current?.focus();

@@ -3,12 +3,12 @@
 // re-issue and MRTR links and its subscriptions with their outage windows. The words are the
 // core's (core/presentation-eras.ts), shared with audit and the exports.
 import type { AnalysisSnapshot, Session } from '../../../core/model';
+import type { ServerInfo } from '../../../core/model-eras';
 import { ERA_BADGE, ERA_LABEL, clientText, linkText, serverOf, subscriptionText } from '../../../core/presentation-eras';
 import { visible, visibleLine } from '../common/text';
 
 /** "2026-07-28" / "2025"; "dual" when the session's server serves both eras. */
-export function EraBadge({ snap, session }: { snap: AnalysisSnapshot; session: Session }) {
-  const srv = serverOf(snap, session);
+export function EraBadge({ server: srv, session }: { server: ServerInfo | undefined; session: Session }) {
   const dual = srv?.era === 'dual';
   const title = `${ERA_LABEL[session.era]}: ${session.eraEvidence}${srv ? `\nserver: ${ERA_LABEL[srv.era]}${srv.evidence.length ? ` (${srv.evidence.join('; ')})` : ''}` : ''}`;
   return (

@@ -1,4 +1,5 @@
-import type { KeyboardEvent, MouseEvent } from 'react';
+import { useRenderProbe } from '../common/render-probe';
+import { memo, type KeyboardEvent, type MouseEvent } from 'react';
 import type { Session } from '../../../core/model';
 import { useContextMenu, type MenuItem } from '../common/ContextMenu';
 import { onRowKeys } from '../common/row-keys';
@@ -6,20 +7,21 @@ import { useCopy } from '../common/copy';
 import { endpointLabel, pathOf } from '../common/labels';
 import { SevIcon } from '../common/SevIcon';
 import { shortId, visibleLine } from '../common/text';
-import { useNavActions, useSelection } from '../navigation/NavigationProvider';
-import { useViewModel } from '../store/StoreContext';
+import { useNavActions, useSelectedSessionKey } from '../navigation/NavigationProvider';
+import { useViewModelPart } from '../store/StoreContext';
 import type { SessionRow } from './session-rows';
 import { EraBadge } from './SessionEra';
-import type { AnalysisSnapshot } from '../../../core/model';
 import { clientText } from '../../../core/presentation-eras';
 
-export function SessionsList() {
-  const vm = useViewModel();
-  const { sessionKey } = useSelection();
+/** Renders when its rows, the selection or "live" change, not per snapshot (rows are kept by the view model). */
+export const SessionsList = memo(function SessionsList() {
+  useRenderProbe('sessions');
+  const rows = useViewModelPart((vm) => vm.sessions);
+  const live = useViewModelPart((vm) => !vm.snap.finished);
+  const sessionKey = useSelectedSessionKey();
   const act = useNavActions();
   const menu = useContextMenu();
   const copy = useCopy();
-  const rows = vm.sessions;
   const idx = rows.findIndex((r) => r.key === sessionKey);
   const items = (s: Session): MenuItem[] => [
     ...(s.sessionId ? [{ label: 'Copy session id', onSelect: () => copy(s.sessionId!, 'the session id'), testId: 'menu-copy-session-id' }] : []),
@@ -48,14 +50,14 @@ export function SessionsList() {
       <div className="slist" role="listbox" aria-label="Sessions" tabIndex={0} onKeyDown={onKey} aria-activedescendant={idx >= 0 ? `session-opt-${idx}` : undefined} data-testid="sessions-list">
         {rows.length === 0 && <div className="empty">No MCP traffic yet. Streamable HTTP requests of the inspected page appear here.</div>}
         {rows.map((r, i) => (
-          <SessionOption key={r.key} snap={vm.snap} row={r} i={i} selected={r.key === sessionKey} live={!vm.snap.finished} onSelect={() => act.selectSession(r.key)} onMenu={(e) => menu(e, items(r.session))} />
+          <SessionOption key={r.key} row={r} i={i} selected={r.key === sessionKey} live={live} onSelect={() => act.selectSession(r.key)} onMenu={(e) => menu(e, items(r.session))} />
         ))}
       </div>
     </div>
   );
-}
+});
 
-function SessionOption({ snap, row, i, selected, live, onSelect, onMenu }: { snap: AnalysisSnapshot; row: SessionRow; i: number; selected: boolean; live: boolean; onSelect(): void; onMenu(e: MouseEvent): void }) {
+function SessionOption({ row, i, selected, live, onSelect, onMenu }: { row: SessionRow; i: number; selected: boolean; live: boolean; onSelect(): void; onMenu(e: MouseEvent): void }) {
   const s = row.session;
   const title = s.sessionId ? shortId(s.sessionId, 12) : s.era === 'modern' ? `${clientText(s.client)} · ${pathOf(s.endpoint)}` : `(no session) ${pathOf(s.endpoint)}`;
   const worst = row.worst;
@@ -79,7 +81,7 @@ function SessionOption({ snap, row, i, selected, live, onSelect, onMenu }: { sna
         <span className="srow-badges">
           {row.errors > 0 && <span className="sev-error"><SevIcon sev="error" /> {row.errors}</span>}
           {row.warnings > 0 && <span style={{ color: 'var(--warning)' }}><SevIcon sev="warning" /> {row.warnings}</span>}
-          <EraBadge snap={snap} session={s} />
+          <EraBadge server={row.server} session={s} />
           <span className={`pill ${s.lossless ? 'good' : 'bad'}`} data-testid="lossless-flag">{s.lossless ? 'lossless' : 'not lossless'}</span>
         </span>
       </div>

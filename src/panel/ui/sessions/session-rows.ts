@@ -1,6 +1,7 @@
 // What the sessions list shows per session, computed by the store once per snapshot.
 
 import type { AnalysisSnapshot, Finding, Session } from '../../../core/model';
+import type { ServerInfo } from '../../../core/model-eras';
 
 export interface SessionRow {
   key: string;
@@ -12,6 +13,30 @@ export interface SessionRow {
   open: number;
   /** The client ended the session with a DELETE the server accepted. */
   terminated: boolean;
+  /** The session's server (its era), for the list's badge. */
+  server: ServerInfo | undefined;
+}
+
+const sameServer = (a: ServerInfo | undefined, b: ServerInfo | undefined) => a === b || (!!a && !!b && a.era === b.era && a.evidence.join('\n') === b.evidence.join('\n'));
+
+/** What the sessions list shows of a session (SessionsList's SessionOption, its era badge and menu). */
+const sameListed = (a: Session, b: Session) =>
+  a === b ||
+  (a.sessionId === b.sessionId &&
+    a.endpoint === b.endpoint &&
+    a.era === b.era &&
+    a.eraEvidence === b.eraEvidence &&
+    a.client?.name === b.client?.name &&
+    a.client?.version === b.client?.version &&
+    a.protocolVersion === b.protocolVersion &&
+    a.lossless === b.lossless &&
+    a.streamIds.length === b.streamIds.length &&
+    a.requestIds.length === b.requestIds.length &&
+    a.idScheme.kind === b.idScheme.kind);
+
+/** Two rows that show the same in the sessions list: the list keeps the older one (and does not re-render). */
+export function sameRow(a: SessionRow, b: SessionRow): boolean {
+  return a.key === b.key && sameListed(a.session, b.session) && a.errors === b.errors && a.warnings === b.warnings && a.worst === b.worst && a.open === b.open && a.terminated === b.terminated && sameServer(a.server, b.server);
 }
 
 /**

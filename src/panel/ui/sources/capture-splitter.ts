@@ -10,7 +10,7 @@
 
 import { importCaptureFile, importRecordArray } from '../../../core/import';
 import type { CaptureRecord } from '../../../core/record';
-import { Fallback, NeedMore, scanner } from './json-scanner';
+import { createValueScan, Fallback, NeedMore, scanner } from './json-scanner';
 import type { Splitter } from './har-splitter';
 
 export function createCaptureSplitter(): Splitter {
@@ -18,6 +18,8 @@ export function createCaptureSplitter(): Splitter {
   let header: Record<string, unknown> = {};
   let firstRecord = true;
   let out: CaptureRecord[] = [];
+  /** The record still arriving: its end scanned once, not from its start with each piece of text (one chunk record can be megabytes). */
+  let pending: ReturnType<typeof createValueScan> | undefined;
 
   /** The header members before "records" (from the start of the text); returns where records begin. */
   const parseHeader = (buf: string): number => {
@@ -72,7 +74,9 @@ export function createCaptureSplitter(): Splitter {
           p = sc.skipWs(p + 1);
           if (p >= buf.length) throw new NeedMore();
         }
-        const end = sc.value(p);
+        pending ??= createValueScan();
+        const end = pending.end(buf, p);
+        pending = undefined;
         batch.push(JSON.parse(buf.slice(p, end)));
         firstRecord = false;
         pos = end;

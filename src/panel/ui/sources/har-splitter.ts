@@ -7,7 +7,11 @@
 
 import { createHarStream } from '../../../core/import/har-stream';
 import type { CaptureRecord } from '../../../core/record';
-import { Fallback, NeedMore, scanner } from './json-scanner';
+import { createEntryPreview, type EntryPreview } from './har-preview';
+import { createValueScan, Fallback, NeedMore, scanner } from './json-scanner';
+
+/** An entry still arriving with this much text read is shown before it is whole (har-preview.ts). */
+export const PREVIEW_MIN_CHARS = 1 << 20;
 
 /** Splits a file's text as it arrives into records (the capture file's or a HAR's splitter). */
 export interface Splitter {
@@ -24,13 +28,23 @@ export interface Splitter {
 
 type State = 'top' | 'log' | 'member' | 'entries' | 'tail' | 'done';
 
-export function createHarSplitter(src: string | undefined): Splitter {
+export function createHarSplitter(src: string | undefined, previewMin = PREVIEW_MIN_CHARS): Splitter {
   const stream = createHarStream(src !== undefined ? { src } : {});
+  /** The entry being read: its end scanned once (not from its start with each piece of text). */
+  let pending: { scan: ReturnType<typeof createValueScan>; preview: EntryPreview | undefined } | undefined;
+  let entryIndex = 0;
   let state: State = 'top';
   const members: Record<string, unknown> = {};
   const seen = new Set<string>();
   let first = true;
   let out: CaptureRecord[] = [];
+  /** The entry at `q` is large and still arriving: its provisional records (har-preview.ts). */
+  const showPreview = (t: string, q: number) => {
+    if (!pending) return;
+    pending.preview ??= createEntryPreview(src ?? 'har', `e${entryIndex}`, Number.isFinite(stream.watermark) ? stream.watermark : 0);
+    const recs = pending.preview.more(t, q);
+    if (recs.length) for (const r of stream.preview(recs, pending.preview.start)) out.push(r);
+  };
   const expect = (t: string, p: number, c: number) => {
     if (p >= t.length) throw new NeedMore();
     if (t.charCodeAt(p) !== c) throw new Fallback();
@@ -100,8 +114,21 @@ export function createHarSplitter(src: string | undefined): Splitter {
             }
             let q = p;
             if (!first) q = sc.skipWs(expect(t, p, 0x2c));
-            const vEnd = sc.value(q);
-            for (const r of stream.entry(JSON.parse(t.slice(q, vEnd)))) out.push(r);
+            if (q >= t.length) throw new NeedMore();
+            // `p` stays before the entry's comma until the entry is whole: the text kept starts
+            // there, and the scan's offsets are from the entry's start.
+            pending ??= { scan: createValueScan(), preview: undefined };
+            let vEnd: number;
+            try {
+              vEnd = pending.scan.end(t, q);
+            } catch (e) {
+              if (e instanceof NeedMore && pending.scan.scanned >= previewMin) showPreview(t, q);
+              throw e;
+            }
+            const entry = JSON.parse(t.slice(q, vEnd)) as unknown;
+            pending = undefined;
+            entryIndex++;
+            for (const r of stream.entry(entry)) out.push(r);
             first = false;
             p = vEnd;
             if ((++n & 3) === 0 && now() >= deadline) return p;

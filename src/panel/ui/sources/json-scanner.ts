@@ -59,3 +59,61 @@ export function scanner(t: string) {
   };
   return { skipWs, string, value };
 }
+
+/**
+ * The end of one object or array value whose text may still be arriving, scanned once: where a
+ * scan ran off the end of the text (NeedMore) it goes on from there with more text, instead of
+ * from the value's start again (a HAR entry holding one stream of 100k events is megabytes,
+ * arriving in pieces of 64 KB). Offsets are relative to the value's start, so the caller may drop
+ * the text before the value between calls. One scanner per value.
+ */
+export function createValueScan() {
+  let j = 0;
+  let depth = 0;
+  let inString = false;
+  return {
+    /** Characters of the value scanned so far (from its start). */
+    get scanned() {
+      return j;
+    },
+    /** The end of the value starting at `start` in `t` (exclusive), or NeedMore. */
+    end(t: string, start: number): number {
+      if (j === 0) {
+        const c = t.charCodeAt(start);
+        if (c !== 0x7b && c !== 0x5b) throw new Fallback();
+      }
+      let i = start + j;
+      for (;;) {
+        if (inString) {
+          const k = t.indexOf('"', i);
+          if (k < 0) {
+            // the string goes on past the text: no quote in it so far (escapes are counted
+            // backwards from a quote, over the whole text, when one comes)
+            j = t.length - start;
+            throw new NeedMore();
+          }
+          let b = 0;
+          while (t.charCodeAt(k - 1 - b) === 0x5c) b++;
+          i = k + 1;
+          if (b % 2 === 0) inString = false;
+          continue;
+        }
+        if (i >= t.length) {
+          j = i - start;
+          throw new NeedMore();
+        }
+        const d = t.charCodeAt(i);
+        if (d === 0x22) inString = true;
+        else if (d === 0x7b || d === 0x5b) depth++;
+        else if (d === 0x7d || d === 0x5d) {
+          depth--;
+          if (depth === 0) {
+            j = i + 1 - start;
+            return i + 1;
+          }
+        }
+        i++;
+      }
+    },
+  };
+}

@@ -9,7 +9,8 @@ import { createCaptureHealth, type CaptureIssues } from '../capture/capture-heal
 import { createEventRowsMerger, type EventRows, type MergeStats } from '../events/event-rows';
 import { createFindingsIndex, type FindingsIndex } from '../findings/findings-index';
 import { createSeverityIndex, type SeverityIndex } from '../findings/severity-index';
-import { openStreams, type SessionRow } from '../sessions/session-rows';
+import { serverOf } from '../../../core/presentation-eras';
+import { openStreams, sameRow, type SessionRow } from '../sessions/session-rows';
 import { buildLanes, type Lanes } from '../timeline/lanes';
 
 export interface SessionView {
@@ -71,8 +72,8 @@ export function createViewModelBuilder(): ViewModelBuilder {
     stats.sessionsBuilt++;
     const requestById = new Map(requests.map((r) => [r.id, r]));
     const counts = index.counts(s.key);
-    const row: SessionRow = { key: s.key, session: s, errors: counts.errors, warnings: counts.warnings, worst: index.worst(s.key), ...openStreams(snap, s) };
-    return { session: s, row, findings, requests, requestById, lanes: buildLanes(snap, s, requestById), rows };
+    const row: SessionRow = { key: s.key, session: s, errors: counts.errors, warnings: counts.warnings, worst: index.worst(s.key), ...openStreams(snap, s), server: serverOf(snap, s) };
+    return { session: s, row, findings, requests, requestById, lanes: buildLanes(snap, s, requestById, old?.lanes), rows };
   }
 
   return {
@@ -85,7 +86,17 @@ export function createViewModelBuilder(): ViewModelBuilder {
       for (const s of snap.sessions) views.set(s.key, sessionView(snap, s, prev?.views.get(s.key)));
       // Mergers of sessions no longer listed (a clear, an import) go with them.
       for (const k of mergers.keys()) if (!views.has(k)) mergers.delete(k);
-      const sessions = snap.sessions.map((s) => views.get(s.key)!.row);
+      // The list keeps a row while what it shows of it is the same (the core's Session object is
+      // new whenever the session changed at all), and the same array while every row is kept:
+      // records that add events to a stream do not re-render the sessions list.
+      const before = prev?.vm.sessions;
+      const beforeByKey = new Map(before?.map((r) => [r.key, r]));
+      const rows = snap.sessions.map((s) => {
+        const r = views.get(s.key)!.row;
+        const old = beforeByKey.get(s.key);
+        return old && sameRow(old, r) ? old : r;
+      });
+      const sessions = before && before.length === rows.length && rows.every((r, i) => r === before[i]) ? before : rows;
       const all = index.sorted(undefined);
       const listed = new Set(views.keys());
       // A finding the analyzer could not tie to a listed session (records the panel store lost)

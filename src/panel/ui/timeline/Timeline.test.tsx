@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import { act } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InspectorApp } from '../app/InspectorApp';
 import { createStaticSource } from '../sources/static-source';
@@ -138,5 +139,34 @@ describe('streams named by their lane labels', () => {
     expect(m.container.querySelector(`#${b}`)!.getAttribute('aria-label')).toMatch(/lossy-result-accepted/);
     await click($(m.container, '[data-testid=tl-prev-finding]'));
     expect($(m.container, '.tl-canvas')!.getAttribute('aria-activedescendant')).toBe(a);
+  });
+});
+
+describe('timeline lanes are virtualized', () => {
+  it('draws only the lanes in view of the body (labels and marks), the rest is room of their height', async () => {
+    const { manyCalls } = await import('../test-support/generated');
+    m = await mount(<InspectorApp source={createStaticSource(manyCalls(300, 2))} analyzerFactory={factory} mode="viewer" />);
+    const tl = $(m.container, '[data-testid=timeline]')!;
+    const labels = $$(tl, '.tl-label');
+    // 301 lanes (initialize and 300 calls): a screen of them and the overscan, not all
+    expect(labels.length).toBeGreaterThan(5);
+    expect(labels.length).toBeLessThan(60);
+    const lanesDrawn = new Set($$(tl, '[data-ev]').map((e) => e.getAttribute('data-ev')!.split(':')[0]));
+    expect(lanesDrawn.size).toBeGreaterThan(0);
+    expect(lanesDrawn.size).toBeLessThanOrEqual(labels.length);
+    const room = $$(tl, '.tl-lanes-room');
+    const h = labels[0]!.style.height;
+    const total = room.reduce((n, r) => n + parseFloat(r.style.height), 0) + labels.length * parseFloat(h);
+    expect(total).toBe(301 * parseFloat(h));
+    // scrolled to the end: the last lanes are drawn, the first are not
+    const body = $(tl, '.tl-body')!;
+    await act(async () => {
+      body.scrollTop = 301 * parseFloat(h);
+      body.dispatchEvent(new Event('scroll'));
+      await new Promise((r) => setTimeout(r, 20));
+    });
+    const after = $$(tl, '.tl-label').map((l) => l.textContent);
+    expect(after.some((t) => t?.includes('tools/call'))).toBe(true);
+    expect(after).not.toEqual(labels.map((l) => l.textContent));
   });
 });

@@ -1,9 +1,12 @@
+import { useRenderProbe } from '../common/render-probe';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent, type WheelEvent } from 'react';
 import type { Stream } from '../../../core/model';
 import { isMenuKey, useContextMenu } from '../common/ContextMenu';
 import { isCopyKey } from '../common/copy';
 import { eventMethods } from '../common/labels';
 import { useMeasured } from '../common/use-measured';
+import { observeRectWithFallback } from '../common/virtual';
 import { formatRel, visibleLine } from '../common/text';
 import { useEventActions } from '../events/use-event-actions';
 import { useNavActions, useSelection } from '../navigation/NavigationProvider';
@@ -21,6 +24,7 @@ import { TimelineSelected } from './TimelineSelected';
 import { useTimelineView } from './use-timeline-view';
 
 export function Timeline() {
+  useRenderProbe('timeline');
   const vm = useViewModel();
   const { view: sv, event: selected, finding } = useSelection();
   const act = useNavActions();
@@ -45,16 +49,28 @@ export function Timeline() {
   };
   const steps = useMemo(() => findingSteps(snap, findings), [snap, findings]);
 
-  // Vertical culling: only lanes near the visible part of the (scrolling) body are drawn.
   const bodyRef = useRef<HTMLDivElement>(null);
-  const [vScroll, setVScroll] = useState({ top: 0, height: 800 });
   const remeasure = [sv === undefined, lanes.length === 0];
-  useMeasured(() => bodyRef.current, (el) => setVScroll({ top: el.scrollTop, height: el.clientHeight || 800 }), remeasure);
   // Room for the timeline in its tab: when full-height lanes would not fit, they are drawn compact.
   const rootRef = useRef<HTMLDivElement>(null);
   const [room, setRoom] = useState(Infinity);
   useMeasured(() => rootRef.current?.parentElement, (el) => setRoom(el.clientHeight || Infinity), remeasure);
   const geom = room - 200 < lanes.length * LANES_FULL.h ? LANES_COMPACT : LANES_FULL;
+  // Virtualized lanes: only the lanes in view of the (scrolling) body, and a few either side, are
+  // drawn (their labels and their marks); the rest is empty room of the lanes' height.
+  const lanesV = useVirtualizer({
+    count: lanes.length,
+    getScrollElement: () => bodyRef.current,
+    estimateSize: () => geom.h,
+    overscan: 4,
+    paddingStart: AXIS_H,
+    observeElementRect: observeRectWithFallback,
+    initialRect: { width: 900, height: 800 },
+  });
+  useLayoutEffect(() => lanesV.measure(), [lanesV, geom.h]);
+  const shownLanes = lanesV.getVirtualItems();
+  const firstLane = shownLanes[0]?.index ?? 0;
+  const lastLane = shownLanes.at(-1)?.index ?? -1;
   const [width, setWidth] = useState(900);
   useMeasured(() => wrapRef.current, (el) => setWidth(Math.max(300, el.clientWidth || 900)), remeasure);
 
@@ -84,7 +100,7 @@ export function Timeline() {
     body.scrollTop = Math.max(0, Math.min(bottom - shown, top));
   });
 
-  const laneVisible = (i: number) => AXIS_H + i * geom.h + geom.h >= vScroll.top - 4 * geom.h && AXIS_H + i * geom.h <= vScroll.top + vScroll.height + 4 * geom.h;
+  const laneVisible = (i: number) => i >= firstLane && i <= lastLane;
   const f = makeFrame(view, width, t0, geom, laneVisible);
   const tOf = (r: EventRef | undefined) => (r ? snap.streams[r.streamId]?.events[r.index]?.t : undefined);
   const mid = (view.start + view.end) / 2;
@@ -206,26 +222,24 @@ export function Timeline() {
   return (
     <div className={`tl${geom.compact ? ' compact' : ''}`} data-testid="timeline" ref={rootRef}>
       <TimelineBar lanes={lanes.length} view={view} t0={t0} findings={steps.length} act={bar} />
-      <div className="tl-body" ref={bodyRef} onScroll={(e) => setVScroll({ top: e.currentTarget.scrollTop, height: e.currentTarget.clientHeight || 800 })}>
+      <div className="tl-body" ref={bodyRef}>
         <div className="tl-labels" aria-hidden="true">
           <div className="tl-axis-spacer" />
-          {lanes.map((s, li) =>
-            !laneVisible(li) ? (
-              <div className="tl-label" key={s.id} style={{ height: geom.h }} />
-            ) : (
-              <div className="tl-label" key={s.id} style={{ height: geom.h }}>
-                <div className="l1">{visibleLine(sv.lanes.labels.get(s.id) ?? s.method, 60)}</div>
-                <div className="l2">
-                  <span className={s.status !== undefined && s.status >= 400 ? 'sev-error' : undefined}>{s.status ?? '—'}</span>
-                  {/* a 202/204 answer (to a notification or response) has no body: "open" would mislead */}
-                  {visibleLine(
-                    (s.status === 202 || s.status === 204) && s.events.length === 0 && s.state === 'open' ? ' · accepted, no body' : ` · ${s.events.length.toLocaleString('en-US')} events · ${s.state}${s.endReason ? ` (${s.endReason})` : ''}`,
-                    80,
-                  )}
-                </div>
+          {firstLane > 0 && <div className="tl-lanes-room" style={{ height: firstLane * geom.h }} />}
+          {lanes.slice(firstLane, lastLane + 1).map((s) => (
+            <div className="tl-label" key={s.id} style={{ height: geom.h }}>
+              <div className="l1">{visibleLine(sv.lanes.labels.get(s.id) ?? s.method, 60)}</div>
+              <div className="l2">
+                <span className={s.status !== undefined && s.status >= 400 ? 'sev-error' : undefined}>{s.status ?? '—'}</span>
+                {/* a 202/204 answer (to a notification or response) has no body: "open" would mislead */}
+                {visibleLine(
+                  (s.status === 202 || s.status === 204) && s.events.length === 0 && s.state === 'open' ? ' · accepted, no body' : ` · ${s.events.length.toLocaleString('en-US')} events · ${s.state}${s.endReason ? ` (${s.endReason})` : ''}`,
+                  80,
+                )}
               </div>
-            ),
-          )}
+            </div>
+          ))}
+          {lastLane < lanes.length - 1 && <div className="tl-lanes-room" style={{ height: (lanes.length - 1 - lastLane) * geom.h }} />}
         </div>
         <div
           className="tl-canvas"

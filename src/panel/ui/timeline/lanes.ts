@@ -43,23 +43,33 @@ export function streamEnd(s: Stream): number {
   return Math.max(s.end ?? last, last);
 }
 
-export function buildLanes(snap: AnalysisSnapshot, session: Session, reqs: ReadonlyMap<string, RequestInfo>): Lanes {
-  const streams = session.streamIds
-    .map((id) => snap.streams[id])
-    .filter((s): s is Stream => !!s)
-    .sort((a, b) => a.start - b.start);
-  const laneOf = new Map(streams.map((s, i) => [s.id, i]));
+/**
+ * `prev`: the session's lanes of the previous snapshot. What did not change is kept from it (the
+ * lane order, the labels and their namer, whose regular expression over every stream id costs
+ * most with a thousand streams); a live session of a thousand tool calls rebuilds its lanes with
+ * every published snapshot.
+ */
+export function buildLanes(snap: AnalysisSnapshot, session: Session, reqs: ReadonlyMap<string, RequestInfo>, prev?: Lanes): Lanes {
+  const streams = session.streamIds.map((id) => snap.streams[id]).filter((s): s is Stream => !!s);
+  // (the session lists its streams in start order as a rule: sorted only when they are not)
+  let sorted = true;
+  for (let i = 1; i < streams.length && sorted; i++) if (streams[i - 1]!.start > streams[i]!.start) sorted = false;
+  if (!sorted) streams.sort((a, b) => a.start - b.start);
+  const sameOrder = !!prev && prev.streams.length === streams.length && streams.every((s, i) => prev.streams[i]!.id === s.id);
+  const laneOf = sameOrder ? prev.laneOf : new Map(streams.map((s, i) => [s.id, i]));
   const base = streams.map((s) => streamLabel(s, reqs));
   const total = new Map<string, number>();
   for (const b of base) total.set(b, (total.get(b) ?? 0) + 1);
   const seen = new Map<string, number>();
-  const labels = new Map<string, string>();
+  const fresh = new Map<string, string>();
   streams.forEach((s, i) => {
     const b = base[i]!;
     const n = (seen.get(b) ?? 0) + 1;
     seen.set(b, n);
-    labels.set(s.id, total.get(b)! > 1 ? `${b} (${n})` : b);
+    fresh.set(s.id, total.get(b)! > 1 ? `${b} (${n})` : b);
   });
+  const sameLabels = !!prev && prev.labels.size === fresh.size && [...fresh].every(([id, l]) => prev.labels.get(id) === l);
+  const labels = sameLabels ? prev.labels : fresh;
   let a = Infinity;
   let b = -Infinity;
   for (const s of streams) {
@@ -71,5 +81,11 @@ export function buildLanes(snap: AnalysisSnapshot, session: Session, reqs: Reado
     const pad = Math.max(20, (b - a) * 0.04);
     range = { start: a - pad, end: b + pad * 2.5 };
   }
-  return { streams, laneOf, labels, t0: streams.length ? streams[0]!.start : 0, range, name: streamNamer(labels) };
+  return { streams, laneOf, labels, t0: streams.length ? streams[0]!.start : 0, range, name: sameLabels ? prev.name : lazyNamer(labels) };
+}
+
+/** streamNamer built on the first message it names (most snapshots name none). */
+function lazyNamer(labels: ReadonlyMap<string, string>): (text: string) => string {
+  let namer: ((text: string) => string) | undefined;
+  return (text) => (namer ??= streamNamer(labels))(text);
 }
