@@ -6,6 +6,7 @@
 // its own unless the wire gave it one (its id). What the analysis reads of the JSON-RPC messages
 // (kind, method, request id, progress) is kept here; the rest of a data field is decoded again on
 // demand from its span.
+import type { JsonRpcSummary, SseEvent } from '../model';
 
 /** JSON-RPC kind of an event's first message (the analysis reads batches message by message). */
 export const RpcKind = { None: 0, Request: 1, Notification: 2, Result: 3, Error: 4, Invalid: 5 } as const;
@@ -265,4 +266,40 @@ export class EventTable {
     this.check(i);
     this.flagBits[i] = this.flagBits[i]! | f;
   }
+}
+
+const KIND: Record<JsonRpcSummary['kind'], RpcKind> = { request: RpcKind.Request, notification: RpcKind.Notification, result: RpcKind.Result, error: RpcKind.Error, invalid: RpcKind.Invalid };
+
+/**
+ * The row of an event as the analysis builds it today, its raw text appended to `text`: what the
+ * columns hold of it. The facts of a batch's messages beyond the first are not columns (batches
+ * are rare: the analysis reads them message by message when they arrive).
+ */
+export function rowOf(ev: SseEvent, text: TextStore): EventRow {
+  const rawStart = text.append(ev.raw);
+  const m = ev.messages[0];
+  let flags = 0;
+  if (ev.idOnly) flags |= EvFlag.IdOnly;
+  if (ev.truncated) flags |= EvFlag.Truncated;
+  if (ev.duplicate) flags |= EvFlag.Duplicate;
+  if (ev.synthetic) flags |= EvFlag.Synthetic;
+  if (ev.jsonError !== undefined) flags |= EvFlag.JsonError;
+  if (ev.messages.length > 1) flags |= EvFlag.Batch;
+  const row: EventRow = { t: ev.t, rawStart, rawEnd: rawStart + ev.raw.length, type: ev.event, cursor: ev.cursor, flags };
+  // The data of a block with one data line is a span of its raw text (the parser slices it).
+  const at = ev.data === '' ? -1 : ev.raw.indexOf(ev.data);
+  if (at !== -1) {
+    row.dataStart = rawStart + at;
+    row.dataEnd = rawStart + at + ev.data.length;
+  }
+  if (ev.id !== undefined) row.id = ev.id;
+  if (ev.retry !== undefined) row.retry = ev.retry;
+  if (m) {
+    row.kind = KIND[m.kind];
+    if (m.method !== undefined) row.method = m.method;
+    const rid = m.id ?? m.progressToken;
+    if (rid !== undefined) row.requestId = rid;
+    if (m.progress !== undefined) row.progress = m.progress;
+  }
+  return row;
 }
