@@ -14,6 +14,7 @@
 import type { AnalysisSnapshot, Finding } from '../core/model';
 import { adviceFor, captureItemText, captureSummary } from '../core/presentation';
 import { fails, findingsOfRequest, requestName, sessionName, worst, type AuditInput, type FailOn } from './audit-input';
+import { eventCountAtSnapshot, eventTime } from '../core/event-access';
 
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const shown = (s: string) => s.replace(NOT_XML, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
@@ -87,7 +88,8 @@ function span(snap: AnalysisSnapshot, streamIds: readonly string[]): { start: nu
     const s = snap.streams[id];
     if (!s) continue;
     start = Math.min(start, s.start);
-    const last = s.events.length ? s.events[Math.min(s.events.length, s.eventCount ?? s.events.length) - 1]!.t : s.start;
+    const n = eventCountAtSnapshot(s);
+    const last = n ? eventTime(s, n - 1)! : s.start;
     end = Math.max(end, s.end ?? s.start, last);
   }
   return Number.isFinite(start) ? { start, end: Math.max(start, end) } : { start: 0, end: 0 };

@@ -18,8 +18,9 @@
 // (see TraceFile).
 
 import { clientText } from '../core/presentation-eras';
-import type { AnalysisSnapshot, Finding, Stream } from '../core/model';
+import type { AnalysisSnapshot, Finding, SseEvent, Stream } from '../core/model';
 import { visibleLine } from './escape';
+import { eventsAtSnapshot, eventTime } from '../core/event-access';
 
 export interface TraceEvent {
   name: string;
@@ -201,14 +202,15 @@ function label(text: string): string {
 }
 
 /** The stream's events at this snapshot (Stream.events may have grown past an older snapshot). */
-export function eventsOf(s: Stream): Stream['events'] {
-  return s.eventCount !== undefined && s.eventCount < s.events.length ? s.events.slice(0, s.eventCount) : s.events;
+export function eventsOf(s: Stream): readonly SseEvent[] {
+  return eventsAtSnapshot(s);
 }
 
 export function findingTime(snap: AnalysisSnapshot, f: Finding): number | undefined {
   const s = f.streamId ? snap.streams[f.streamId] : undefined;
   if (!s) return undefined;
-  if (f.eventIndex !== undefined && s.events[f.eventIndex]) return s.events[f.eventIndex]!.t;
+  const t = f.eventIndex !== undefined ? eventTime(s, f.eventIndex) : undefined;
+  if (t !== undefined) return t;
   return s.start;
 }
 

@@ -8,6 +8,7 @@ import { findingsOfRequest, requestName } from '../audit-input';
 import { adviceFor } from './explain';
 import type { Capture } from './captures';
 import { cap, capIds, DATA_MAX, MESSAGE_MAX, URL_MAX } from './text';
+import { eventCountAtSnapshot, eventsAtSnapshot } from '../../core/event-access';
 
 export class NotFound extends Error {}
 
@@ -138,7 +139,7 @@ export function timelineView(snap: AnalysisSnapshot, s: Session) {
     losslessReasons: s.losslessReasons.map((x) => cap(x, MESSAGE_MAX)),
     startedAt: Number.isFinite(t0) ? new Date(t0).toISOString() : null,
     streams: streams.map((x) => {
-      const ids = x.events.slice(0, x.eventCount ?? x.events.length).filter((e) => e.id !== undefined);
+      const ids = eventsAtSnapshot(x).filter((e) => e.id !== undefined);
       return {
         streamId: x.id,
         kind: x.kind,
@@ -147,7 +148,7 @@ export function timelineView(snap: AnalysisSnapshot, s: Session) {
         state: x.state,
         startMs: rel(x.start),
         endMs: rel(x.end),
-        events: x.eventCount ?? x.events.length,
+        events: eventCountAtSnapshot(x),
         firstEventId: ids[0]?.id !== undefined ? cap(ids[0].id, 80) : null,
         lastEventId: ids.at(-1)?.id !== undefined ? cap(ids.at(-1)!.id!, 80) : null,
         lastEventIdSent: x.lastEventIdSent !== undefined ? cap(x.lastEventIdSent, 80) : null,
@@ -204,7 +205,7 @@ const counterOf = (id: string | undefined): number | undefined => {
  * the events end in a number, else from the first event with id `from` to the first with id `to`.
  */
 export function eventsOf(s: Stream, from: string | undefined, to: string | undefined, dataMax = DATA_MAX): EventView[] {
-  const all = s.events.slice(0, s.eventCount ?? s.events.length);
+  const all = eventsAtSnapshot(s);
   let sel = all;
   if (from !== undefined || to !== undefined) {
     const a = counterOf(from);

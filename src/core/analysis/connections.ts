@@ -15,6 +15,7 @@ import { ORPHAN_WHAT, resumeEmpty, resumeRefused, sessionExpired } from './texts
 import { connKey, type AnalyzerState, type ConnState } from './analyzer-state';
 import { modernEnded, onHttpAnswer, requestEra } from './eras';
 import { followOn, getConversation } from './conversations';
+import { eventCount } from '../event-access';
 
 function looksJsonRpc(body: string | null): DecodedMessage[] | null {
   if (!body) return null;
@@ -225,7 +226,7 @@ export function onEnd(A: AnalyzerState, r: EndRecord): void {
   modernEnded(A, st);
   // An empty resume that closed while its request was still pending.
   const serverClosed = r.how === 'complete' || r.how === 'network-error' || r.how === 'unknown';
-  if (st.isResume && serverClosed && (st.status === undefined || st.status < 400) && st.events.length === 0 && !st.captureIncomplete) {
+  if (st.isResume && serverClosed && (st.status === undefined || st.status < 400) && eventCount(st) === 0 && !st.captureIncomplete) {
     const pending = st.root.requests.filter((q) => q.response === undefined);
     if (pending.length > 0) {
       addFinding(A, s, st.endOrd, 'resume-rejected', {

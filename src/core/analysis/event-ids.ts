@@ -9,6 +9,7 @@ import { addCode, runFinding } from './findings-log';
 import { duplicateRun, otherStreamRun } from './texts';
 import type { Candidate, IdTrack, IdView, SessionState, StreamS } from './state';
 import type { AnalyzerState } from './analyzer-state';
+import { lastIndexOfId } from '../event-access';
 
 function addCandidate(v: IdView, st: StreamS, tr: IdTrack, eventIndex: number, at: number, p: ParsedId, id: string, kind: Candidate['kind'], from: number, to: number, prevId?: string): void {
   const prevOrd = st.isResume && !tr.lastParsed ? st.ord : tr.lastIdOrd ?? st.ord;
@@ -101,11 +102,10 @@ function crossSession(s: SessionState, st: StreamS, ev: SseEvent, id: string, p:
       (s.crossIn ??= []).push({ stream: st, index: ev.index, ord: at, other: hit });
       s.dirty = true;
     } else if (!st.isResume && hit.isResume) {
-      for (let i = hit.events.length - 1; i >= 0; i--) {
-        if (hit.events[i]!.id !== id) continue;
+      const i = lastIndexOfId(hit, id);
+      if (i !== -1) {
         (t.crossIn ??= []).push({ stream: hit, index: i, ord: hit.ord, other: st });
         t.dirty = true;
-        break;
       }
     } else if (!st.isResume && !hit.isResume && ep.reuse++ === 0) {
       for (const x of ep.sessions) x.dirty = true;

@@ -25,6 +25,7 @@
 import type { ParsedId } from '../ids';
 import { LOST } from './texts';
 import type { Candidate, LostIds, LostPart, SessionState, StreamS } from './state';
+import { eventTime } from '../event-access';
 
 export type { LostIds, LostPart } from './state';
 
@@ -163,7 +164,7 @@ function mayHold(part: LostPart, c: Candidate, perStream: boolean): boolean {
   // Time: the missing ids were made after X's request when X was opened without Last-Event-ID
   // and the jump is not in a replay, and before the event after the jump was read.
   const genLo = c.kind === 'live' && x.fresh ? x.start : -Infinity;
-  const readHi = x.events[c.eventIndex]?.t ?? Infinity;
+  const readHi = eventTime(x, c.eventIndex) ?? Infinity;
   return part.tHi >= genLo && part.genLo <= readHi;
 }
 

@@ -16,6 +16,7 @@ import * as C from '../texts-client-use';
 import type { ReqState, StreamS } from '../state';
 import { add, type Derivation } from './context';
 import { named } from './modern-verdicts';
+import { eventData, eventDuplicate } from '../../event-access';
 
 export const MIN_CHARS = 32;
 const MAX_STRINGS = 2000;
@@ -44,8 +45,9 @@ function received(D: Derivation, r: ReqState): string[] {
   for (const st of D.s.streams) byId.set(st.id, st);
   const out: [string, string][] = [];
   const at = (st: StreamS | undefined, i: number) => {
-    const e = st?.events[i];
-    if (e && !e.duplicate) strings(parse(e.data), out, '');
+    if (!st || eventDuplicate(st, i)) return;
+    const data = eventData(st, i);
+    if (data !== undefined) strings(parse(data), out, '');
   };
   for (const [sid, i] of r.notifications) at(byId.get(sid), i);
   if (r.responseStream && r.responseIndex !== undefined) at(r.responseStream, r.responseIndex);

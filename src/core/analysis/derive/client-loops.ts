@@ -10,6 +10,7 @@ import { paramsKey } from '../eras';
 import * as C from '../texts-client-use';
 import { add, type Derivation } from './context';
 import { named } from './modern-verdicts';
+import { hasFreshEvent } from '../../event-access';
 
 /** Failed attempts in a row that make a loop. */
 export const LOOP_MIN = 3;
@@ -90,7 +91,7 @@ function fruitless(x: StreamS): boolean {
   if (x.status !== undefined && x.status >= 400) return true;
   if (x.end === undefined) return false;
   if (x.bodyAbsent || x.captureIncomplete) return false; // what it carried is unknown
-  const fresh = x.events.some((e) => !e.duplicate);
+  const fresh = hasFreshEvent(x);
   return !fresh && (x.state === 'error' || x.bytes === 0);
 }
 

@@ -10,6 +10,7 @@ import type { ReqState } from '../state';
 import * as C from '../texts-client';
 import { add, overlay, type Derivation } from './context';
 import { named } from './modern-verdicts';
+import { eventAt, eventDuplicate } from '../../event-access';
 
 /** A later request with the same method and params (without `_meta`): the client sent it again. */
 function reissueOf(D: Derivation, r: ReqState): ReqState | undefined {
@@ -28,7 +29,7 @@ export function namedEventResult(D: Derivation, r: ReqState): Verdict | undefine
   const u = r.x.c?.untaken;
   if (!u) return undefined;
   const st = D.s.streams.find((x) => x.id === u.streamId);
-  const ev = st?.events[u.index];
+  const ev = st ? eventAt(st, u.index) : undefined;
   if (st) overlay(D, st, u.index, 'result-not-taken');
   const again = reissueOf(D, r);
   add(D, u.ord, 'result-not-taken', {
@@ -56,7 +57,7 @@ export function namedEventResult(D: Derivation, r: ReqState): Verdict | undefine
 export function answeredNotTaken(D: Derivation, r: ReqState): void {
   const st = r.responseStream;
   if (!st || r.responseIndex === undefined || r.responseOrd === undefined || r.method === 'notifications/cancelled') return;
-  const ev = st.events[r.responseIndex];
+  const ev = eventAt(st, r.responseIndex);
   if (!ev) return;
   const cancelledAt = r.x.c?.cancelledAt;
   const again = reissueOf(D, r);
@@ -107,8 +108,7 @@ export function duplicatedOutput(D: Derivation, r: ReqState): boolean {
   for (const [sid, idx, id] of dups) {
     if (id !== undefined) ids.push(id);
     const x = D.s.streams.find((t) => t.id === sid);
-    const ev = x?.events[idx];
-    if (ev && !ev.duplicate) renamed++;
+    if (x && eventAt(x, idx) && !eventDuplicate(x, idx)) renamed++;
     if (sid !== r.responseStream.id) streams.add(sid);
   }
   if (r.responseIndex !== undefined) overlay(D, r.responseStream, r.responseIndex, 'duplicate-output-accepted');

@@ -5,6 +5,7 @@ import { notRecordedOnly } from '../streams';
 import { META_RANK } from '../sessions';
 import type { Derivation } from './context';
 import { MODERN_REASONS, SESSION_ERA } from '../texts-eras';
+import { eventCount } from '../../event-access';
 
 function reasons(D: Derivation, foreign: number): string[] {
   const { s, I } = D;
@@ -42,7 +43,7 @@ function chains(D: Derivation): ReconnectChain[] {
       rootStreamId: st.id,
       requestIds: st.requests.map((r) => r.id),
       segments: st.segments.map((x) => {
-        const seg: ReconnectChain['segments'][number] = { streamId: x.id, events: x.events.length, state: x.state };
+        const seg: ReconnectChain['segments'][number] = { streamId: x.id, events: eventCount(x), state: x.state };
         if (x !== st && x.lastEventIdSent !== undefined) seg.resumedFrom = x.lastEventIdSent;
         if (x.firstId !== undefined) seg.firstId = x.firstId;
         if (x.lastId !== undefined) seg.lastId = x.lastId;

@@ -8,6 +8,7 @@ import type { Verdict } from '../../model';
 import * as E from '../texts-eras';
 import type { ReqState } from '../state';
 import { add, overlay, type Derivation } from './context';
+import { eventMessages } from '../../event-access';
 
 const toolOf = (r: ReqState): string | undefined => {
   const p = r.params as { name?: unknown; uri?: unknown } | undefined;
@@ -58,7 +59,7 @@ export function partialOutput(D: Derivation, r: ReqState): void {
   for (const a of attempts) {
     for (const [sid, idx] of a.notifications) {
       if (sid !== a.stream.id) continue;
-      for (const m of a.stream.events[idx]?.messages ?? []) if (m.method && (forced.has(m.method) || !idempotent.has(m.method))) methods.add(m.method);
+      for (const m of eventMessages(a.stream, idx)) if (m.method && (forced.has(m.method) || !idempotent.has(m.method))) methods.add(m.method);
       if (methods.size >= 4) break;
     }
   }

@@ -6,6 +6,7 @@ import { absentBody, crossSession, crossSessionResponse, DEPENDS, unverifiableRe
 import type { OrdFinding, SessionState, StreamS } from '../state';
 import { CROSS_SESSION, type GapLoss } from './cache';
 import { add, overlay, type Derivation } from './context';
+import { eventCount, eventId, eventMessages } from '../../event-access';
 
 /** Resumes whose replay cannot be checked; returns their ords per chain root. */
 export function unverifiedResumes(D: Derivation): Map<StreamS, number[]> {
@@ -13,7 +14,7 @@ export function unverifiedResumes(D: Derivation): Map<StreamS, number[]> {
   if (D.contiguous || D.s.gaplessDeclared) return roots;
   for (const r of D.s.resumes) {
     // A refused resume replayed nothing: resume-rejected says it.
-    if ((r.status !== undefined && r.status >= 400) || (r.state !== 'open' && r.events.length === 0 && r.status === undefined)) continue;
+    if ((r.status !== undefined && r.status >= 400) || (r.state !== 'open' && eventCount(r) === 0 && r.status === undefined)) continue;
     const l = roots.get(r.root);
     if (l) l.push(r.ord);
     else roots.set(r.root, [r.ord]);
@@ -61,8 +62,8 @@ export function crossSessionReplays(D: Derivation): CrossSessionLoss {
     r.entry.f = frozen({ ...r.entry.f, eventIds: r.ids.slice(), message });
   };
   for (const h of hits) {
-    const ev = h.stream.events[h.index];
-    if (!ev || ev.id === undefined) continue;
+    const id = eventId(h.stream, h.index);
+    if (id === undefined) continue;
     overlay(D, h.stream, h.index, 'replay-cross-stream');
     const l = out.losses.get(h.stream.root);
     const loss: GapLoss = [h.ord - 1, h.ord, CROSS_SESSION, false];
@@ -70,11 +71,11 @@ export function crossSessionReplays(D: Derivation): CrossSessionLoss {
     else out.losses.set(h.stream.root, [loss]);
     out.foreign.add(`${h.stream.id}\u0000${h.index}`);
     const from = h.other.session;
-    const resp = ev.messages.filter((m) => (m.kind === 'result' || m.kind === 'error') && m.id !== undefined);
-    const respText = resp.map((m) => crossSessionResponse(ev.id!, m.kind, from?.sessionId ?? '(unknown)', m.id!));
+    const resp = eventMessages(h.stream, h.index).filter((m) => (m.kind === 'result' || m.kind === 'error') && m.id !== undefined);
+    const respText = resp.map((m) => crossSessionResponse(id, m.kind, from?.sessionId ?? '(unknown)', m.id!));
     if (run && run.st === h.stream && run.idx === h.index - 1 && run.from === from) {
       run.idx = h.index;
-      run.ids.push(ev.id);
+      run.ids.push(id);
       if (!run.others.includes(h.other.id)) run.others.push(h.other.id);
       for (const t of respText) run.responses.push(t);
       continue;
@@ -84,12 +85,12 @@ export function crossSessionReplays(D: Derivation): CrossSessionLoss {
     const entry = add(D, h.ord, 'replay-cross-stream', {
       streamId: h.stream.id,
       relatedStreamIds: [h.stream.root.id, h.other.id].filter((x, i, a) => x !== h.stream.id && a.indexOf(x) === i),
-      eventIds: [ev.id],
+      eventIds: [id],
       eventIndex: h.index,
       ...(req ? { requestId: req.id } : {}),
       message: '',
     });
-    run = { st: h.stream, idx: h.index, from, ids: [ev.id], others: [h.other.id], responses: respText, entry };
+    run = { st: h.stream, idx: h.index, from, ids: [id], others: [h.other.id], responses: respText, entry };
   }
   close(run);
   return out;
