@@ -31,9 +31,21 @@ afterAll(async () => {
 /** Clear the panel, run the page's agent once in `mode`, return its outcome. */
 async function runMode(mode: string): Promise<any> {
   await clickTestId(h.panel, 'tb-clear');
-  await waitFor(() => h.panel.eval(`globalThis.__MSI_UI__.snapshot().sessions.length === 0 && !!document.querySelector('[data-testid=empty-state]')`), {
-    message: 'panel cleared',
-  });
+  // The previous mode's client may still send a late request (its standalone GET's reconnect, a
+  // cancellation) just after the clear: that starts a new session, which is right; clear again.
+  let last = '';
+  await waitFor(
+    async () => {
+      const st = await h.panel.eval<{ sessions: number; empty: boolean }>(
+        `({ sessions: globalThis.__MSI_UI__.snapshot().sessions.length, empty: !!document.querySelector('[data-testid=empty-state]') })`,
+      );
+      last = JSON.stringify(st);
+      if (st.sessions === 0 && st.empty) return true;
+      if (st.sessions > 0) await clickTestId(h.panel, 'tb-clear');
+      return false;
+    },
+    { message: () => `panel cleared; last ${last}` },
+  );
   return h.evalPage(`window.__demo.run(${JSON.stringify(mode)})`);
 }
 
