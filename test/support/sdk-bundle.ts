@@ -1,6 +1,6 @@
-// A browser bundle of the official MCP TypeScript SDK client (Client + StreamableHTTPClientTransport),
-// built in memory with Vite for pages served by the test server. Used until/unless the fixtures
-// provide their own bundle page.
+// Browser bundles of MCP clients (the official TypeScript SDK's Client +
+// StreamableHTTPClientTransport; the AI SDK's createMCPClient), built in memory with Vite for pages
+// served by the test server.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -8,16 +8,12 @@ import { build, type Rolldown } from 'vite';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-/** Returns the ES module text exporting `Client` and `StreamableHTTPClientTransport`. */
-export async function buildSdkClientBundle(): Promise<string> {
-  const dir = join(ROOT, 'test-artifacts', 'sdk-bundle');
+/** Bundles `source` (an ES module re-exporting a client) into one ES module text. */
+async function bundleEntry(dirName: string, fileName: string, source: string, what: string): Promise<string> {
+  const dir = join(ROOT, 'test-artifacts', dirName);
   mkdirSync(dir, { recursive: true });
   const entry = join(dir, 'entry.js');
-  writeFileSync(
-    entry,
-    `export { Client } from '@modelcontextprotocol/sdk/client/index.js';\n` +
-      `export { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';\n`,
-  );
+  writeFileSync(entry, source);
   const out = (await build({
     configFile: false,
     root: ROOT,
@@ -26,36 +22,28 @@ export async function buildSdkClientBundle(): Promise<string> {
       write: false,
       minify: false,
       target: 'chrome116',
-      lib: { entry, formats: ['es'], fileName: 'sdk' },
+      lib: { entry, formats: ['es'], fileName },
       rolldownOptions: { output: { codeSplitting: false } },
     },
   })) as Rolldown.RolldownOutput | Rolldown.RolldownOutput[];
   const outputs = Array.isArray(out) ? out : [out];
   const chunk = outputs.flatMap((o) => o.output).find((c) => c.type === 'chunk');
-  if (!chunk || chunk.type !== 'chunk') throw new Error('SDK bundle: no output chunk');
+  if (!chunk || chunk.type !== 'chunk') throw new Error(`${what} bundle: no output chunk`);
   return chunk.code;
 }
 
+/** Returns the ES module text exporting `Client` and `StreamableHTTPClientTransport`. */
+export function buildSdkClientBundle(): Promise<string> {
+  return bundleEntry(
+    'sdk-bundle',
+    'sdk',
+    `export { Client } from '@modelcontextprotocol/sdk/client/index.js';\n` +
+      `export { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';\n`,
+    'SDK',
+  );
+}
+
 /** Returns the ES module text exporting `createMCPClient` of the AI SDK's MCP client (`@ai-sdk/mcp`). */
-export async function buildAiSdkMcpBundle(): Promise<string> {
-  const dir = join(ROOT, 'test-artifacts', 'ai-sdk-bundle');
-  mkdirSync(dir, { recursive: true });
-  const entry = join(dir, 'entry.js');
-  writeFileSync(entry, `export { createMCPClient } from '@ai-sdk/mcp';\n`);
-  const out = (await build({
-    configFile: false,
-    root: ROOT,
-    logLevel: 'silent',
-    build: {
-      write: false,
-      minify: false,
-      target: 'chrome116',
-      lib: { entry, formats: ['es'], fileName: 'ai-sdk-mcp' },
-      rolldownOptions: { output: { codeSplitting: false } },
-    },
-  })) as Rolldown.RolldownOutput | Rolldown.RolldownOutput[];
-  const outputs = Array.isArray(out) ? out : [out];
-  const chunk = outputs.flatMap((o) => o.output).find((c) => c.type === 'chunk');
-  if (!chunk || chunk.type !== 'chunk') throw new Error('@ai-sdk/mcp bundle: no output chunk');
-  return chunk.code;
+export function buildAiSdkMcpBundle(): Promise<string> {
+  return bundleEntry('ai-sdk-bundle', 'ai-sdk-mcp', `export { createMCPClient } from '@ai-sdk/mcp';\n`, '@ai-sdk/mcp');
 }

@@ -9,6 +9,7 @@ import { startHttp } from './http';
 import { connectBrowser } from './live/bridge';
 import { realRoot } from './paths';
 import { createMcpServer } from './server';
+import { untilSignal } from '../until-signal';
 
 const NAME = 'mcp-stream-inspector';
 export const DEFAULT_MCP_PORT = 6398;
@@ -106,16 +107,7 @@ export async function mcpCommand(argv: string[], io: { stdout: (s: string) => vo
   }
   io.stderr(`${NAME} mcp: Streamable HTTP at ${handle.url} (root ${root})\n`);
   hooks.onListening?.(handle.url);
-  await (hooks.stop ??
-    new Promise<void>((resolve) => {
-      const done = () => {
-        process.off('SIGINT', done);
-        process.off('SIGTERM', done);
-        resolve();
-      };
-      process.on('SIGINT', done);
-      process.on('SIGTERM', done);
-    }));
+  await (hooks.stop ?? untilSignal());
   await handle.close();
   await ctx.live?.close();
   return 0;

@@ -13,6 +13,7 @@ import { terminalSafe } from '../report';
 import { buildRecording, type Recording } from './recording';
 import { createReplay } from './replay';
 import { startServeServer, type ServeServer } from './server';
+import { untilSignal } from '../until-signal';
 
 const NAME = 'mcp-stream-inspector';
 export const DEFAULT_PORT = 6399;
@@ -278,16 +279,7 @@ export async function serveCommand(argv: string[], io: { stdout: (s: string) => 
   io.stdout('Ctrl+C stops.\n');
   hooks.onListening?.(handle);
 
-  await (hooks.stop ??
-    new Promise<void>((resolve) => {
-      const done = () => {
-        process.off('SIGINT', done);
-        process.off('SIGTERM', done);
-        resolve();
-      };
-      process.on('SIGINT', done);
-      process.on('SIGTERM', done);
-    }));
+  await (hooks.stop ?? untilSignal());
   await handle.close();
   return 0;
 }
