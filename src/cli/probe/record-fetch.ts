@@ -1,11 +1,14 @@
 // A `fetch` for the SDK clients that records every exchange as CaptureRecords, the way the
-// extension's page hook does (same contract as test/fixtures/client/recording-fetch.ts, which the
-// fixtures keep for themselves; the CLI must not import from test/):
-// - a connection's request and response records when its headers arrive (or the fetch fails);
+// extension's page hook (src/extension/hook/fetch.ts) does. The probe records with it, and so do
+// the test fixtures' clients (test/fixtures/client/recording-fetch.ts is a thin adapter over it):
+// - nothing of a connection is recorded before its response headers arrive (or the fetch fails);
+//   then its request record (t = that moment) and its response record;
 // - a chunk record each time the *client* reads a piece of the body (pull-through, highWaterMark 0),
 //   so a cut or a slow read made by `shape` is recorded as the client lived it;
 // - one end record at EOF, on a read error (network-error; page-aborted when the signal aborted)
-//   or when the client cancels (page-cancelled).
+//   or when the client cancels (page-cancelled); a null body ends 'complete' at once;
+// - responses that are neither SSE nor JSON (capture 'none', e.g. a 202) get no chunk and no end.
+// Connection ids are 'c' + base-36 counter; seq is dense from 1 within one `src`.
 // `shape` wraps the server's body before the client sees it (probe cuts and pacing, pacer.ts).
 
 import { isEventStreamType, isJsonType, type CaptureRecord, type EndHow, type Header, type HookRecord } from '../../core/record';
@@ -29,6 +32,8 @@ export interface Recorder {
   src: string;
   /** Set or clear the shaping of the bodies of the next responses. */
   shape: Shape | undefined;
+  /** fetch() calls whose response headers have not arrived yet (they have no records yet). */
+  readonly inflight: number;
 }
 
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
@@ -43,13 +48,23 @@ export function errorText(e: unknown): string {
   return String(e);
 }
 
-export function createRecorder(src: string, baseFetch: typeof fetch = globalThis.fetch): Recorder {
+/** `baseFetch` does the work; without it, globalThis.fetch is looked up at each call (tests swap it). */
+export function createRecorder(src: string, baseFetch?: typeof fetch): Recorder {
   const records: CaptureRecord[] = [];
   let seq = 0;
   let connCounter = 0;
+  let inflight = 0;
   const push = (r: HookRecord) => void records.push({ seq: ++seq, src, ...r } as CaptureRecord);
 
-  const recorder: Recorder = { fetch: undefined as unknown as typeof fetch, records, src, shape: undefined };
+  const recorder: Recorder = {
+    fetch: undefined as unknown as typeof fetch,
+    records,
+    src,
+    shape: undefined,
+    get inflight() {
+      return inflight;
+    },
+  };
   recorder.fetch = (async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const conn = `c${(++connCounter).toString(36)}`;
     const req = input instanceof Request ? input : undefined;
@@ -59,7 +74,8 @@ export function createRecorder(src: string, baseFetch: typeof fetch = globalThis
     const headers = [...reqHeaders.entries()].map(([k, v]) => [k, v] as Header);
     const rawBody = init?.body;
     const body = typeof rawBody === 'string' ? rawBody : null;
-    const bodyNote = rawBody == null ? 'none' : typeof rawBody === 'string' ? undefined : 'binary';
+    // The hook's notes (request-info.ts): a streamed body is 'stream', anything else not a string 'binary'.
+    const bodyNote = rawBody == null ? 'none' : typeof rawBody === 'string' ? undefined : rawBody instanceof ReadableStream ? 'stream' : 'binary';
     const signal = init?.signal ?? req?.signal ?? undefined;
     const start = () => push({ kind: 'request', t: now(), conn, transport: 'fetch', method, url, headers, body, ...(bodyNote ? { bodyNote } : {}) });
     let ended = false;
@@ -71,13 +87,16 @@ export function createRecorder(src: string, baseFetch: typeof fetch = globalThis
     const failHow = (e: unknown): [EndHow, string] => (signal?.aborted ? ['page-aborted', errorText(signal.reason)] : ['network-error', errorText(e)]);
 
     let res: Response;
+    inflight++;
     try {
-      res = await baseFetch(input, init);
+      res = await (baseFetch ?? globalThis.fetch)(input, init);
     } catch (e) {
+      inflight--;
       start();
       end(...failHow(e));
       throw e;
     }
+    inflight--;
     start();
     const contentType = res.headers.get('content-type');
     const capture = isEventStreamType(contentType) ? 'sse' : isJsonType(contentType) ? 'json' : 'none';
