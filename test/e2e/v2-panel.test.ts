@@ -110,6 +110,13 @@ const bodyKey = (body: string | null) => {
   }
 };
 
+/**
+ * A request the page made that failed before any response: the server may never have seen it (the
+ * SDK's standalone GET started as the session is deleted is aborted on its way; under load it can
+ * be recorded by the page and never logged by the server).
+ */
+const neverAnswered = (c: PanelConn) => c.status === undefined && (c.end === 'page-aborted' || c.end === 'network-error');
+
 /** Findings that stay pending while the page runs, by design (a re-issue, a refetch or a retry may still come). */
 const LIVE_PENDING = new Set(['request-abandoned', 'lists-not-refetched', 'input-not-answered']);
 
@@ -134,7 +141,8 @@ async function runScenario(name: V2ScenarioName) {
       const pending = snap.findings.filter((f: any) => f.pending && !LIVE_PENDING.has(f.code)).map((f: any) => f.code);
       const server = serverConns(name, logStart).length;
       last = `panel ${conns.length} requests, server ${server}, open ${JSON.stringify(open.map((c) => `${c.method} ${bodyKey(c.body)}`))}, pending ${JSON.stringify(pending)}`;
-      return conns.length === server && open.length === 0 && pending.length === 0 ? rs : null;
+      const counted = conns.length === server || conns.filter((c) => !neverAnswered(c)).length === server;
+      return counted && open.length === 0 && pending.length === 0 ? rs : null;
     },
     { timeoutMs: 20_000, message: () => `${name}: every request in the panel, every body ended; last: ${last}` },
   );
@@ -148,6 +156,7 @@ function expectEveryEventInOrder(name: string, conns: PanelConn[], server: Retur
   for (const c of conns) {
     const key = c.method === 'POST' ? bodyKey(c.body) : c.method;
     const i = remaining.findIndex((s) => (s.httpMethod === 'POST' ? `${s.rpc}#${String(s.id ?? '')}` : s.httpMethod) === key);
+    if (i < 0 && neverAnswered(c)) continue;
     expect(i, `${name}: panel request ${key} is one the server received`).toBeGreaterThanOrEqual(0);
     const s = remaining.splice(i, 1)[0]!;
     if (c.end === 'network-error' || s.cut) {
