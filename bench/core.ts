@@ -17,6 +17,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createParser } from 'eventsource-parser';
+import { loadInputs } from '../src/cli/inputs';
 import { main as cliMain } from '../src/cli/main';
 import { exportHar } from '../src/export/har';
 import { createAnalyzer } from '../src/core';
@@ -114,6 +115,10 @@ async function auditRow(cfg: CoreConfig, log: (m: string) => void): Promise<Core
     const text = exportHar(buildCallsCapture(cfg.auditEvents, cfg.auditPerCall, cfg.eventBytes, 'http://127.0.0.1:9'));
     writeFileSync(file, text);
     const entries = (JSON.parse(text) as { log: { entries: unknown[] } }).log.entries.length;
+    // The audit must see every event of the file (a body the import dropped would flatter the ratio).
+    const seen = await loadInputs([file], { maxMb: 4000, maxBytes: 4e9 }, (m) => process.stderr.write(m));
+    const events = Object.values(seen?.[0]?.snap.streams ?? {}).reduce((n, st) => n + st.events.length, 0);
+    if (events !== cfg.auditEvents) throw new Error(`audit saw ${events} events, expected ${cfg.auditEvents}`);
     await timeBareHar(file);
     await timeAudit(file);
     const ratios: number[] = [];
