@@ -6,13 +6,25 @@
 //        events, and (b) pushed as CaptureRecords through createAnalyzer() + finish() + snapshot().
 //        Alternating order; ratio core / parser per pair.
 // Row 5: per-event time at 1M events vs at 10k events (10k timed as the median of 5 runs).
+// Row 4h: `audit` on a HAR file of an agent's tool calls (each a tools/call POST answered by a long
+//        SSE stream of progress notifications and its result), run in-process through the CLI's
+//        own main() as the command runs it (read, import, analysis, text report), against the bare
+//        work of reading the file: read it, JSON.parse the HAR, eventsource-parser over each
+//        entry's body and JSON.parse of each event's data. Alternating order; ratio per pair.
 
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createParser } from 'eventsource-parser';
+import { loadInputs } from '../src/cli/inputs';
+import { main as cliMain } from '../src/cli/main';
+import { exportHar } from '../src/export/har';
 import { createAnalyzer } from '../src/core';
 import type { HookRecord } from '../src/core/record';
 import { createRelayBuffer, DEFAULT_BUFFER_OPTIONS } from '../src/extension/relay/buffer';
 import { median, spread, type Spread } from './lib/stats';
-import { buildCapture, chunkText, sseBody, type Capture } from './lib/workload';
+import { buildCallsCapture, buildCapture, chunkText, sseBody, type Capture } from './lib/workload';
 
 export interface CoreConfig {
   reps: number;
@@ -22,11 +34,15 @@ export interface CoreConfig {
   /** Row 7b replay: stream size (events of relayEventBytes) pushed through the relay buffer. */
   relayEvents: number;
   relayEventBytes: number;
+  /** Row 4h: events in the HAR, and events per tool call (one entry each). */
+  auditEvents: number;
+  auditPerCall: number;
 }
 
 export interface CoreResults {
   throughput: { ratios: Spread; coreMs: Spread; parserMs: Spread; events: number; mb: number; eventsSeen: number };
   scaling: { ratios: Spread; usPerEventBig: Spread; usPerEventSmall: Spread };
+  audit: { ratios: Spread; auditMs: Spread; bareMs: Spread; events: number; entries: number; mb: number };
   relayReplay: { cap: number; maxBytes: number; maxRecords: number; capRecords: number; pushes: number; chunkSize: number; heldCap: number; heldBytes: number; heldEstimate: number };
 }
 
@@ -53,6 +69,80 @@ function timeCore(c: Capture): { ms: number; events: number } {
   let events = 0;
   for (const s of Object.values(snap.streams)) events += s.events.length;
   return { ms, events };
+}
+
+/** The bare work of reading a HAR's events: read, JSON.parse, parse each body's SSE, JSON.parse each data. */
+async function timeBareHar(file: string): Promise<{ ms: number; events: number }> {
+  gc();
+  const t0 = performance.now();
+  const har = JSON.parse(await readFile(file, 'utf8')) as { log: { entries: { response?: { content?: { text?: string } } }[] } };
+  let events = 0;
+  for (const e of har.log.entries) {
+    const body = e.response?.content?.text;
+    if (typeof body !== 'string') continue;
+    const p = createParser({
+      onEvent: (ev) => {
+        events++;
+        try {
+          JSON.parse(ev.data);
+        } catch {
+          /* counted as read all the same */
+        }
+      },
+    });
+    p.feed(body);
+    p.reset({ consume: true });
+  }
+  return { ms: performance.now() - t0, events };
+}
+
+/** `mcp-stream-inspector audit <file>` in-process (text report, kept in memory). */
+async function timeAudit(file: string): Promise<{ ms: number; out: number }> {
+  gc();
+  let out = 0;
+  const io = { stdout: (s: string) => void (out += s.length), stderr: (s: string) => void process.stderr.write(s) };
+  const t0 = performance.now();
+  const code = await cliMain(['audit', file, '--fail-on', 'never', '--max-size', '4000'], io);
+  const ms = performance.now() - t0;
+  if (code !== 0) throw new Error(`audit exited with ${code}`);
+  return { ms, out };
+}
+
+async function auditRow(cfg: CoreConfig, log: (m: string) => void): Promise<CoreResults['audit']> {
+  const dir = mkdtempSync(join(tmpdir(), 'msi-bench-audit-'));
+  try {
+    const file = join(dir, 'calls.har');
+    const text = exportHar(buildCallsCapture(cfg.auditEvents, cfg.auditPerCall, cfg.eventBytes, 'http://127.0.0.1:9'));
+    writeFileSync(file, text);
+    const entries = (JSON.parse(text) as { log: { entries: unknown[] } }).log.entries.length;
+    // The audit must see every event of the file (a body the import dropped would flatter the ratio).
+    const seen = await loadInputs([file], { maxMb: 4000, maxBytes: 4e9 }, (m) => process.stderr.write(m));
+    const events = Object.values(seen?.[0]?.snap.streams ?? {}).reduce((n, st) => n + st.events.length, 0);
+    if (events !== cfg.auditEvents) throw new Error(`audit saw ${events} events, expected ${cfg.auditEvents}`);
+    await timeBareHar(file);
+    await timeAudit(file);
+    const ratios: number[] = [];
+    const auditMs: number[] = [];
+    const bareMs: number[] = [];
+    for (let i = 0; i < cfg.reps; i++) {
+      log(`audit rep ${i + 1}/${cfg.reps}`);
+      let b: { ms: number; events: number }, a: { ms: number };
+      if (i % 2 === 0) {
+        b = await timeBareHar(file);
+        a = await timeAudit(file);
+      } else {
+        a = await timeAudit(file);
+        b = await timeBareHar(file);
+      }
+      if (b.events !== cfg.auditEvents) throw new Error(`HAR events: ${b.events}, expected ${cfg.auditEvents}`);
+      ratios.push(a.ms / b.ms);
+      auditMs.push(a.ms);
+      bareMs.push(b.ms);
+    }
+    return { ratios: spread(ratios), auditMs: spread(auditMs), bareMs: spread(bareMs), events: cfg.auditEvents, entries, mb: Buffer.byteLength(text) / 1e6 };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function relayReplay(cfg: CoreConfig): CoreResults['relayReplay'] {
@@ -94,7 +184,7 @@ function relayReplay(cfg: CoreConfig): CoreResults['relayReplay'] {
   return { cap: DEFAULT_BUFFER_OPTIONS.maxBytes, capRecords: DEFAULT_BUFFER_OPTIONS.maxRecords, maxBytes, maxRecords, pushes, chunkSize, heldCap, heldBytes, heldEstimate };
 }
 
-export function runCore(cfg: CoreConfig, log: (m: string) => void = () => {}): CoreResults {
+export async function runCore(cfg: CoreConfig, log: (m: string) => void = () => {}): Promise<CoreResults> {
   log(`building captures: ${cfg.bigEvents} and ${cfg.smallEvents} events of ~${cfg.eventBytes} B`);
   const big = buildCapture(cfg.bigEvents, cfg.eventBytes);
   const small = buildCapture(cfg.smallEvents, cfg.eventBytes);
@@ -137,12 +227,12 @@ export function runCore(cfg: CoreConfig, log: (m: string) => void = () => {}): C
     throughput: { ratios: spread(ratios), coreMs: spread(coreMs), parserMs: spread(parserMs), events: cfg.bigEvents, mb: big.bytes / 1e6, eventsSeen },
     scaling: { ratios: spread(scal), usPerEventBig: spread(usBig), usPerEventSmall: spread(usSmall) },
     relayReplay: relayReplay(cfg),
+    audit: await auditRow(cfg, log),
   };
 }
 
 // Child-process entry.
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!) && process.argv[2]) {
   const cfg = JSON.parse(process.argv[2]) as CoreConfig;
-  const res = runCore(cfg, (m) => process.stderr.write(`  [core] ${m}\n`));
-  process.stdout.write(JSON.stringify(res));
+  void runCore(cfg, (m) => process.stderr.write(`  [core] ${m}\n`)).then((res) => process.stdout.write(JSON.stringify(res)));
 }

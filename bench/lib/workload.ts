@@ -72,3 +72,38 @@ export function buildCapture(n: number, bytesPerEvent: number, chunkSize = 64 * 
 export function captureFile(c: Capture): CaptureFile {
   return { format: 'mcp-stream-inspector', version: 1, createdAt: new Date(0).toISOString(), source: 'bench', records: c.records };
 }
+
+/**
+ * `total` events in tool calls of `perCall` events each (the last event of a call is its result),
+ * one POST and one SSE stream per call, ids counting across the session.
+ */
+export function buildCallsCapture(total: number, perCall: number, eventBytes: number, origin: string): CaptureRecord[] {
+  const src = 'bench-calls';
+  const url = `${origin}/mcp`;
+  const records: CaptureRecord[] = [];
+  let seq = 0;
+  let t = 1_700_000_000_000;
+  let id = 0;
+  const headers: [string, string][] = [['content-type', 'application/json'], ['accept', 'application/json, text/event-stream'], ['mcp-session-id', 'bench-calls-0001'], ['mcp-protocol-version', '2025-06-18']];
+  for (let c = 0; id < total; c++) {
+    const conn = `c${c + 1}`;
+    const rpc = c + 1;
+    records.push({ kind: 'request', seq: ++seq, src, t: (t += 1), conn, transport: 'fetch', method: 'POST', url, headers, body: `{"jsonrpc":"2.0","id":${rpc},"method":"tools/call","params":{"name":"long","arguments":{},"_meta":{"progressToken":${rpc}}}}` });
+    records.push({ kind: 'response', seq: ++seq, src, t: (t += 1), conn, status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']], url, redirected: false, type: 'basic', capture: 'sse' });
+    const n = Math.min(perCall, total - id);
+    let text = '';
+    for (let k = 1; k <= n; k++) {
+      id++;
+      const msg = k === n ? `{"jsonrpc":"2.0","id":${rpc},"result":{"content":[{"type":"text","text":"done"}]},"pad":"` : `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":${rpc},"progress":${k},"total":${n},"message":"`;
+      const head = `id: ${id}\nevent: message\ndata: ${msg}`;
+      const tail = k === n ? '"}\n\n' : '"}}\n\n';
+      text += head + 'x'.repeat(Math.max(0, eventBytes - head.length - tail.length)) + tail;
+      if (text.length >= 64 * 1024 || k === n) {
+        records.push({ kind: 'chunk', seq: ++seq, src, t: (t += 0.5), conn, text, bytes: text.length });
+        text = '';
+      }
+    }
+    records.push({ kind: 'end', seq: ++seq, src, t: (t += 1), conn, how: 'complete' });
+  }
+  return records;
+}

@@ -162,7 +162,9 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
           }
         } else {
           text = content.text;
-          bytes = new TextEncoder().encode(text).length;
+          // Counted only where a record takes the whole body's size (bodyBytes below): our own
+          // export carries each chunk's bytes, and encoding a long stream's body costs as much again.
+          bytes = -1;
         }
       } else if (typeof content._file === 'string' && o.readAttachment) {
         const data = o.readAttachment(content._file);
@@ -174,6 +176,7 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
       // Without read times, the body is placed at the end of the entry (when its last byte was
       // read): a long-lived GET (legacy HTTP+SSE, or a stream carrying results) must not deliver
       // responses before the requests sent while it was open.
+      const bodyBytes = (): number => (bytes === -1 ? (bytes = new TextEncoder().encode(text).length) : bytes);
       const bodyT = Math.max(responseT + 0.001, endT - 0.001);
       const chunks = msi?.chunks;
       const sseEvents = Array.isArray(raw._sseEvents) ? (raw._sseEvents as unknown[]) : undefined;
@@ -200,7 +203,7 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
             if (events.includes(p) && k < sseEvents.length) t = Math.max(t, (sseEvents[k++] as { time: number }).time * 1000);
             push(t, 3, 2 + j, { kind: 'chunk', src, t, conn, text: p, bytes: new TextEncoder().encode(p).length });
           });
-        } else push(bodyT, 3, 2, { kind: 'chunk', src, t: bodyT, conn, text, bytes });
+        } else push(bodyT, 3, 2, { kind: 'chunk', src, t: bodyT, conn, text, bytes: bodyBytes() });
       } else if (text !== undefined && text.length > 0 && capture === 'sse' && bodyT > responseT + 0.001) {
         // The first event was sent on connect (the legacy transport's `endpoint` event, priming
         // events): at the response; the rest when the body was read.
@@ -208,9 +211,9 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
         const rest = text.slice(first.length);
         const fb = new TextEncoder().encode(first).length;
         push(responseT + 0.001, 3, 2, { kind: 'chunk', src, t: responseT + 0.001, conn, text: first, bytes: fb });
-        if (rest) push(bodyT, 3, 3, { kind: 'chunk', src, t: bodyT, conn, text: rest, bytes: Math.max(0, bytes - fb) });
+        if (rest) push(bodyT, 3, 3, { kind: 'chunk', src, t: bodyT, conn, text: rest, bytes: Math.max(0, bodyBytes() - fb) });
       } else if (text !== undefined && text.length > 0 && capture !== 'none') {
-        push(bodyT, 3, 2, { kind: 'chunk', src, t: bodyT, conn, text, bytes });
+        push(bodyT, 3, 2, { kind: 'chunk', src, t: bodyT, conn, text, bytes: bodyBytes() });
       } else if (text === undefined && (esm = readEventSourceMessages(raw._eventSourceMessages, { start, responseT, endT }))) {
         // Events only in `_eventSourceMessages` (other HAR writers; har-event-source.ts).
         esm.events.forEach((e, k) => push(e.t, 3, 2 + k, { kind: 'es-event', src, conn, ...e }));
