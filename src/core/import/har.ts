@@ -12,6 +12,7 @@ import { CAPTURE_GAP_REASONS, type CaptureGapReason, type CaptureRecord } from '
 import { ImportError, clip } from './errors';
 import { isRecord } from '../contract/validate';
 import { readMsi } from './har-msi';
+import { utf8Length } from '../utf8';
 import { decodeBase64, endHowFor, finite, headerOf, headers, isObj, mayHaveHeldBody, num, isHarLike, splitEvents } from './har-fields';
 import { eventSourceMessagesNotice, readEventSourceMessages, type EventSourceMessages } from './har-event-source';
 import { harCorsCheck } from './har-cors';
@@ -176,7 +177,7 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
       // Without read times, the body is placed at the end of the entry (when its last byte was
       // read): a long-lived GET (legacy HTTP+SSE, or a stream carrying results) must not deliver
       // responses before the requests sent while it was open.
-      const bodyBytes = (): number => (bytes === -1 ? (bytes = new TextEncoder().encode(text).length) : bytes);
+      const bodyBytes = (): number => (bytes === -1 ? (bytes = utf8Length(text ?? '')) : bytes);
       const bodyT = Math.max(responseT + 0.001, endT - 0.001);
       const chunks = msi?.chunks;
       const sseEvents = Array.isArray(raw._sseEvents) ? (raw._sseEvents as unknown[]) : undefined;
@@ -195,13 +196,14 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
         // `_sseEvents` with times (seconds since the epoch): one chunk per event at its time when
         // the body splits into as many events; else the body as one chunk.
         const pieces = splitEvents(text);
-        const events = pieces.filter((p) => !/^(:[^\r\n]*(\r\n|\r|\n))*(\r\n|\r|\n)?$/.test(p));
-        if (events.length === sseEvents.length) {
+        const isEvent = pieces.map((p) => !/^(:[^\r\n]*(\r\n|\r|\n))*(\r\n|\r|\n)?$/.test(p));
+        // A piece's own flag, not a search of the events for its text (quadratic in a long stream).
+        if (isEvent.filter(Boolean).length === sseEvents.length) {
           let k = 0;
           let t = responseT + 0.001;
           pieces.forEach((p, j) => {
-            if (events.includes(p) && k < sseEvents.length) t = Math.max(t, (sseEvents[k++] as { time: number }).time * 1000);
-            push(t, 3, 2 + j, { kind: 'chunk', src, t, conn, text: p, bytes: new TextEncoder().encode(p).length });
+            if (isEvent[j] && k < sseEvents.length) t = Math.max(t, (sseEvents[k++] as { time: number }).time * 1000);
+            push(t, 3, 2 + j, { kind: 'chunk', src, t, conn, text: p, bytes: utf8Length(p) });
           });
         } else push(bodyT, 3, 2, { kind: 'chunk', src, t: bodyT, conn, text, bytes: bodyBytes() });
       } else if (text !== undefined && text.length > 0 && capture === 'sse' && bodyT > responseT + 0.001) {
@@ -209,7 +211,7 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
         // events): at the response; the rest when the body was read.
         const first = splitEvents(text)[0]!;
         const rest = text.slice(first.length);
-        const fb = new TextEncoder().encode(first).length;
+        const fb = utf8Length(first);
         push(responseT + 0.001, 3, 2, { kind: 'chunk', src, t: responseT + 0.001, conn, text: first, bytes: fb });
         if (rest) push(bodyT, 3, 3, { kind: 'chunk', src, t: bodyT, conn, text: rest, bytes: Math.max(0, bodyBytes() - fb) });
       } else if (text !== undefined && text.length > 0 && capture !== 'none') {
