@@ -5,6 +5,7 @@
 // the relay's buffer cap last dropped records (core/witness.ts likelyReason reads the last three).
 
 import type { CaptureRecord, Header, RequestRecord } from '../../core/record';
+import { matchCaptured, type NetEntry } from '../../core/witness';
 import type { LiveStore } from './store';
 
 /** The src of the records the witness adds itself (not the capture's: never indexed). */
@@ -29,6 +30,12 @@ export interface CaptureIndex {
   readonly requests: Set<RequestRecord>;
   readonly used: Set<RequestRecord>;
   /**
+   * The hook's request record a network entry stands for (core/witness.ts matchCaptured), marked
+   * used. Only requests not matched yet are looked at: every MCP request is judged once, so
+   * scanning all of them made a page's 1,000 POSTs cost the panel a quadratic walk (issue 22).
+   */
+  match(e: NetEntry, now: number): RequestRecord | undefined;
+  /**
    * Redirected requests: the network view has one entry per hop (the request's URL answered 3xx,
    * then the final URL), the capture one request with the final URL on its response. Each final
    * hop is matched here (same method, or GET after a 301/302/303).
@@ -50,6 +57,8 @@ const connKey = (r: { src: string; conn: string }) => `${r.src}\u0000${r.conn}`;
 export function createCaptureIndex(store: LiveStore): CaptureIndex {
   const requests = new Set<RequestRecord>();
   const used = new Set<RequestRecord>();
+  /** `requests` less `used`, in the same order. */
+  const unmatched = new Set<RequestRecord>();
   const responses = new Map<string, Header[]>();
   const redirects = new Set<RedirectHop>();
   const usedRedirects = new Set<RedirectHop>();
@@ -69,6 +78,7 @@ export function createCaptureIndex(store: LiveStore): CaptureIndex {
       if (r.src === WITNESS_SRC) continue;
       if (r.kind === 'request' && r.transport !== 'network') {
         requests.add(r);
+        if (!used.has(r)) unmatched.add(r);
         requestByConn.set(connKey(r), r);
       } else if (r.kind === 'response') {
         const key = connKey(r);
@@ -88,6 +98,7 @@ export function createCaptureIndex(store: LiveStore): CaptureIndex {
       if (requests.size <= MAX_INDEX) break;
       requests.delete(r);
       used.delete(r);
+      unmatched.delete(r);
       responses.delete(connKey(r));
       requestByConn.delete(connKey(r));
     }
@@ -103,6 +114,11 @@ export function createCaptureIndex(store: LiveStore): CaptureIndex {
     update,
     requests,
     used,
+    match(e, now) {
+      const hit = matchCaptured(e, unmatched, used, now);
+      if (hit) unmatched.delete(hit);
+      return hit;
+    },
     redirects,
     usedRedirects,
     responseHeaders: (r) => responses.get(connKey(r)),

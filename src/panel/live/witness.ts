@@ -112,9 +112,10 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
   }
   const unsub = store.subscribe(index);
 
-  let snap: WitnessSnapshot = { revision, seen: 0, captured: 0, missing: [], checking: 0, problems: [] };
-  function changed() {
-    revision++;
+  // Built when read, not per change: a change per MCP request (seen, then judged) made every
+  // request walk every tracked one (issue 22: 1,000 POSTs).
+  let snap: WitnessSnapshot | undefined = { revision, seen: 0, captured: 0, missing: [], checking: 0, problems: [] };
+  function build(): WitnessSnapshot {
     let captured = 0;
     let checking = 0;
     const missing: MissingRequest[] = [];
@@ -123,7 +124,11 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
       else if (x.state === 'checking') checking++;
       else if (x.missing) missing.push(x.missing);
     }
-    snap = { revision, seen: tracked.size, captured, missing, checking, problems: problems.slice() };
+    return { revision, seen: tracked.size, captured, missing, checking, problems: problems.slice() };
+  }
+  function changed() {
+    revision++;
+    snap = undefined;
     for (const l of [...listeners]) l();
   }
 
@@ -177,7 +182,7 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
       return;
     }
     const status = env.tabStatus();
-    const hit = matchCaptured(x.e, capture.requests, capture.used, now());
+    const hit = capture.match(x.e, now());
     if (!hit && matchCaptured(x.e, capture.redirects, capture.usedRedirects, now())) {
       x.state = 'captured';
       changed();
@@ -292,7 +297,7 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
   void poll().finally(schedule);
 
   return {
-    snapshot: () => snap,
+    snapshot: () => (snap ??= build()),
     subscribe(fn) {
       listeners.add(fn);
       return () => listeners.delete(fn);
