@@ -104,6 +104,35 @@ describe('AppModel', () => {
     }
   });
 
+  it('publishes what a burst sent last once the source is quiet, without waiting for the adaptive interval', async () => {
+    vi.useFakeTimers();
+    try {
+      let t = 0;
+      let n = 0;
+      const factory = (): Analyzer => ({
+        push: () => void n++,
+        snapshot: () => {
+          t += 40; // a costly publication: the adaptive interval is 800 ms
+          return { ...EMPTY_SNAPSHOT, recordCount: n };
+        },
+      });
+      const src = createMutableSource([]);
+      const m = createAnalysis({ source: src, analyzerFactory: factory, settings: normalizeSettings(undefined), throttleMs: 50, publishShare: 0.05, quietMs: 40, clock: () => t });
+      const off = m.subscribe(() => {});
+      for (let i = 0; i < 100; i++) {
+        src.push({ ...recs[0]!, seq: i + 1 });
+        await vi.advanceTimersByTimeAsync(10);
+      }
+      expect(m.getSnapshot().recordCount).toBeLessThan(100);
+      await vi.advanceTimersByTimeAsync(100);
+      expect(m.getSnapshot().recordCount).toBe(100);
+      off();
+      m.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('finishes the analyzer for a complete (static) source, and re-analyzes on settings change', () => {
     const { log, factory } = countingFactory();
     const m = createAnalysis({ source: createStaticSource(recs), analyzerFactory: factory, settings: normalizeSettings(undefined), sliceMs: Infinity });

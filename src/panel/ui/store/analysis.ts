@@ -70,6 +70,12 @@ export interface AnalysisOptions {
   /** The clock that measures a publication's cost (ms; default performance.now). */
   clock?: () => number;
   /**
+   * A source without a new record for this long (ms) has gone quiet: what it sent last is
+   * published then, without waiting for the adaptive interval (the live panel's catch-up, row
+   * 1c). The relay sends a batch at most 16 ms after a record. Default 40.
+   */
+  quietMs?: number;
+  /**
    * Analysis time slice in ms: a backlog (an imported file, a long live capture) is fed in slices of
    * about this length, a snapshot is published after each slice (at most every `throttleMs` after
    * the first) and the main thread is yielded in between, so the first frame does not wait for
@@ -127,6 +133,9 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
   /** What the last publication cost (ms): the snapshot, the view model, the render it caused. */
   let lastCost = 0;
   const clock = opts.clock ?? now;
+  const quietMs = opts.quietMs ?? 40;
+  /** When the source last changed (Date.now() clock). */
+  let lastChange = 0;
   const interval = () => Math.min(maxThrottleMs, Math.max(throttleMs, lastCost / publishShare));
   const sliceMs = opts.sliceMs ?? 12;
   const yieldTo = opts.yieldTo ?? defaultYield;
@@ -250,6 +259,14 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
 
   function publish() {
     timer = undefined;
+    const t = Date.now();
+    const due = lastPublish + interval();
+    if (t < due && t - lastChange < quietMs) {
+      // Records still arriving and the adaptive interval not over: look again when the source
+      // may have gone quiet (the last records of a burst show without waiting for the interval).
+      arm(Math.min(due, t + quietMs));
+      return;
+    }
     if (!feed(sliceMs)) scheduleSlice();
     const t0 = clock();
     takeSnapshot();
@@ -277,19 +294,24 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
     }, afterPaint);
   }
 
+  function arm(at: number) {
+    timerAt = at;
+    timer = setTimeout(publish, Math.max(0, at - Date.now()));
+  }
+
   function onSourceChange() {
     dirty = true;
-    // A clear or a replaced capture shows at once (within throttleMs); new records wait for the
-    // adaptive interval.
+    const t = (lastChange = Date.now());
+    // A clear or a replaced capture shows at once (within throttleMs). New records show after the
+    // adaptive interval, or once the source has been quiet for quietMs (publish() decides).
     const records = source.getRecords();
     const restarted = records.length < fed || (fed > 0 && !sameRecord(records[0], first));
-    const at = lastPublish + (restarted ? throttleMs : interval());
+    const at = lastPublish + (restarted ? throttleMs : Math.max(throttleMs, Math.min(interval(), t - lastPublish + quietMs)));
     if (timer !== undefined) {
       if (timerAt <= at) return;
       clearTimeout(timer);
     }
-    timerAt = at;
-    timer = setTimeout(publish, Math.max(0, at - Date.now()));
+    arm(at);
   }
 
   compute(sliceMs);
