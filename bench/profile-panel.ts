@@ -58,7 +58,8 @@ try {
   await new Promise((r) => setTimeout(r, 1500));
   await cdp.evaluate(arm.page, 'location.reload(), true');
   await new Promise((r) => setTimeout(r, 1500));
-  for (const [, s] of sessions) {
+  const profile = !args.includes('--no-profile');
+  for (const [, s] of profile ? sessions : []) {
     await cdp.send('Profiler.enable', {}, s);
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 }, s);
     await cdp.send('Profiler.start', {}, s);
@@ -79,6 +80,18 @@ try {
     globalThis.__mo = new MutationObserver((ms) => { m.set('(callbacks)', (m.get('(callbacks)') ?? 0) + 1); for (const x of ms) { const k = x.type + ' ' + key(x.target) + (x.attributeName ? ' @' + x.attributeName : ''); m.set(k, (m.get(k) ?? 0) + 1); } });
     globalThis.__mo.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
     return true; })()`);
+  await arm.panel!.eval(`(() => {
+    const log = globalThis.__tl = [];
+    let prev = '';
+    const tick = () => {
+      const ui = globalThis.__MSI_UI__;
+      const p = ui.progress?.();
+      const k = [ui.records().length, p ? p.fed : -1, ui.lastChange?.() ?? 0].join(' ');
+      if (k !== prev) { prev = k; log.push([performance.timeOrigin + performance.now(), k]); }
+      if (!globalThis.__tlStop) setTimeout(tick, 2);
+    };
+    tick();
+    return true; })()`);
   const t0 = Date.now();
   const r = await cdp.evaluate<{ ms: number }>(arm.page, expr, { timeoutMs: 300_000 });
   const pageMs = Date.now() - t0;
@@ -87,7 +100,8 @@ try {
   let since = Date.now();
   for (;;) {
     const b = await arm.panel!.eval<number>('globalThis.__MSI_PANEL__.batches()');
-    if (b !== last) {
+    const busy = await arm.panel!.eval<boolean>('!!globalThis.__MSI_UI__?.progress?.()');
+    if (b !== last || busy) {
       last = b;
       since = Date.now();
     } else if (Date.now() - since > 500) break;
@@ -113,14 +127,27 @@ try {
       v.ms += e.tdur / 1000;
       by.set(k, v);
     }
+    let total = 0;
+    for (const e of events) {
+      if (e.ph !== 'X' || !e.tdur || !/extension/i.test(procs.get(e.pid) ?? '')) continue;
+      if (e.name === 'ThreadControllerImpl::RunTask' || e.name === 'ThreadPool_RunTask' || e.name === 'RunTask') total += e.tdur / 1000;
+    }
+    console.log(`extension process thread CPU (top-level tasks, every thread): ${total.toFixed(0)} ms = ${(total / (stream ? 1 : posts)).toFixed(3)} ms per ${stream ? 'run' : 'POST'}`);
     console.log('extension process trace events (thread CPU, inclusive):');
     for (const [k, v] of [...by].sort((a, b) => b[1].ms - a[1].ms).slice(0, 30)) console.log(`  ${v.ms.toFixed(1).padStart(8)} ms  ${String(v.n).padStart(6)}x  ${k}`);
+  }
+  const tl = await arm.panel!.eval<[number, string][]>('(globalThis.__tlStop = true, globalThis.__tl)');
+  const pageEnd = t0 + r.ms;
+  console.log('panel timeline (ms after the page finished: records held, analysed (-1 = caught up), last change (ms after page end)):');
+  for (const [t, k] of tl.slice(-40)) {
+    const [n, fed, lc] = k.split(' ').map(Number);
+    console.log(`  ${(t - pageEnd).toFixed(0).padStart(6)}  ${n} ${fed} ${lc ? (lc! - pageEnd).toFixed(0) : '-'}`);
   }
   const muts = await arm.panel!.eval<[string, number][]>(`(() => { globalThis.__mo.disconnect(); return [...globalThis.__muts].sort((a, b) => b[1] - a[1]).slice(0, 25); })()`);
   console.log('panel DOM mutations (type, element, attribute: count):');
   for (const [k, v] of muts) console.log(`  ${String(v).padStart(7)}  ${k}`);
   console.log(`page: ${r.ms.toFixed(0)} ms (${pageMs} ms wall), caught up ${since - t0 - pageMs} ms after`);
-  for (const [name, s] of sessions) {
+  for (const [name, s] of profile ? sessions : []) {
     const { profile } = await cdp.send<{ profile: Profile }>('Profiler.stop', {}, s);
     const file = join(tmpdir(), `msi-profile-${name}.cpuprofile`);
     writeFileSync(file, JSON.stringify(profile));
