@@ -80,7 +80,9 @@ try {
     globalThis.__mo = new MutationObserver((ms) => { m.set('(callbacks)', (m.get('(callbacks)') ?? 0) + 1); for (const x of ms) { const k = x.type + ' ' + key(x.target) + (x.attributeName ? ' @' + x.attributeName : ''); m.set(k, (m.get(k) ?? 0) + 1); } });
     globalThis.__mo.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
     return true; })()`);
-  await arm.panel!.eval(`(() => {
+  // With --stream: when the panel held, analysed and showed records (a poller in the panel: it
+  // costs the panel's thread, so not with the POSTs).
+  if (stream) await arm.panel!.eval(`(() => {
     const log = globalThis.__tl = [];
     let prev = '';
     const tick = () => {
@@ -136,9 +138,9 @@ try {
     console.log('extension process trace events (thread CPU, inclusive):');
     for (const [k, v] of [...by].sort((a, b) => b[1].ms - a[1].ms).slice(0, 30)) console.log(`  ${v.ms.toFixed(1).padStart(8)} ms  ${String(v.n).padStart(6)}x  ${k}`);
   }
-  const tl = await arm.panel!.eval<[number, string][]>('(globalThis.__tlStop = true, globalThis.__tl)');
+  const tl = stream ? await arm.panel!.eval<[number, string][]>('(globalThis.__tlStop = true, globalThis.__tl)') : [];
   const pageEnd = t0 + r.ms;
-  console.log('panel timeline (ms after the page finished: records held, analysed (-1 = caught up), last change (ms after page end)):');
+  if (stream) console.log('panel timeline (ms after the page finished: records held, analysed (-1 = caught up), last change (ms after page end)):');
   for (const [t, k] of tl.slice(-40)) {
     const [n, fed, lc] = k.split(' ').map(Number);
     console.log(`  ${(t - pageEnd).toFixed(0).padStart(6)}  ${n} ${fed} ${lc ? (lc! - pageEnd).toFixed(0) : '-'}`);
