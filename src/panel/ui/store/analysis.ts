@@ -257,7 +257,8 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
     else done();
   }
 
-  function publish() {
+  /** The publication timer: new records while they stream in. */
+  function onTimer() {
     timer = undefined;
     const t = Date.now();
     const due = lastPublish + interval();
@@ -267,6 +268,13 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
       arm(Math.min(due, t + quietMs));
       return;
     }
+    publish();
+  }
+
+  /** Publish now (the timer's, a new source, new settings). */
+  function publish() {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
     if (!feed(sliceMs)) scheduleSlice();
     const t0 = clock();
     takeSnapshot();
@@ -296,14 +304,14 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
 
   function arm(at: number) {
     timerAt = at;
-    timer = setTimeout(publish, Math.max(0, at - Date.now()));
+    timer = setTimeout(onTimer, Math.max(0, at - Date.now()));
   }
 
   function onSourceChange() {
     dirty = true;
     const t = (lastChange = Date.now());
     // A clear or a replaced capture shows at once (within throttleMs). New records show after the
-    // adaptive interval, or once the source has been quiet for quietMs (publish() decides).
+    // adaptive interval, or once the source has been quiet for quietMs (onTimer() decides).
     const records = source.getRecords();
     const restarted = records.length < fed || (fed > 0 && !sameRecord(records[0], first));
     const at = lastPublish + (restarted ? throttleMs : Math.max(throttleMs, Math.min(interval(), t - lastPublish + quietMs)));
