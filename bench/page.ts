@@ -176,15 +176,23 @@ async function alternate(base: Arm, treat: Arm, reps: number, url: string, expr:
   const b: number[] = [];
   const reads: number[] = [];
   const settle: number[] = [];
+  // The page's clock when its run ended (epoch ms), to compare with the panel's last change.
+  const timed = `(async () => { const r = await (${expr}); return { ...r, endedAt: performance.timeOrigin + performance.now() }; })()`;
   const one = async (arm: Arm) => {
     await navigateFresh(arm, url);
     await panelQuiet(arm);
     await sleep(150);
-    const r = await arm.browser.cdp.evaluate<Run>(arm.page, expr, { timeoutMs: 300_000 });
+    const r = await arm.browser.cdp.evaluate<Run & { endedAt: number }>(arm.page, arm.panel ? timed : expr, { timeoutMs: 300_000 });
     check(r);
-    const t = Date.now();
     await panelQuiet(arm);
-    if (arm.panel) settle.push(Date.now() - t);
+    // Catch-up (row 1c): the page's last read → the panel's last change of what it shows (its
+    // store publishing the snapshot that holds every record). The quiet window only tells that
+    // that change was the last one; it is not counted.
+    if (arm.panel) {
+      const last = (await arm.panel.eval<number>('globalThis.__MSI_UI__?.lastChange?.() ?? 0')) ?? 0;
+      if (!last) throw new Error('the panel did not say when it last changed (__MSI_UI__.lastChange)');
+      settle.push(Math.max(0, last - r.endedAt));
+    }
     return r;
   };
   for (let i = 0; i < reps; i++) {

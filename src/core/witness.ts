@@ -68,7 +68,8 @@ export function startedAt(e: NetEntry): number {
   return Number.isFinite(t) ? t : 0;
 }
 
-const noFragment = (u: string) => {
+/** A URL without its #fragment (the hook keeps it; it never reaches the network). */
+export const noFragment = (u: string) => {
   const i = u.indexOf('#');
   return i < 0 ? u : u.slice(0, i);
 };

@@ -14,7 +14,14 @@ import { TEST_HOOKS } from '../extension/shared/test-hooks';
 // "Preserve log" survives panel reloads and DevTools restarts, as the Network panel's does.
 const PRESERVE_KEY = 'msi.preserveLog';
 const store = createLiveStore({ preserveLog: localStorage.getItem(PRESERVE_KEY) === '1' });
-store.subscribe(() => localStorage.setItem(PRESERVE_KEY, store.getSnapshot().preserveLog ? '1' : '0'));
+// Written when it changes, not on every batch of records (a synchronous storage write per batch).
+let preserveSaved = store.getSnapshot().preserveLog;
+store.subscribe(() => {
+  const on = store.getSnapshot().preserveLog;
+  if (on === preserveSaved) return;
+  preserveSaved = on;
+  localStorage.setItem(PRESERVE_KEY, on ? '1' : '0');
+});
 const tabId = chrome.devtools.inspectedWindow.tabId;
 const connection = createPanelConnection({ tabId, store });
 const witness = startWitness(store, {

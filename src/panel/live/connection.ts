@@ -4,8 +4,8 @@
 //
 // It is also where records are finished (wire/decode.ts): the relay sends fetch chunks as bytes,
 // inline or in a Blob, and the panel decodes them, applies the record size cap and counts XHR
-// bytes, off the page's thread. Batches are decoded and handed to the store in arrival order (a
-// batch waiting for its Blob holds back the ones after it).
+// bytes, off the page's thread. Batches are handed to the store in arrival order (a batch waiting
+// for its Blob holds back the ones after it; their Blobs are read meanwhile).
 
 import type { CaptureRecord } from '../../core/record';
 import { mcpMarkers, type NetEntry } from '../../core/witness';
@@ -127,8 +127,13 @@ export function createPanelConnection(opts: PanelConnectionOptions): PanelConnec
       return;
     }
     waiting++;
+    // Read this batch's Blobs now, beside those of the batches before it (each read is a round
+    // trip to the browser process; one after another they made a 50 MB stream reach the panel
+    // hundreds of ms after the page had read it: row 1c); hand them to the store in order.
+    const decoded = decodeBatch(msg.records, msg.blobs);
+    decoded.catch(() => {}); // handled below, in order; not an unhandled rejection meanwhile
     queue = queue
-      .then(() => decodeBatch(msg.records, msg.blobs))
+      .then(() => decoded)
       .then(
         (recs) => void opts.store.ingest(recs),
         () => {

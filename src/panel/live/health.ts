@@ -9,15 +9,50 @@ import type { Witness } from './witness';
 
 const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
 
-export function createCaptureHealth(connection: Pick<PanelConnection, 'connected' | 'connects' | 'status' | 'subscribe'>, witness: Pick<Witness, 'snapshot' | 'subscribe'>): CaptureHealthSource {
+export interface CaptureHealthOptions {
+  /**
+   * Least ms between two notifications for witness changes. The witness changes twice per MCP
+   * request (seen, judged) and its counts are in the indicator's tooltip: re-rendering the toolbar
+   * per request cost a page's 1,000 POSTs ~0.5 ms each in the panel (issue 22). Connection and
+   * status changes notify at once. Default 250.
+   */
+  witnessIntervalMs?: number;
+  setTimer?: (fn: () => void, ms: number) => unknown;
+  now?: () => number;
+}
+
+export function createCaptureHealth(
+  connection: Pick<PanelConnection, 'connected' | 'connects' | 'status' | 'subscribe'>,
+  witness: Pick<Witness, 'snapshot' | 'subscribe'>,
+  opts: CaptureHealthOptions = {},
+): CaptureHealthSource {
   const listeners = new Set<() => void>();
-  let snap: CaptureHealthSnapshot = compute();
-  const update = () => {
-    snap = compute();
+  const interval = opts.witnessIntervalMs ?? 250;
+  const setTimer = opts.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
+  const now = opts.now ?? (() => Date.now());
+  // Computed when read: getSnapshot() is always current, whether or not listeners were told yet.
+  let snap: CaptureHealthSnapshot | undefined;
+  let pending = false;
+  let lastNotify = -Infinity;
+  const notify = () => {
+    pending = false;
+    lastNotify = now();
     for (const l of [...listeners]) l();
   };
-  connection.subscribe(update);
-  witness.subscribe(update);
+  connection.subscribe(() => {
+    snap = undefined;
+    notify();
+  });
+  witness.subscribe(() => {
+    snap = undefined;
+    if (pending) return;
+    const wait = lastNotify + interval - now();
+    if (wait <= 0) return notify();
+    pending = true;
+    setTimer(() => {
+      if (pending) notify();
+    }, wait);
+  });
 
   function compute(): CaptureHealthSnapshot {
     const w = witness.snapshot();
@@ -65,6 +100,6 @@ export function createCaptureHealth(connection: Pick<PanelConnection, 'connected
       listeners.add(fn);
       return () => listeners.delete(fn);
     },
-    getSnapshot: () => snap,
+    getSnapshot: () => (snap ??= compute()),
   };
 }

@@ -5,6 +5,7 @@
 // the relay's buffer cap last dropped records (core/witness.ts likelyReason reads the last three).
 
 import type { CaptureRecord, Header, RequestRecord } from '../../core/record';
+import { matchCaptured, noFragment, startedAt, type NetEntry } from '../../core/witness';
 import type { LiveStore } from './store';
 
 /** The src of the records the witness adds itself (not the capture's: never indexed). */
@@ -29,6 +30,12 @@ export interface CaptureIndex {
   readonly requests: Set<RequestRecord>;
   readonly used: Set<RequestRecord>;
   /**
+   * The hook's request record a network entry stands for (core/witness.ts matchCaptured), marked
+   * used. Only requests not matched yet are looked at: every MCP request is judged once, so
+   * scanning all of them made a page's 1,000 POSTs cost the panel a quadratic walk (issue 22).
+   */
+  match(e: NetEntry, now: number): RequestRecord | undefined;
+  /**
    * Redirected requests: the network view has one entry per hop (the request's URL answered 3xx,
    * then the final URL), the capture one request with the final URL on its response. Each final
    * hop is matched here (same method, or GET after a 301/302/303).
@@ -50,6 +57,50 @@ const connKey = (r: { src: string; conn: string }) => `${r.src}\u0000${r.conn}`;
 export function createCaptureIndex(store: LiveStore): CaptureIndex {
   const requests = new Set<RequestRecord>();
   const used = new Set<RequestRecord>();
+  /**
+   * `requests` less `used`, by method and URL (without #fragment), each list sorted by time (then
+   * arrival): match() hands matchCaptured only those of the entry's method and URL within its
+   * time window, in arrival order, so it picks what it would pick among all of them. The bench
+   * reloads its page before every run: requests of earlier pages stay unmatched (their entries
+   * are forgotten with the page), and matching walked all of them (up to MAX_INDEX) per request.
+   */
+  const unmatched = new Map<string, { r: RequestRecord; ord: number }[]>();
+  const ordOf = new Map<RequestRecord, number>();
+  let ord = 0;
+  const bucketKey = (method: string, url: string) => `${method}\u0000${noFragment(url)}`;
+  /** First index in a time-sorted list whose item is not before (t, o). */
+  const lowerBound = (list: { r: RequestRecord; ord: number }[], t: number, o: number) => {
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const x = list[mid]!;
+      if (x.r.t < t || (x.r.t === t && x.ord < o)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const addUnmatched = (r: RequestRecord) => {
+    if (ordOf.has(r)) return;
+    const o = ord++;
+    ordOf.set(r, o);
+    const k = bucketKey(r.method, r.url);
+    let list = unmatched.get(k);
+    if (!list) unmatched.set(k, (list = []));
+    const at = lowerBound(list, r.t, o);
+    list.splice(at, 0, { r, ord: o });
+  };
+  const removeUnmatched = (r: RequestRecord) => {
+    const o = ordOf.get(r);
+    if (o === undefined) return;
+    ordOf.delete(r);
+    const k = bucketKey(r.method, r.url);
+    const list = unmatched.get(k);
+    if (!list) return;
+    const at = lowerBound(list, r.t, o);
+    if (list[at]?.r === r) list.splice(at, 1);
+    if (list.length === 0) unmatched.delete(k);
+  };
   const responses = new Map<string, Header[]>();
   const redirects = new Set<RedirectHop>();
   const usedRedirects = new Set<RedirectHop>();
@@ -69,6 +120,7 @@ export function createCaptureIndex(store: LiveStore): CaptureIndex {
       if (r.src === WITNESS_SRC) continue;
       if (r.kind === 'request' && r.transport !== 'network') {
         requests.add(r);
+        if (!used.has(r)) addUnmatched(r);
         requestByConn.set(connKey(r), r);
       } else if (r.kind === 'response') {
         const key = connKey(r);
@@ -88,6 +140,7 @@ export function createCaptureIndex(store: LiveStore): CaptureIndex {
       if (requests.size <= MAX_INDEX) break;
       requests.delete(r);
       used.delete(r);
+      removeUnmatched(r);
       responses.delete(connKey(r));
       requestByConn.delete(connKey(r));
     }
@@ -103,6 +156,20 @@ export function createCaptureIndex(store: LiveStore): CaptureIndex {
     update,
     requests,
     used,
+    match(e, now) {
+      const list = unmatched.get(bucketKey(e.request.method, e.request.url));
+      if (!list) return undefined;
+      // The window matchCaptured applies; what is outside it could not match.
+      const start = startedAt(e);
+      const end = e.time > 0 ? start + e.time : now;
+      const hi = Math.max(end, start) + 2000;
+      const candidates: { r: RequestRecord; ord: number }[] = [];
+      for (let i = lowerBound(list, start - 1000, -Infinity); i < list.length && list[i]!.r.t <= hi; i++) candidates.push(list[i]!);
+      candidates.sort((a, b) => a.ord - b.ord);
+      const hit = matchCaptured(e, candidates.map((c) => c.r), used, now);
+      if (hit) removeUnmatched(hit);
+      return hit;
+    },
     redirects,
     usedRedirects,
     responseHeaders: (r) => responses.get(connKey(r)),

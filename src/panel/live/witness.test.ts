@@ -70,6 +70,39 @@ describe('network witness', () => {
     expect(f!.message).toContain('made by a worker');
   });
 
+  it('judges requests seen close together on one timer, each after its grace period', async () => {
+    const store = createLiveStore();
+    let finished: (e: WitnessEntry) => void = () => {};
+    let timers = 0;
+    const w = startWitness(store, {
+      onRequestFinished: (cb) => (finished = cb),
+      getHar: async () => [],
+      tabStatus: () => ({ relays: true }),
+      now: () => Date.now(),
+      setTimer: (fn, ms) => {
+        timers++;
+        return setTimeout(fn, ms);
+      },
+    });
+    await vi.advanceTimersByTimeAsync(10);
+    const before = timers;
+    // 50 captured POSTs, one every 4 ms (a page's tool calls).
+    for (let i = 0; i < 50; i++) {
+      const url = `http://x/mcp?${i}`;
+      store.ingest([hookReq(url, Date.now(), `c${i}`, 'POST')].map((r) => ({ ...r, seq: i + 1 })));
+      finished(entry(url, { method: 'POST', t: Date.now(), req: { 'mcp-session-id': 'S' } }));
+      await vi.advanceTimersByTimeAsync(4);
+    }
+    expect(w.snapshot()).toMatchObject({ seen: 50, checking: 50 });
+    await vi.advanceTimersByTimeAsync(1400);
+    expect(w.snapshot().checking).toBeGreaterThan(0);
+    await vi.advanceTimersByTimeAsync(400);
+    expect(w.snapshot()).toMatchObject({ seen: 50, captured: 50, checking: 0, missing: [] });
+    // A timer per request would be 50; the witness's poll timer may add one or two.
+    expect(timers - before).toBeLessThanOrEqual(6);
+    w.stop();
+  });
+
   it("a broken stream Chrome kept no body for: its events rebuilt from DevTools' EventStream messages; with none, a capture-gap", async () => {
     const { store, w, finish } = setup();
     const cut = { ...entry('http://x/cut', { pageref: null, content: '' }), _eventSourceMessages: [

@@ -47,6 +47,7 @@ interface Tracked {
 }
 
 const MAX_TRACKED = 5000;
+const JUDGE_SLACK_MS = 100;
 
 const keyOf = (e: NetEntry) => `${e.request.method} ${e.request.url} ${e.startedDateTime}`;
 
@@ -112,9 +113,10 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
   }
   const unsub = store.subscribe(index);
 
-  let snap: WitnessSnapshot = { revision, seen: 0, captured: 0, missing: [], checking: 0, problems: [] };
-  function changed() {
-    revision++;
+  // Built when read, not per change: a change per MCP request (seen, then judged) made every
+  // request walk every tracked one (issue 22: 1,000 POSTs).
+  let snap: WitnessSnapshot | undefined = { revision, seen: 0, captured: 0, missing: [], checking: 0, problems: [] };
+  function build(): WitnessSnapshot {
     let captured = 0;
     let checking = 0;
     const missing: MissingRequest[] = [];
@@ -123,7 +125,11 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
       else if (x.state === 'checking') checking++;
       else if (x.missing) missing.push(x.missing);
     }
-    snap = { revision, seen: tracked.size, captured, missing, checking, problems: problems.slice() };
+    return { revision, seen: tracked.size, captured, missing, checking, problems: problems.slice() };
+  }
+  function changed() {
+    revision++;
+    snap = undefined;
     for (const l of [...listeners]) l();
   }
 
@@ -177,7 +183,7 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
       return;
     }
     const status = env.tabStatus();
-    const hit = matchCaptured(x.e, capture.requests, capture.used, now());
+    const hit = capture.match(x.e, now());
     if (!hit && matchCaptured(x.e, capture.redirects, capture.usedRedirects, now())) {
       x.state = 'captured';
       changed();
@@ -192,7 +198,7 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     }
     // Until the background said whether the tab has relays, "why" is not known: wait for it.
     if (status.relays === null && now() - x.seenAt < 10_000) {
-      setTimer(() => judge(x), 500);
+      later(x, 500);
       return;
     }
     const bufferCapAt = capture.bufferCapAt();
@@ -213,6 +219,37 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     if (x.finished) addBody(x);
     else recordUnseen(x, false);
     changed();
+  }
+
+  /**
+   * Judgements due, on one timer: a timer per MCP request (its grace period) cost the panel more
+   * than the judgement itself with a page's 1,000 POSTs (issue 22). Each is judged when its time
+   * has come, in time order; requests closer together than JUDGE_SLACK_MS are judged together.
+   */
+  const due: { at: number; x: Tracked }[] = [];
+  let dueArmed = false;
+  function later(x: Tracked, ms: number) {
+    due.push({ at: now() + ms, x });
+    armDue();
+  }
+  function armDue() {
+    if (dueArmed || due.length === 0 || stopped) return;
+    let first = Infinity;
+    for (const d of due) first = Math.min(first, d.at);
+    dueArmed = true;
+    setTimer(runDue, Math.max(JUDGE_SLACK_MS, first - now()));
+  }
+  function runDue() {
+    dueArmed = false;
+    const t = now();
+    const ready: { at: number; x: Tracked }[] = [];
+    const rest: { at: number; x: Tracked }[] = [];
+    for (const d of due) (d.at <= t ? ready : rest).push(d);
+    due.length = 0;
+    for (const d of rest) due.push(d);
+    ready.sort((a, b) => a.at - b.at);
+    for (const d of ready) judge(d.x);
+    armDue();
   }
 
   /** The record that carries an unseen request into the analysis and the exports; once per request. */
@@ -254,7 +291,7 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
       }
     }
     preflights.pair();
-    setTimer(() => judge(x), x.grace);
+    later(x, x.grace);
     changed();
   }
 
@@ -292,7 +329,7 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
   void poll().finally(schedule);
 
   return {
-    snapshot: () => snap,
+    snapshot: () => (snap ??= build()),
     subscribe(fn) {
       listeners.add(fn);
       return () => listeners.delete(fn);

@@ -14,6 +14,8 @@ export function TestHook({ store }: { store: InspectorStore }) {
   const view = useRef({ nav, sel });
   view.current = { nav, sel };
   useEffect(() => {
+    let last = 0;
+    const off = store.subscribe(() => void (last = performance.timeOrigin + performance.now()));
     const hook: UiTestHook = Object.freeze({
       snapshot: () => store.flush(),
       exportAs: (kind: ExportKind, sk?: string) => doExport(kind, sk).text,
@@ -23,9 +25,11 @@ export function TestHook({ store }: { store: InspectorStore }) {
         const { nav: n, sel: s } = view.current;
         return { ...toPersisted(n), sessionKey: s.sessionKey, selectedEvent: s.event, selectedRequest: s.requestId, selectedFinding: s.finding?.code, columns: n.columns };
       },
+      lastChange: () => last,
     });
     Object.defineProperty(globalThis, '__MSI_UI__', { value: hook, configurable: true, enumerable: false, writable: false });
     return () => {
+      off();
       if ((globalThis as { __MSI_UI__?: unknown }).__MSI_UI__ === hook) delete (globalThis as { __MSI_UI__?: unknown }).__MSI_UI__;
     };
   }, [store, doExport]);

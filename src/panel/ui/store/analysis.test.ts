@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createAnalysis, EMPTY_SNAPSHOT } from './analysis';
 import { createMutableSource, createStaticSource } from '../sources/static-source';
 import { normalizeSettings } from '../settings/settings';
@@ -66,6 +66,71 @@ describe('AppModel', () => {
     expect(m.getSnapshot().recordCount).toBe(recs.length);
     expect(log.snapshots).toBe(2);
     off();
+  });
+
+  it('publishes less often when a publication costs more (at most publishShare of the time)', async () => {
+    // Records arrive every 10 ms for 2 s; a publication costs 0 or 20 ms (a fake clock the
+    // snapshot advances). At 20 ms and a share of 5 %, publications are at least 400 ms apart.
+    const run = async (cost: number) => {
+      let t = 0;
+      const factory = (): Analyzer => ({
+        push: () => {},
+        snapshot: () => {
+          t += cost;
+          return EMPTY_SNAPSHOT;
+        },
+      });
+      const src = createMutableSource([]);
+      const m = createAnalysis({ source: src, analyzerFactory: factory, settings: normalizeSettings(undefined), throttleMs: 50, publishShare: 0.05, clock: () => t });
+      let published = 0;
+      const off = m.subscribe(() => published++);
+      for (let i = 0; i < 200; i++) {
+        src.push({ ...recs[0]!, seq: i + 1 });
+        await vi.advanceTimersByTimeAsync(10);
+      }
+      off();
+      m.dispose();
+      return published;
+    };
+    vi.useFakeTimers();
+    try {
+      const cheap = await run(0);
+      const costly = await run(20);
+      expect(cheap).toBeGreaterThanOrEqual(35);
+      expect(costly).toBeGreaterThanOrEqual(4);
+      expect(costly).toBeLessThanOrEqual(6);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('publishes what a burst sent last once the source is quiet, without waiting for the adaptive interval', async () => {
+    vi.useFakeTimers();
+    try {
+      let t = 0;
+      let n = 0;
+      const factory = (): Analyzer => ({
+        push: () => void n++,
+        snapshot: () => {
+          t += 40; // a costly publication: the adaptive interval is 800 ms
+          return { ...EMPTY_SNAPSHOT, recordCount: n };
+        },
+      });
+      const src = createMutableSource([]);
+      const m = createAnalysis({ source: src, analyzerFactory: factory, settings: normalizeSettings(undefined), throttleMs: 50, publishShare: 0.05, quietMs: 40, clock: () => t });
+      const off = m.subscribe(() => {});
+      for (let i = 0; i < 100; i++) {
+        src.push({ ...recs[0]!, seq: i + 1 });
+        await vi.advanceTimersByTimeAsync(10);
+      }
+      expect(m.getSnapshot().recordCount).toBeLessThan(100);
+      await vi.advanceTimersByTimeAsync(100);
+      expect(m.getSnapshot().recordCount).toBe(100);
+      off();
+      m.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('finishes the analyzer for a complete (static) source, and re-analyzes on settings change', () => {

@@ -58,6 +58,24 @@ export interface AnalysisOptions {
   /** Minimum ms between two published snapshots while records stream in. Default 120. */
   throttleMs?: number;
   /**
+   * Most of the thread that publishing may take while records stream in: after a publication
+   * that cost c ms (the snapshot, the view model and the render it caused), the next one waits at
+   * least c / publishShare ms (at most `maxThrottleMs`). A snapshot re-derives what changed, which
+   * grows with the capture: a page's 1,000 JSON-RPC POSTs cost ~16 ms per publication by the end,
+   * and at one every 120 ms that was most of the panel's CPU per POST (issue 22). Default 0.05.
+   */
+  publishShare?: number;
+  /** Ceiling of the adaptive wait (ms): the view is never older than this while records arrive. Default 1000. */
+  maxThrottleMs?: number;
+  /** The clock that measures a publication's cost (ms; default performance.now). */
+  clock?: () => number;
+  /**
+   * A source without a new record for this long (ms) has gone quiet: what it sent last is
+   * published then, without waiting for the adaptive interval (the live panel's catch-up, row
+   * 1c). The relay sends a batch at most 16 ms after a record. Default 40.
+   */
+  quietMs?: number;
+  /**
    * Analysis time slice in ms: a backlog (an imported file, a long live capture) is fed in slices of
    * about this length, a snapshot is published after each slice (at most every `throttleMs` after
    * the first) and the main thread is yielded in between, so the first frame does not wait for
@@ -110,6 +128,15 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
   let source = opts.source;
   let settings = opts.settings;
   const throttleMs = opts.throttleMs ?? 120;
+  const publishShare = opts.publishShare ?? 0.05;
+  const maxThrottleMs = Math.max(throttleMs, opts.maxThrottleMs ?? 1000);
+  /** What the last publication cost (ms): the snapshot, the view model, the render it caused. */
+  let lastCost = 0;
+  const clock = opts.clock ?? now;
+  const quietMs = opts.quietMs ?? 40;
+  /** When the source last changed (Date.now() clock). */
+  let lastChange = 0;
+  const interval = () => Math.min(maxThrottleMs, Math.max(throttleMs, lastCost / publishShare));
   const sliceMs = opts.sliceMs ?? 12;
   const yieldTo = opts.yieldTo ?? defaultYield;
   /** A slice is scheduled (the analysis has a backlog). */
@@ -123,6 +150,8 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
   let snapshot: AnalysisSnapshot = EMPTY_SNAPSHOT;
   let dirty = true;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** When `timer` fires (Date.now() clock). */
+  let timerAt = 0;
   let lastPublish = 0;
   let errors: string[] = [];
   let finished = false;
@@ -215,12 +244,41 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
     lastPublish = Date.now();
   }
 
-  const notify = published.emit;
+  /**
+   * Tells the listeners, and measures what the publication cost from `t0` (the snapshot's start)
+   * to the end of the microtasks it queued: React renders a store change in a microtask queued
+   * while it is told, so a microtask queued after telling it runs after that render.
+   */
+  function notify(t0?: number) {
+    published.emit();
+    if (t0 === undefined) return;
+    const done = () => void (lastCost = clock() - t0);
+    if (typeof queueMicrotask === 'function') queueMicrotask(done);
+    else done();
+  }
 
-  function publish() {
+  /** The publication timer: new records while they stream in. */
+  function onTimer() {
     timer = undefined;
-    compute(sliceMs);
-    notify();
+    const t = Date.now();
+    const due = lastPublish + interval();
+    if (t < due && t - lastChange < quietMs) {
+      // Records still arriving and the adaptive interval not over: look again when the source
+      // may have gone quiet (the last records of a burst show without waiting for the interval).
+      arm(Math.min(due, t + quietMs));
+      return;
+    }
+    publish();
+  }
+
+  /** Publish now (the timer's, a new source, new settings). */
+  function publish() {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (!feed(sliceMs)) scheduleSlice();
+    const t0 = clock();
+    takeSnapshot();
+    notify(t0);
   }
 
   function scheduleSlice(afterPaint = true) {
@@ -231,23 +289,37 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
       if (gen !== generation || !sliceScheduled) return;
       sliceScheduled = false;
       const done = feed(sliceMs);
-      // Publish after the first slice, then at most every throttleMs, and when done.
-      const publishNow = done || Date.now() - lastPublish >= throttleMs;
+      // Publish after the first slice, then at most every interval(), and when done.
+      const publishNow = done || Date.now() - lastPublish >= interval();
       if (!done) scheduleSlice(publishNow);
       if (publishNow) {
         if (timer !== undefined) clearTimeout(timer);
         timer = undefined;
+        const t0 = clock();
         takeSnapshot();
-        notify();
+        notify(t0);
       }
     }, afterPaint);
   }
 
+  function arm(at: number) {
+    timerAt = at;
+    timer = setTimeout(onTimer, Math.max(0, at - Date.now()));
+  }
+
   function onSourceChange() {
     dirty = true;
-    if (timer !== undefined) return;
-    const wait = Math.max(0, throttleMs - (Date.now() - lastPublish));
-    timer = setTimeout(publish, wait);
+    const t = (lastChange = Date.now());
+    // A clear or a replaced capture shows at once (within throttleMs). New records show after the
+    // adaptive interval, or once the source has been quiet for quietMs (onTimer() decides).
+    const records = source.getRecords();
+    const restarted = records.length < fed || (fed > 0 && !sameRecord(records[0], first));
+    const at = lastPublish + (restarted ? throttleMs : Math.max(throttleMs, Math.min(interval(), t - lastPublish + quietMs)));
+    if (timer !== undefined) {
+      if (timerAt <= at) return;
+      clearTimeout(timer);
+    }
+    arm(at);
   }
 
   compute(sliceMs);

@@ -104,4 +104,9 @@ export interface UiTestHook {
   progress?(): { fed: number; total: number; importing: boolean } | undefined;
   /** The navigation state (selection, tab, filter, search): what the user is looking at. */
   view?(): unknown;
+  /**
+   * When the store last changed what the views show (epoch ms, performance.timeOrigin + now; 0
+   * before the first change): the bench's catch-up row (1c) ends there. Does not flush.
+   */
+  lastChange?(): number;
 }
