@@ -35,7 +35,6 @@ export function Timeline() {
   const laneOf = sv?.lanes.laneOf ?? new Map<string, number>();
   const findings = sv?.findings ?? [];
   const t0 = sv?.lanes.t0 ?? 0;
-  const range = sv?.lanes.range ?? { start: 0, end: 1000 };
   const wrapRef = useRef<HTMLDivElement>(null);
   const tv = useTimelineView(vm, sv, (take) => take && wrapRef.current?.focus({ preventScroll: true }));
   const view = tv.view;
