@@ -10,7 +10,7 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'],
           environment: 'node',
-          setupFiles: ['test/setup/fast-check.ts'],
+          setupFiles: ['test/setup/fast-check.ts', 'test/setup/event-list.ts'],
           testTimeout: 30_000,
         },
       },

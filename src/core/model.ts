@@ -3,6 +3,10 @@
 import type { Era, RequestLink, ServerInfo, SubscriptionInfo } from './model-eras';
 import type { FindingCode, Severity } from './model-codes';
 import type { InjectedBy, InjectedFault } from './model-faults';
+import type { EventList } from './event-list';
+import type { NotificationList } from './notification-list';
+
+export type { JsonRpcSummary, SseEvent } from './model-events';
 
 export type * from './model-eras';
 export type * from './model-codes';
@@ -62,45 +66,7 @@ export interface IdScheme {
   override?: string;
 }
 
-export interface SseEvent {
-  /** Index within the stream. */
-  index: number;
-  /** The id field of this event (undefined when the event carried none). */
-  id?: string;
-  /** The last-event-id cursor after this event (what a client would resume from). */
-  cursor?: string;
-  event: string;
-  data: string;
-  retry?: number;
-  /** Time the chunk completing this event was read by the page. */
-  t: number;
-  /** Raw SSE text of the event block as received. */
-  raw: string;
-  /** Decoded JSON-RPC messages (batches give several). */
-  messages: JsonRpcSummary[];
-  /** data was present but not JSON. */
-  jsonError?: string;
-  /** Finding codes anchored at this event. */
-  findings: FindingCode[];
-  /** Set for an event whose id was received before in the session. */
-  duplicate?: boolean;
-  /** The stream ended inside this event (no closing blank line): a client never dispatches it. */
-  truncated?: boolean;
-  /** A block with an id but no data line (only moves the cursor). */
-  idOnly?: boolean;
-  /** Not an SSE event: the JSON body of a plain JSON response, shown as one event. */
-  synthetic?: 'json-body';
-}
 
-export interface JsonRpcSummary {
-  kind: 'request' | 'notification' | 'result' | 'error' | 'invalid';
-  /** JSON text of the id (`1` or `"1"`). */
-  id?: string;
-  method?: string;
-  progressToken?: string;
-  progress?: number;
-  total?: number;
-}
 
 export type StreamKind = 'post' | 'get' | 'resume' | 'eventsource' | 'xhr' | 'other';
 export type StreamState = 'open' | 'complete' | 'aborted' | 'error' | 'unread' | 'unknown';
@@ -128,13 +94,11 @@ export interface Stream {
   state: StreamState;
   endReason?: string;
   /**
-   * The stream's events. Shared by successive snapshots and only ever appended to (an event that
-   * gains or loses derived finding codes is replaced at its index), so taking a snapshot never
-   * copies it: an older snapshot's array may have grown past that snapshot's `eventCount`.
-   * Read the latest snapshot, or the first `eventCount` events of an older one.
+   * The stream's events at this snapshot, read by index (`at`, or a one-fact reader such as
+   * `time`): the analysis keeps them as columns, and taking a snapshot copies nothing.
    */
-  events: SseEvent[];
-  /** Number of events at this snapshot (= events.length in the latest snapshot). */
+  events: EventList;
+  /** Number of events at this snapshot (= events.length). */
   eventCount?: number;
   comments: number;
   bytes: number;
@@ -183,10 +147,11 @@ export interface RequestInfo {
   response?: 'result' | 'error';
   verdict: Verdict;
   /**
-   * Notifications linked to this request: [streamId, eventIndex]. Shared by successive snapshots
-   * and only appended to (like Stream.events); `notificationCount` is its length at this snapshot.
+   * Notifications linked to this request: [streamId, eventIndex] by position (`streamAt`,
+   * `indexAt`; JSON gives the pairs). A view of the analysis' columns at this snapshot:
+   * `notificationCount` is its length.
    */
-  notifications: [string, number][];
+  notifications: NotificationList;
   notificationCount?: number;
   cumulativeCount: number;
   findings: FindingCode[];

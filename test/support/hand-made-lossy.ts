@@ -7,6 +7,8 @@
 import type { CaptureRecord } from '../../src/core/record';
 import type { AnalysisSnapshot, Finding, RequestInfo, SseEvent, Stream } from '../../src/core/model';
 import { EMPTY_CAPTURE } from '../../src/core/presentation';
+import { ArrayEventList } from '../../src/core/event-list';
+import { ArrayNotificationList } from '../../src/core/notification-list';
 
 export const T0 = Date.UTC(2026, 10, 30, 7, 0, 0);
 export const SESSION = '64e82829c1d04b7e9a3f5d2e8b7c6a10';
@@ -118,7 +120,7 @@ export function lossySnapshot(): AnalysisSnapshot {
       start: req.t,
       end: end?.t,
       state: 'complete',
-      events,
+      events: new ArrayEventList(events),
       comments: 0,
       bytes: events.reduce((n, e) => n + e.raw.length, 0),
       transport: 'fetch',
@@ -133,8 +135,8 @@ export function lossySnapshot(): AnalysisSnapshot {
   };
   const notif = (sid: string, evs: SseEvent[]): [string, number][] => evs.filter((e) => e.messages[0]?.kind === 'notification').map((e) => [sid, e.index]);
   const requests: RequestInfo[] = [
-    { id: '0', method: 'initialize', streamId: 's:c1', responseStreamId: 's:c1', response: 'result', verdict: 'complete', notifications: [], cumulativeCount: 0, findings: [], start: T0, end: T0 + 14 },
-    { id: '1', method: 'tools/list', streamId: 's:c2', responseStreamId: 's:c2', response: 'result', verdict: 'complete', notifications: [], cumulativeCount: 0, findings: [], start: T0 + 40, end: T0 + 50 },
+    { id: '0', method: 'initialize', streamId: 's:c1', responseStreamId: 's:c1', response: 'result', verdict: 'complete', notifications: new ArrayNotificationList([]), cumulativeCount: 0, findings: [], start: T0, end: T0 + 14 },
+    { id: '1', method: 'tools/list', streamId: 's:c2', responseStreamId: 's:c2', response: 'result', verdict: 'complete', notifications: new ArrayNotificationList([]), cumulativeCount: 0, findings: [], start: T0 + 40, end: T0 + 50 },
     {
       id: '2',
       method: 'tools/call',
@@ -144,7 +146,7 @@ export function lossySnapshot(): AnalysisSnapshot {
       responseStreamId: 's:c4',
       response: 'result',
       verdict: 'lossy',
-      notifications: [...notif('s:c3', s3), ...notif('s:c4', s4)],
+      notifications: new ArrayNotificationList([...notif('s:c3', s3), ...notif('s:c4', s4)]),
       cumulativeCount: 20,
       findings: ['replay-gap', 'lossy-result-accepted'],
       start: T0 + 100,

@@ -11,7 +11,7 @@ import { onId } from './event-ids';
 import { onMessage } from './messages';
 import { onNamedEvent } from './client-facts';
 import { truncatedEvent } from './texts';
-import type { StreamS } from './state';
+import type { SessionState, StreamS } from './state';
 import type { AnalyzerState } from './analyzer-state';
 
 /** Shared by every event without messages (copy on write: never mutated). */
@@ -25,21 +25,29 @@ function summaries(ms: DecodedMessage[]): JsonRpcSummary[] {
 export function onBlock(A: AnalyzerState, st: StreamS, b: SseBlock, t: number): void {
   const s = ensureSession(A, st);
   const at = ++A.ord;
-  // The common event (an id, data, no retry) is built with all its properties at once: adding
-  // `id` and `cursor` afterwards cost each event a second allocation (a property backing store).
-  const ev: SseEvent =
-    b.id !== undefined && b.id !== '' && !b.truncated && b.retry === undefined && b.data !== undefined
-      ? { index: st.events.length, event: b.event ?? 'message', data: b.data, t, raw: b.raw, messages: NO_MESSAGES, findings: NO_CODES, id: b.id, cursor: b.id }
-      : { index: st.events.length, event: b.event ?? 'message', data: b.data ?? '', t, raw: b.raw, messages: NO_MESSAGES, findings: NO_CODES };
-  if (b.id !== undefined && b.id !== '') ev.id = b.id;
-  if (b.retry !== undefined) ev.retry = b.retry;
-  if (b.data === undefined) ev.idOnly = true;
-  st.events.push(ev);
+  // The event is built as an object for the stages below, then kept as columns (event-store.ts):
+  // the object itself is garbage once the block is read. The common event (an id, data, no retry)
+  // is built with all its properties at once (one allocation; the store knows its key order).
+  const common = b.id !== undefined && b.id !== '' && !b.truncated && b.retry === undefined && b.data !== undefined;
+  const ev: SseEvent = common
+    ? { index: st.events.length, event: b.event ?? 'message', data: b.data!, t, raw: b.raw, messages: NO_MESSAGES, findings: NO_CODES, id: b.id, cursor: b.id }
+    : { index: st.events.length, event: b.event ?? 'message', data: b.data ?? '', t, raw: b.raw, messages: NO_MESSAGES, findings: NO_CODES };
+  if (!common) {
+    if (b.id !== undefined && b.id !== '') ev.id = b.id;
+    if (b.retry !== undefined) ev.retry = b.retry;
+    if (b.data === undefined) ev.idOnly = true;
+  }
+  st.events.begin(ev);
   if (st.parser) {
     st.lastBlock = b;
     st.lastEv = ev;
   }
   s.dirty = true;
+  eventStages(A, st, s, b, ev, at);
+  st.events.end(ev, common ? 'with-id' : 'plain');
+}
+
+function eventStages(A: AnalyzerState, st: StreamS, s: SessionState, b: SseBlock, ev: SseEvent, at: number): void {
 
   if (b.truncated) {
     ev.truncated = true;
@@ -86,21 +94,9 @@ export function onBlock(A: AnalyzerState, st: StreamS, b: SseBlock, t: number): 
   for (const m of d.messages) onMessage(A, st, ev, m, at);
 }
 
-/**
- * CR + LF of a blank line split across reads: the LF completes the last event's raw text. The
- * event may already be in a snapshot, so it is replaced by a copy (as is the copy shown with
- * derived codes, and the pushed version kept under it).
- */
+/** CR + LF of a blank line split across reads: the LF completes the last event's raw text. */
 export function extendLastRaw(st: StreamS, raw: string): void {
-  const ev = st.lastEv!;
-  const next: SseEvent = { ...ev, raw };
-  st.lastEv = next;
-  const shown = st.events[ev.index];
-  if (shown === ev) st.events[ev.index] = next;
-  else if (shown) {
-    st.events[ev.index] = { ...shown, raw };
-    if (st.base?.get(ev.index) === ev) st.base.set(ev.index, next);
-  }
+  st.events.setRaw(st.lastEv!.index, raw);
 }
 
 /** A plain JSON answer (or a JSON body completed at finish): one synthetic event. */
@@ -120,7 +116,8 @@ export function onJsonBody(A: AnalyzerState, st: StreamS, t: number): void {
     synthetic: 'json-body',
   };
   if (d.error) ev.jsonError = d.error;
-  st.events.push(ev);
+  st.events.begin(ev);
   const at = ++A.ord;
   for (const m of d.messages) onMessage(A, st, ev, m, at);
+  st.events.end(ev);
 }

@@ -135,7 +135,7 @@ export function onMessage(A: AnalyzerState, st: StreamS, ev: SseEvent, m: Decode
   }
   if (!req) req = st.root.requests.find((q) => q.response === undefined) ?? st.root.requests[0];
   if (!req) return;
-  req.notifications.push([st.id, ev.index]);
+  req.notifications.push(st.id, ev.index);
   if (req.method === 'subscriptions/listen') onListenNotification(req, sm.method, ev.t, m, at, st, ev.index);
   const cumulative = A.isCumulative(sm.method);
   if (cumulative && !ev.duplicate && req.response === undefined) {

@@ -2,6 +2,7 @@
 // stream's body carries, protocol revisions, and resume links: which stream a GET with
 // Last-Event-ID (or a browser's EventSource reconnect) continues.
 import { headerValue } from '../record';
+import { NotificationStore } from '../notification-list';
 import { boundedDepth, getPath, idText } from '../jsonrpc';
 import { makeIdParser, newIdStats, parseIdGeneric } from '../ids';
 import { IdIndex } from './id-index';
@@ -109,7 +110,7 @@ export function attachSession(st: StreamS, s: SessionState): void {
       }
     }
     if (sm.kind !== 'request' || sm.id === undefined || !sm.method) continue;
-    const r: ReqState = { id: sm.id, method: sm.method, stream: st, ord: st.ord, start: st.start, notifications: [], cumulative: 0, x: requestFacts(st, s, m) };
+    const r: ReqState = { id: sm.id, method: sm.method, stream: st, ord: st.ord, start: st.start, notifications: new NotificationStore(), cumulative: 0, x: requestFacts(st, s, m) };
     if (m.msg && m.msg.params !== undefined) r.params = boundedDepth(m.msg.params);
     if (sm.progressToken !== undefined) {
       r.progressToken = sm.progressToken;

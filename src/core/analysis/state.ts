@@ -6,6 +6,8 @@ import type { Header } from '../record';
 import type { Era, Finding, FindingCode, SseEvent, StreamKind, StreamState } from '../model';
 import type { SseBlock, SseConnectionParser } from '../sse';
 import type { IdIndex } from './id-index';
+import type { EventStore } from './event-store';
+import type { NotificationStore } from '../notification-list';
 import type { IdTrack } from './id-track';
 import type { DecodedMessage } from '../jsonrpc';
 import type { IdSchemeOverride, IdStats, IntervalSet, ParsedId } from '../ids';
@@ -50,7 +52,7 @@ export interface ReqState {
   responseOrd?: number;
   /** Index of the event that carried the response (in responseStream.events). */
   responseIndex?: number;
-  notifications: [string, number][];
+  notifications: NotificationStore;
   cumulative: number;
   /** Cumulative notifications received a second time (replayed duplicates) before the response. */
   dupCumulative?: number;
@@ -139,7 +141,7 @@ export interface StreamS {
   end?: number;
   state: StreamState;
   endReason?: string;
-  events: SseEvent[];
+  events: EventStore;
   comments: number;
   bytes: number;
   captureIncomplete: boolean;
@@ -228,11 +230,6 @@ export interface StreamS {
   chainLast?: { prefix: string; set: IntervalSet };
   /** Changed since the last snapshot. */
   dirty: boolean;
-  /**
-   * `events` is the array the snapshots share (append-only; see Stream.eventCount). At indices
-   * carrying derived codes the snapshot stage put a copy with them; the event as pushed is here.
-   */
-  base?: Map<number, SseEvent>;
   /** The last SSE block of the connection and its event (see SseConnectionParser.extended). */
   lastBlock?: SseBlock;
   lastEv?: SseEvent;

@@ -1,15 +1,12 @@
 // What a snapshot shows of a stream: its model (a new Stream object per change, O(1) in its events)
-// and the finding codes derivation puts on its events. The events array is shared by every
-// snapshot: push appends to it, and only this module replaces an entry (an event that gains
-// derived codes is replaced by a copy carrying them; one that loses them gets its pushed version
-// back), so an event object, once in a snapshot, never changes.
+// and the finding codes derivation puts on its events. The events are the stream's columns
+// (event-store.ts), shared by every snapshot: each snapshot holds a view of the first events with
+// the derived codes of that snapshot, so what a snapshot shows never changes afterwards.
 import type { FindingCode, Stream } from '../model';
 import { NO_SESSION, type StreamS } from './state';
 
 /** The snapshot stage's cache of one stream. */
 export interface StreamView {
-  /** Finding codes derived at snapshot time, by event index (last derivation). */
-  overlay?: Map<number, FindingCode[]>;
   cached?: Stream;
 }
 
@@ -20,58 +17,31 @@ function sameCodes(a: readonly FindingCode[] | undefined, b: readonly FindingCod
 }
 
 /**
- * Put the codes derived at snapshot time onto the stream's shared event array. Cost: the size of
- * the old and new overlays, never the number of events. Returns whether an event changed.
+ * Show the codes derived at snapshot time on the stream's events (views handed out before keep
+ * theirs). Cost: the size of the old and new overlays, never the number of events. Returns
+ * whether an event changed.
  */
-export function applyOverlay(st: StreamS, view: StreamView, overlay: Map<number, FindingCode[]> | undefined): boolean {
-  const old = view.overlay;
+export function applyOverlay(st: StreamS, _view: StreamView, overlay: Map<number, FindingCode[]> | undefined): boolean {
+  const store = st.events;
+  const old = store.overlay;
   let changed = false;
-  if (old && st.base) {
-    for (const i of old.keys()) {
-      if (overlay?.has(i)) continue;
-      const b = st.base.get(i);
-      if (b) st.events[i] = b;
-      st.base.delete(i);
-      changed = true;
-    }
-  }
+  if (old) for (const i of old.keys()) if (!overlay?.has(i)) changed = true;
   if (overlay) {
     for (const [i, add] of overlay) {
       if (sameCodes(old?.get(i), add)) continue;
-      st.base ??= new Map();
-      let b = st.base.get(i);
-      if (!b) {
-        b = st.events[i];
-        if (!b) continue;
-        st.base.set(i, b);
-      }
-      const codes = b.findings.slice();
-      for (const c of add) if (!codes.includes(c)) codes.push(c);
-      st.events[i] = { ...b, findings: codes };
-      changed = true;
+      if (i < store.length) changed = true;
     }
   }
-  view.overlay = overlay;
+  store.setOverlay(overlay);
   return changed;
 }
 
-/** Add one derived code to an event of the shared array (see applyOverlay). */
-export function addOverlayCode(st: StreamS, view: StreamView, idx: number, code: FindingCode): boolean {
-  view.overlay ??= new Map();
-  const l = view.overlay.get(idx);
-  if (l) l.push(code);
-  else view.overlay.set(idx, [code]);
-  st.base ??= new Map();
-  let b = st.base.get(idx);
-  if (!b) {
-    b = st.events[idx];
-    if (!b) return false;
-    st.base.set(idx, b);
-  }
-  const shown = st.events[idx]!;
-  if (shown.findings.includes(code)) return false;
-  st.events[idx] = { ...b, findings: [...shown.findings, code] };
-  return true;
+/** Add one derived code to an event of the stream (see applyOverlay). */
+export function addOverlayCode(st: StreamS, _view: StreamView, idx: number, code: FindingCode): boolean {
+  const store = st.events;
+  const shown = idx < store.length ? store.findings(idx) : undefined;
+  store.addOverlayCode(idx, code);
+  return shown !== undefined && !shown.includes(code);
 }
 
 /**
@@ -81,7 +51,7 @@ export function addOverlayCode(st: StreamS, view: StreamView, idx: number, code:
  */
 export function streamModel(st: StreamS, view: StreamView): Stream {
   if (!st.dirty && view.cached) return view.cached;
-  const events = st.events;
+  const events = st.events.view();
   const m: Stream = {
     id: st.id,
     sessionKey: st.session?.key ?? NO_SESSION,

@@ -1,4 +1,5 @@
 // Streams: one per connection the analysis follows (an MCP POST, GET, resume or EventSource).
+import { EventStore } from './event-store';
 import type { RequestRecord } from '../record';
 import { headerValue } from '../record';
 import type { StreamKind } from '../model';
@@ -30,7 +31,7 @@ export function newStream(A: AnalyzerState, src: string, conn: string, req: Requ
     resumedBy: [],
     start: t,
     state: 'open',
-    events: [],
+    events: new EventStore(),
     comments: 0,
     bytes: 0,
     captureIncomplete: A.gapConns.has(connKey(src, conn)) || !req,

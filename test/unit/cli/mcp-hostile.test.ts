@@ -78,8 +78,8 @@ describe('a hostile capture', () => {
     const t = await callTool(c.client, 'get_timeline', { capture: id, session: 's1' });
     const resume = t.streams.find((x: { lastEventIdSent: string | null }) => x.lastEventIdSent !== null);
     const evs = await callTool(c.client, 'get_events', { capture: id, stream: resume.streamId, maxDataChars: 20000 });
-    expect(evs.events[0].data).toBe(snap.streams[resume.streamId]!.events[0]!.data);
-    expect(evs.events[0].data).toContain(HJ);
+    expect(evs.events.at(0).data).toBe(snap.streams[resume.streamId]!.events.at(0)!.data);
+    expect(evs.events.at(0).data).toContain(HJ);
     // The text content is the same JSON: the page's text is inside string values only.
     const raw = await c.client.callTool({ name: 'get_request', arguments: { capture: id, request: '2' } });
     const text = (raw.content as { text: string }[])[0]!.text;

@@ -97,7 +97,7 @@ describe('item 2: a result delivered and not taken', () => {
     expect(f!.message).toContain('cancelled the request');
     expect(req(s, '2').verdict).toBe('incomplete');
     // the event that carried it is marked
-    const ev = s.streams[f!.streamId!]!.events[f!.eventIndex!]!;
+    const ev = s.streams[f!.streamId!]!.events.at(f!.eventIndex!)!;
     expect(ev.event).toBe('result');
     expect(ev.findings).toContain('result-not-taken');
   });

@@ -139,7 +139,7 @@ const FIELD: Record<string, Expect> = {
       const ids = Object.values(s.streams).flatMap((x) => x.events.map((e) => e.id).filter((i): i is string => i !== undefined));
       for (const id of ids) expect(id).toMatch(/^[0-9a-f-]{36}:[0-9a-f]{16}$/);
       // McpAgent writes no priming event.
-      expect(Object.values(s.streams).flatMap((x) => x.events).some((e) => e.id !== undefined && e.data === '')).toBe(false);
+      expect(Object.values(s.streams).flatMap((x) => x.events.slice()).some((e) => e.id !== undefined && e.data === '')).toBe(false);
       expect(ids.some((i) => /[a-f]$/.test(i))).toBe(true);
     },
   },
@@ -159,7 +159,7 @@ const FIELD: Record<string, Expect> = {
     errors: [],
     verdicts: ['complete'],
     also: (s, path) => {
-      expect(Object.values(s.streams).flatMap((x) => x.events).every((e) => e.id === undefined)).toBe(true);
+      expect(Object.values(s.streams).flatMap((x) => x.events.slice()).every((e) => e.id === undefined)).toBe(true);
       if (path !== 'playwright') expect(Object.values(s.streams).find((x) => x.kind === 'get')!.comments).toBeGreaterThan(0);
     },
   },

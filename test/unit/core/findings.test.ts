@@ -26,7 +26,7 @@ describe('sessions, streams and requests', () => {
       ['0', 'initialize', 'complete', 'result'],
       ['1', 'tools/list', 'complete', 'result'],
     ]);
-    expect(s.streams[s.requests.abc![1]!.responseStreamId!]!.events[0]!.synthetic).toBe('json-body');
+    expect(s.streams[s.requests.abc![1]!.responseStreamId!]!.events.at(0)!.synthetic).toBe('json-body');
     expect(s.findings).toEqual([]);
   });
 
@@ -70,7 +70,7 @@ describe('sessions, streams and requests', () => {
     const s = analyzeRecords(c.records);
     expect(req(s, '5').verdict).toBe('complete');
     expect(req(s, '6').verdict).toBe('complete');
-    expect(s.streams[req(s, '5').streamId]!.events[0]!.messages).toHaveLength(2);
+    expect(s.streams[req(s, '5').streamId]!.events.at(0)!.messages).toHaveLength(2);
   });
 
   it('links a resume to the stream whose event carried the Last-Event-ID and builds the chain', () => {
@@ -114,7 +114,7 @@ describe('findings', () => {
     expect(req(s, '2').findings).toEqual(['replay-gap', 'lossy-result-accepted']);
     expect(s.sessions[0]!.worst).toBe('error');
     // the gap is drawn at the first event after it
-    expect(s.streams[gap.streamId!]!.events[gap.eventIndex!]!.findings).toContain('replay-gap');
+    expect(s.streams[gap.streamId!]!.events.at(gap.eventIndex!)!.findings).toContain('replay-gap');
   });
 
   it('a gap that hit only idempotent progress is no lossy-result-accepted', () => {
@@ -214,7 +214,7 @@ describe('findings', () => {
     expect(codes(s)).toEqual(['replay-duplicate', 'progress-regressed', 'duplicate-output-accepted']);
     expect(only(s, 'replay-duplicate')[0]!.eventIds).toEqual(['10', '11']);
     const st = s.streams[only(s, 'replay-duplicate')[0]!.streamId!]!;
-    expect(st.events[0]!.duplicate).toBe(true);
+    expect(st.events.at(0)!.duplicate).toBe(true);
     expect(only(s, 'replay-duplicate')[0]!.message).toContain('Cumulative notification(s) (notifications/message)');
     expect(only(s, 'replay-duplicate')[0]!.message).toContain('not trustworthy');
     expect(only(s, 'progress-regressed')[0]).toMatchObject({ eventIds: ['11'], requestId: '2' });
@@ -581,7 +581,7 @@ describe('findings', () => {
     const s = analyzeRecords(c.records);
     expect(codes(s)).toEqual(['truncated-event', 'result-missing']);
     const st = s.streams[`tab1:${p}`]!;
-    expect(st.events[1]).toMatchObject({ id: '2', truncated: true, findings: ['truncated-event'] });
+    expect(st.events.at(1)).toMatchObject({ id: '2', truncated: true, findings: ['truncated-event'] });
     expect(st.lastCursor).toBe('1');
   });
 

@@ -91,7 +91,7 @@ describe('HAR import', () => {
     const b = analyzeRecords(importValue(lossyHar({ base64: true })).records);
     expect(b.findings).toEqual(a.findings);
     const st = Object.values(b.streams).find((x) => x.kind === 'resume')!;
-    expect(st.events[0]!.data).toContain('é');
+    expect(st.events.at(0)!.data).toContain('é');
   });
 
   it('keeps requests without a response (status 0) and without a body', () => {

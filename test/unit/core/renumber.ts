@@ -2,6 +2,7 @@
 // (and so session key), connection (stream) id and finding message replaced, consistently, by
 // another; the shape (order of sessions, requests and streams, methods, tool names, event ids of
 // a counter scheme) kept. For diffSnapshots' invariance property.
+import { ArrayNotificationList } from '../../../src/core/notification-list';
 import type { AnalysisSnapshot, Finding, RequestInfo, Session, Stream } from '../../../src/core/model';
 
 export interface Renumbering {
@@ -81,7 +82,7 @@ export function renumber(s: AnalysisSnapshot, how: Renumbering): AnalysisSnapsho
         reissuedAs: optId(r.reissuedAs),
         retryOf: optId(r.retryOf),
         retriedAs: optId(r.retriedAs),
-        notifications: r.notifications.map(([a, b]) => [st(a), b] as [string, number]),
+        notifications: new ArrayNotificationList(r.notifications.slice().map(([a, b]) => [st(a), b] as [string, number])),
       }),
     );
   }

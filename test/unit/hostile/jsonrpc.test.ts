@@ -76,7 +76,7 @@ describe('through the analyzer', () => {
     const s = analyzeRecords(c.records);
     const st = s.streams[`tab1:${p}`]!;
     expect(st.events.map((e) => e.jsonError !== undefined)).toEqual([true, true, true, false, false]);
-    expect(st.events[2]!.data).toBe('<img src=x onerror=alert(1)>');
+    expect(st.events.at(2)!.data).toBe('<img src=x onerror=alert(1)>');
     expect(reqs(s).find((r) => r.id === '2')).toMatchObject({ verdict: 'complete', response: 'result', cumulativeCount: 1 });
   });
 

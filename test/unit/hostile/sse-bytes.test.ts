@@ -191,7 +191,7 @@ describe('crafted bodies', () => {
   it('an id containing NUL is ignored (the cursor stays), as the SSE spec says', () => {
     const s = events([enc(`id: 1\ndata: ${msg(1)}\n\nid: 2\u00003\ndata: ${msg(2)}\n\nid: 4\ndata: ${msg(4)}\n\n`)]).stream;
     expect(s.events.map((e) => e.id)).toEqual(['1', undefined, '4']);
-    expect(s.events[1]!.cursor).toBe('1');
+    expect(s.events.at(1)!.cursor).toBe('1');
     expect(s.lastCursor).toBe('4');
     // The NUL split from the rest of the id across chunks changes nothing.
     const bytes = enc(`id: 2\u00003\ndata: x\n\n`);
@@ -204,7 +204,7 @@ describe('crafted bodies', () => {
     expect(s.events.map((e) => e.retry)).toEqual([undefined, undefined, undefined]);
     const t = events([enc(`retry: 2500\ndata: ${msg(1)}\n\nretry: x\ndata: ${msg(2)}\n\n`)]).stream;
     expect(t.retry).toBe(2500);
-    expect(t.events[0]!.retry).toBe(2500);
+    expect(t.events.at(0)!.retry).toBe(2500);
   });
 
   it('invalid UTF-8 becomes U+FFFD, multi-byte characters split at every byte arrive whole', () => {
@@ -212,8 +212,8 @@ describe('crafted bodies', () => {
     const bytes = enc(text);
     for (let k = 1; k < bytes.length; k++) {
       const s = events([bytes.subarray(0, k), bytes.subarray(k)]).stream;
-      expect(s.events[0]!.data).toBe(text.slice("id: 1\ndata: ".length, -2));
-      expect(s.events[0]!.jsonError).toBeUndefined();
+      expect(s.events.at(0)!.data).toBe(text.slice("id: 1\ndata: ".length, -2));
+      expect(s.events.at(0)!.jsonError).toBeUndefined();
     }
     const bad = cat(enc('id: 1\ndata: a'), new Uint8Array([0xff, 0xc3]), enc('b\n\n'), enc('id: 2\ndata: '), new Uint8Array([0xf0, 0x9f]));
     for (let k = 0; k <= bad.length; k++) {
@@ -249,8 +249,8 @@ describe('crafted bodies', () => {
     for (let o = 0; o < bytes.length; o += 65536) chunks.push(bytes.subarray(o, o + 65536));
     const { snap, stream } = events(chunks);
     expect(stream.events.length).toBe(1);
-    expect(stream.events[0]!.data.length).toBe(text.length - 'id: 1\ndata: '.length - 2);
-    expect(stream.events[0]!.messages[0]!.method).toBe('notifications/message');
+    expect(stream.events.at(0)!.data.length).toBe(text.length - 'id: 1\ndata: '.length - 2);
+    expect(stream.events.at(0)!.messages[0]!.method).toBe('notifications/message');
     expect(stream.bytes).toBe(bytes.length);
     expect(snap.requests['S']![0]!.cumulativeCount).toBe(1);
     // The same event as 10 MB of data lines (one line per 100 bytes).
@@ -260,7 +260,7 @@ describe('crafted bodies', () => {
     for (let o = 0; o < lb.length; o += 65536) lchunks.push(lb.subarray(o, o + 65536));
     const l = events(lchunks).stream;
     expect(l.events.length).toBe(1);
-    expect(l.events[0]!.data.length).toBe(100_000 * 95 - 1);
+    expect(l.events.at(0)!.data.length).toBe(100_000 * 95 - 1);
   }, 60_000);
 
   it('many tiny events (100k here; 1M in `npx tsx bench/core-micro.ts --full`): none lost, order kept', () => {
@@ -271,9 +271,9 @@ describe('crafted bodies', () => {
     for (let o = 0; o < bytes.length; o += 4096) chunks.push(bytes.subarray(o, o + 4096));
     const { snap, stream } = events(chunks, { get: true });
     expect(stream.events.length).toBe(n);
-    expect(stream.events[n - 1]!.id).toBe(String(n));
+    expect(stream.events.at(n - 1)!.id).toBe(String(n));
     let ordered = true;
-    for (let i = 0; i < n; i++) if (stream.events[i]!.id !== String(i + 1)) ordered = false;
+    for (let i = 0; i < n; i++) if (stream.events.at(i)!.id !== String(i + 1)) ordered = false;
     expect(ordered).toBe(true);
     expect(snap.sessions[0]!.idScheme.kind).toBe('contiguous');
     expect(snap.findings.filter((f) => f.code !== 'replay-unverifiable')).toEqual([]);

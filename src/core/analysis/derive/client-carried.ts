@@ -49,7 +49,7 @@ function received(D: Derivation, r: ReqState): string[] {
     const data = eventData(st, i);
     if (data !== undefined) strings(parse(data), out, '');
   };
-  for (const [sid, i] of r.notifications) at(byId.get(sid), i);
+  r.notifications.forEach((sid, i) => at(byId.get(sid), i));
   if (r.responseStream && r.responseIndex !== undefined) at(r.responseStream, r.responseIndex);
   return [...new Set(out.map(([, t]) => t))];
 }

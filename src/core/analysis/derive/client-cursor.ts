@@ -46,7 +46,7 @@ function cancelledBefore(D: Derivation, reqs: ReqState[], ord: number): boolean 
 
 /** Where a response the client did not read sits: "stream c5, event 18, an SSE event of type "result"". */
 function untakenWhere(D: Derivation, u: { streamId: string; index: number; event?: string | undefined }): string {
-  const id = D.s.streams.find((x) => x.id === u.streamId)?.events[u.index]?.id;
+  const id = D.s.streams.find((x) => x.id === u.streamId)?.events.id(u.index);
   return `stream ${u.streamId}, ${id !== undefined ? `event ${id}` : `its event #${u.index + 1}`}${u.event !== undefined ? `, an SSE event of type ${JSON.stringify(u.event)}` : ''}`;
 }
 

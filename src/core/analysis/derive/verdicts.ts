@@ -161,7 +161,7 @@ export function requestVerdicts(D: Derivation, unverifiedRoots: Map<StreamS, num
       method: r.method,
       streamId: r.stream.id,
       verdict,
-      notifications: r.notifications,
+      notifications: r.notifications.view(),
       notificationCount: r.notifications.length,
       cumulativeCount: r.cumulative,
       findings: [],

@@ -24,7 +24,7 @@ export const EventDetail = memo(function EventDetail({ ev }: { ev: EventRef }) {
   const snap = vm.snap;
   const { streamId, index } = ev;
   const s = snap.streams[streamId];
-  const e = s?.events[index];
+  const e = s?.events.at(index);
   if (!s || !e) return <div className="empty">Select an event to see its raw SSE text and decoded JSON.</div>;
   let json: unknown;
   let jsonOk = false;

@@ -135,7 +135,7 @@ export function EventsTable() {
                     const r = rowAt(vi.index);
                     const streamId = all.streamAt(r);
                     const index = all.indexAt(r);
-                    const e = snap.streams[streamId]!.events[index]!;
+                    const e = snap.streams[streamId]!.events.at(index)!;
                     return (
                       <EventRow
                         // Keyed by index modulo the window's size: k consecutive indexes have k

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AnalysisSnapshot, SseEvent, Stream } from '../../../core/model';
 import { EMPTY_SNAPSHOT } from '../store/analysis';
+import { ArrayEventList } from '../../../core/event-list';
 import { createEventRowsMerger, sessionEventRows, type EventRows } from './event-rows';
 
 const list = (r: EventRows) => Array.from({ length: r.count }, (_, i) => ({ streamId: r.streamAt(i), index: r.indexAt(i) }));
@@ -19,7 +20,7 @@ function fakeSession(n: number) {
     ({
       ...EMPTY_SNAPSHOT,
       sessions: [{ key: 'K', streamIds: ids.slice() }],
-      streams: Object.fromEntries(ids.map((id, k) => [id, { id, sessionKey: 'K', events: arrays[k], eventCount: arrays[k]!.length } as unknown as Stream])),
+      streams: Object.fromEntries(ids.map((id, k) => [id, { id, sessionKey: 'K', events: new ArrayEventList(arrays[k]!), eventCount: arrays[k]!.length } as unknown as Stream])),
     }) as AnalysisSnapshot;
   return { arrays, snap };
 }

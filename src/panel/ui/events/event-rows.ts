@@ -8,7 +8,7 @@
 // the merge is redone from scratch into new arrays. Arrays are shared by successive snapshots and
 // only appended to; `EventRows.count` is the length at its snapshot (like Stream.eventCount).
 
-import type { AnalysisSnapshot, SseEvent, Stream } from '../../../core/model';
+import type { AnalysisSnapshot, Stream } from '../../../core/model';
 
 export interface EventRows {
   /** Rows at this snapshot. */
@@ -73,9 +73,9 @@ function mergeInto(buf: Buffer, heads: { s: Stream; slot: number; i: number; n: 
   while (lists.length) {
     let best = 0;
     if (lists.length > 1) {
-      let bt = lists[0]!.s.events[lists[0]!.i]!.t;
+      let bt = lists[0]!.s.events.time(lists[0]!.i);
       for (let k = 1; k < lists.length; k++) {
-        const t = lists[k]!.s.events[lists[k]!.i]!.t;
+        const t = lists[k]!.s.events.time(lists[k]!.i);
         if (t < bt) {
           best = k;
           bt = t;
@@ -93,7 +93,8 @@ function mergeInto(buf: Buffer, heads: { s: Stream; slot: number; i: number; n: 
 /** One session's rows, kept across snapshots. */
 export function createEventRowsMerger(stats: MergeStats = { rowsEmitted: 0, fullMerges: 0, deltaMerges: 0 }) {
   let ids: string[] = [];
-  let arrays: SseEvent[][] = [];
+  /** What each stream's events are read from (a new origin: the analysis started over). */
+  let arrays: (object | undefined)[] = [];
   let counts: number[] = [];
   let buf = new Buffer();
   let lastT = -Infinity;
@@ -108,13 +109,13 @@ export function createEventRowsMerger(stats: MergeStats = { rowsEmitted: 0, full
       return;
     }
     lastSlot = buf.slot[n - 1]!;
-    lastT = snap.streams[ids[lastSlot]!]!.events[buf.idx[n - 1]!]!.t;
+    lastT = snap.streams[ids[lastSlot]!]!.events.time(buf.idx[n - 1]!);
   }
   function full(snap: AnalysisSnapshot, streamIds: readonly string[]): EventRows {
     stats.fullMerges++;
     ids = streamIds.slice();
     const streams = ids.map((id) => snap.streams[id]);
-    arrays = streams.map((s) => s?.events ?? []);
+    arrays = streams.map((s) => s?.events.origin);
     counts = streams.map((s) => (s ? eventCountOf(s) : 0));
     buf = new Buffer();
     mergeInto(buf, streams.flatMap((s, k) => (s ? [{ s, slot: k, i: 0, n: counts[k]! }] : [])), stats);
@@ -134,7 +135,7 @@ export function createEventRowsMerger(stats: MergeStats = { rowsEmitted: 0, full
       if (streamIds.length > ids.length) {
         ids = streamIds.slice();
         for (let k = arrays.length; k < ids.length; k++) {
-          arrays.push([]);
+          arrays.push(undefined);
           counts.push(0);
         }
         grew = true;
@@ -147,12 +148,12 @@ export function createEventRowsMerger(stats: MergeStats = { rowsEmitted: 0, full
           continue;
         }
         const n = eventCountOf(s);
-        if ((counts[k]! > 0 && s.events !== arrays[k]) || n < counts[k]!) return full(snap, streamIds);
-        arrays[k] = s.events;
+        if ((counts[k]! > 0 && s.events.origin !== arrays[k]) || n < counts[k]!) return full(snap, streamIds);
+        arrays[k] = s.events.origin;
         if (n === counts[k]) continue;
-        const first = s.events[counts[k]!]!;
+        const firstT = s.events.time(counts[k]!);
         // The new events must sort after the last row (time, then stream order) to be appended.
-        if (first.t < lastT || (first.t === lastT && k < lastSlot)) return full(snap, streamIds);
+        if (firstT < lastT || (firstT === lastT && k < lastSlot)) return full(snap, streamIds);
         heads.push({ s, slot: k, i: counts[k]!, n });
       }
       if (heads.length === 0) return grew || rows === EMPTY_ROWS ? (rows = view(buf, ids)) : rows;

@@ -89,7 +89,7 @@ export function filterRows(snap: AnalysisSnapshot, sessionKey: string | undefine
   let n = 0;
   for (let i = 0; i < rows.count; i++) {
     const s = snap.streams[rows.streamAt(i)]!;
-    if (eventMatches(f, s, s.events[rows.indexAt(i)]!, linked)) out[n++] = i;
+    if (eventMatches(f, s, s.events.at(rows.indexAt(i))!, linked)) out[n++] = i;
   }
   return out.slice(0, n);
 }

@@ -18,7 +18,7 @@ export function useEventActions() {
   const { copyStream, copyResume } = useRequestActions();
   const at = (ref: EventRef) => {
     const s = vm.snap.streams[ref.streamId];
-    return { s, e: s?.events[ref.index] };
+    return { s, e: s?.events.at(ref.index) };
   };
   const copyRaw = (ref: EventRef) => {
     const { e } = at(ref);

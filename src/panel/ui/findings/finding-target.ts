@@ -13,7 +13,7 @@ export function findingKey(f: Finding): string {
 export function findingTarget(snap: AnalysisSnapshot, f: Finding): EventRef | undefined {
   const s = f.streamId ? snap.streams[f.streamId] : undefined;
   if (!s) return undefined;
-  if (f.eventIndex !== undefined && s.events[f.eventIndex]) return { streamId: s.id, index: f.eventIndex };
+  if (f.eventIndex !== undefined && s.events.at(f.eventIndex)) return { streamId: s.id, index: f.eventIndex };
   if (f.requestId !== undefined) {
     for (const sid of [s.id, ...(f.relatedStreamIds ?? [])]) {
       const st = snap.streams[sid];

@@ -42,8 +42,8 @@ describe('finding severity on events', () => {
       expect(gap.severity).toBe(want);
       const st = snap.streams[x]!;
       const i = st.events.findIndex((e) => e.id === '14');
-      expect(st.events[i]!.findings).toContain('live-gap');
-      expect(createSeverityIndex(snap.findings).eventAt(x, i, st.events[i]!)).toBe(lost ? 'warning' : 'error');
+      expect(st.events.at(i)!.findings).toContain('live-gap');
+      expect(createSeverityIndex(snap.findings).eventAt(x, i, st.events.at(i)!)).toBe(lost ? 'warning' : 'error');
 
       const m = await mount(<InspectorApp source={createStaticSource(records)} analyzerFactory={() => createAnalyzer()} mode="viewer" />);
       try {

@@ -27,7 +27,7 @@ describe('navigation reducer', () => {
     expect(s.focus).toMatchObject({ seq: 1, takeFocus: true });
     const sel = resolveSelection(s, vm);
     expect(sel.finding?.code).toBe(worst.code);
-    expect(vm.snap.streams[sel.event!.streamId]!.events[sel.event!.index]!.messages.some((m) => m.kind === 'result')).toBe(true);
+    expect(vm.snap.streams[sel.event!.streamId]!.events.at(sel.event!.index)!.messages.some((m) => m.kind === 'result')).toBe(true);
     // the view that applied it says so; a stale seq changes nothing
     const done = run(s, { type: 'focus-done', seq: 1 });
     expect(done.focus).toBeUndefined();
@@ -40,7 +40,7 @@ describe('navigation reducer', () => {
     expect(s.tab).toBe('findings');
     expect(s.focus?.takeFocus).toBe(false);
     expect(s.reveal).toBe(s.focus?.seq);
-    expect(vm.snap.streams[s.event!.streamId]!.events[s.event!.index]!.id).toBe(s.event!.eventId);
+    expect(vm.snap.streams[s.event!.streamId]!.events.at(s.event!.index)!.id).toBe(s.event!.eventId);
     expect(run(s, { type: 'reveal-done', seq: s.reveal! }).reveal).toBeUndefined();
   });
 
@@ -74,7 +74,7 @@ describe('navigation reducer', () => {
     expect(sel2.sessionKey).toBe('another-session');
     expect(sel2.event!.streamId).not.toBe(s.event!.streamId);
     expect(sel2.finding?.code).toBe('replay-gap');
-    expect(vm2.snap.streams[sel2.event!.streamId]!.events[sel2.event!.index]!.id).toBe(s.event!.eventId);
+    expect(vm2.snap.streams[sel2.event!.streamId]!.events.at(sel2.event!.index)!.id).toBe(s.event!.eventId);
     // malformed stored data is dropped field by field
     expect(parsePersisted({ tab: 'nope', filter: 3, event: { streamId: 1 }, session: { key: 'k', endpoint: 'e', ordinal: 0 } })).toEqual({ session: { key: 'k', endpoint: 'e', ordinal: 0 } });
   });

@@ -27,7 +27,7 @@ export function resolveSessionRef(vm: ViewModel, ref: SessionRef): string | unde
 
 export function eventSelOf(vm: ViewModel, ref: EventRef): EventSel {
   const s = vm.snap.streams[ref.streamId];
-  const e = s?.events[ref.index];
+  const e = s?.events.at(ref.index);
   const lane = s ? vm.session(s.sessionKey)?.lanes.labels.get(s.id) : undefined;
   return { ...ref, ...(e?.id !== undefined ? { eventId: e.id } : {}), ...(lane !== undefined ? { lane } : {}) };
 }
@@ -36,12 +36,12 @@ export function eventSelOf(vm: ViewModel, ref: EventRef): EventSel {
 export function resolveEvent(view: SessionView | undefined, snap: ViewModel['snap'], sel: EventSel | undefined): EventRef | undefined {
   if (!sel || !view) return undefined;
   const s = snap.streams[sel.streamId];
-  const e = s?.events[sel.index];
+  const e = s?.events.at(sel.index);
   if (s && s.sessionKey === view.session.key && e && (sel.eventId === undefined || e.id === sel.eventId)) return { streamId: s.id, index: sel.index };
   if (sel.lane === undefined) return undefined;
   for (const st of view.lanes.streams) {
     if (view.lanes.labels.get(st.id) !== sel.lane) continue;
-    if (sel.eventId === undefined) return st.events[sel.index] ? { streamId: st.id, index: sel.index } : undefined;
+    if (sel.eventId === undefined) return st.events.at(sel.index) ? { streamId: st.id, index: sel.index } : undefined;
     const i = st.events.findIndex((x) => x.id === sel.eventId);
     return i >= 0 ? { streamId: st.id, index: i } : undefined;
   }

@@ -86,9 +86,9 @@ export function RequestDetail({ req }: { req: RequestInfo }) {
         <div className="section-h">{`Notifications (${req.notifications.length})`}</div>
         <div role="list" aria-label="Notifications">
           {req.notifications.slice(0, 1000).map(([sid, idx], i, all) => {
-            const e = snap.streams[sid]?.events[idx];
+            const e = snap.streams[sid]?.events.at(idx);
             if (!e) return null;
-            const prev = i > 0 ? snap.streams[all[i - 1]![0]]?.events[all[i - 1]![1]] : undefined;
+            const prev = i > 0 ? snap.streams[all[i - 1]![0]]?.events.at(all[i - 1]![1]) : undefined;
             const hole = d?.missing && prev ? missingBetween(d.missing, prev.id, e.id) : undefined;
             return (
               <div key={`${sid}:${idx}`} style={{ display: 'contents' }}>

@@ -44,7 +44,7 @@ export function searchAll(vm: ViewModel, query: string, limit = 10_000): SearchR
     for (let i = 0; i < rows.count; i++) {
       const streamId = rows.streamAt(i);
       const index = rows.indexAt(i);
-      const e = vm.snap.streams[streamId]!.events[index]!;
+      const e = vm.snap.streams[streamId]!.events.at(index)!;
       const match = exact !== undefined ? e.id === exact : (e.id !== undefined && re.test(e.id)) || re.test(e.event) || re.test(e.data);
       if (match && add({ kind: 'event', sessionKey: row.key, ref: { streamId, index } })) return { hits: hits.slice(0, limit), capped: true };
     }
@@ -61,6 +61,6 @@ export function hitLabel(vm: ViewModel, h: SearchHit): string {
     const r = sv?.requestById.get(h.requestId);
     return `request ${h.requestId}${r ? ` ${r.method}${toolName(r.params)}` : ''} · ${where}`;
   }
-  const e = vm.snap.streams[h.ref.streamId]?.events[h.ref.index];
+  const e = vm.snap.streams[h.ref.streamId]?.events.at(h.ref.index);
   return `event ${e?.id ?? `#${h.ref.index + 1}`} on ${sv?.lanes.labels.get(h.ref.streamId) ?? 'a stream'} · ${where}`;
 }

@@ -19,7 +19,7 @@ function toolsSeen(snap: AnalysisSnapshot, s: Session): SeenTool[] {
     if (r.method !== 'tools/call' || !r.params || typeof r.params !== 'object') continue;
     const p = r.params as { name?: unknown; arguments?: unknown };
     if (typeof p.name !== 'string' || !p.name) continue;
-    out.push({ name: p.name, ...(p.arguments !== undefined ? { args: p.arguments } : {}), notifications: r.notificationCount ?? r.notifications.reduce((n, [, c]) => n + c, 0) });
+    out.push({ name: p.name, ...(p.arguments !== undefined ? { args: p.arguments } : {}), notifications: r.notificationCount ?? r.notifications.length });
   }
   return out;
 }

@@ -101,7 +101,7 @@ export function Timeline() {
 
   const laneVisible = (i: number) => i >= firstLane && i <= lastLane;
   const f = makeFrame(view, width, t0, geom, laneVisible);
-  const tOf = (r: EventRef | undefined) => (r ? snap.streams[r.streamId]?.events[r.index]?.t : undefined);
+  const tOf = (r: EventRef | undefined) => (r ? snap.streams[r.streamId]?.events.at(r.index)?.t : undefined);
   const mid = (view.start + view.end) / 2;
 
   /** Select an event and bring it into view (lane scrolled to, time panned to). */
@@ -110,7 +110,7 @@ export function Timeline() {
     if (!s || !s.events.length) return;
     const i = Math.max(0, Math.min(s.events.length - 1, idx));
     act.selectEvent({ streamId: s.id, index: i });
-    reveal(lane, s.events[i]!.t);
+    reveal(lane, s.events.at(i)!.t);
   };
   const reveal = (lane: number, t: number) => {
     const body = bodyRef.current;
@@ -217,7 +217,7 @@ export function Timeline() {
     .map((x) => visibleLine(`${x.code}: ids ${x.missing ?? x.eventIds.join(', ')} missing${x.streamId && sv.lanes.labels.has(x.streamId) ? ` on ${sv.lanes.labels.get(x.streamId)}` : ''}.`, 200))
     .join(' ');
   const { els, axisEls, labelEls, height } = drawTimeline({ f, snap, lanes, laneOf, findings, selKey, severity: vm.severity, specials: specialsFor, session: sv.session });
-  const selEv = selected ? snap.streams[selected.streamId]?.events[selected.index] : undefined;
+  const selEv = selected ? snap.streams[selected.streamId]?.events.at(selected.index) : undefined;
   return (
     <div className={`tl${geom.compact ? ' compact' : ''}`} data-testid="timeline" ref={rootRef}>
       <TimelineBar lanes={lanes.length} view={view} t0={t0} findings={steps.length} act={bar} />

@@ -9,7 +9,7 @@ export function TimelineSelected({ ev }: { ev: EventRef }) {
   const snap = useViewModel().snap;
   const { view } = useSelection();
   const act = useNavActions();
-  const e = snap.streams[ev.streamId]?.events[ev.index];
+  const e = snap.streams[ev.streamId]?.events.at(ev.index);
   if (!e || !view) return null;
   return (
     <div className="tl-selected" data-testid="timeline-selected">

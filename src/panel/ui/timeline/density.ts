@@ -21,9 +21,10 @@ export interface Special {
 export function specialsOf(s: Stream): Special[] {
   const out: Special[] = [];
   const n = Math.min(s.eventCount ?? s.events.length, s.events.length);
+  // One fact at a time from the columns: no event is built for the scan.
+  const ev = s.events;
   for (let i = 0; i < n; i++) {
-    const e = s.events[i]!;
-    if (e.findings.length || e.duplicate || (e.event !== 'message' && !e.synthetic) || e.messages.some((m) => m.kind === 'result' || m.kind === 'error')) out.push({ index: i, t: e.t });
+    if (ev.findings(i).length || ev.duplicate(i) || (ev.type(i) !== 'message' && !ev.synthetic(i)) || ev.answers(i)) out.push({ index: i, t: ev.time(i) });
   }
   return out;
 }

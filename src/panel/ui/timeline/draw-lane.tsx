@@ -61,19 +61,19 @@ export function drawLane(p: LaneInput, els: ReactNode[], labelEls: ReactNode[]):
   const b = Math.min(n, lowerBound(s.events, f.view.end, n) + 1);
   const clusters: Cluster[] = [];
   if (marksFit(b - a, f.width)) {
-    for (let i = a; i < b; i++) mark(p, i, s.events[i]!, els, clusters);
+    for (let i = a; i < b; i++) mark(p, i, s.events.at(i)!, els, clusters);
   } else {
     const bins = binEvents(s.events, n, f.t, f.width);
     els.push(<path key={`dn${li}`} className="tl-density" d={densityPath(bins, y)} data-testid="timeline-density" data-lane={li} />);
     const sp = specialsIn(p.specials, f.view.start, f.view.end);
     const sel = selKey?.startsWith(`${li}:`) ? Number(selKey.slice(String(li).length + 1)) : undefined;
     if (sp.length <= f.width / 4) {
-      for (const x of sp) mark(p, x.index, s.events[x.index]!, els, clusters);
+      for (const x of sp) mark(p, x.index, s.events.at(x.index)!, els, clusters);
     } else binSpecials(p, sp, els);
-    if (sel !== undefined && s.events[sel] && !sp.some((x) => x.index === sel)) mark(p, sel, s.events[sel]!, els, clusters);
+    if (sel !== undefined && s.events.at(sel) && !sp.some((x) => x.index === sel)) mark(p, sel, s.events.at(sel)!, els, clusters);
     if (bins.total > 0) {
-      const lo = s.events[bins.first]!;
-      const hi = s.events[bins.first + bins.total - 1]!;
+      const lo = s.events.at(bins.first)!;
+      const hi = s.events.at(bins.first + bins.total - 1)!;
       const ids = lo.id !== undefined && hi.id !== undefined ? ` · ids ${visibleLine(lo.id, 14)}…${visibleLine(hi.id, 14)}` : '';
       const text = `${bins.total.toLocaleString('en-US')} events${ids}`;
       // at the lane's first event in view, kept inside the canvas
@@ -136,7 +136,7 @@ function binSpecials(p: LaneInput, sp: readonly Special[], els: ReactNode[]): vo
   const y = f.markY(li);
   const rank = new Map<number, number>();
   for (const x of sp) {
-    const e = s.events[x.index]!;
+    const e = s.events.at(x.index)!;
     const sev = eventSev(p, x.index, e);
     const r = sev === 'err' ? 3 : sev === 'warn' ? 2 : e.messages.some((m) => m.kind === 'result' || m.kind === 'error') ? 1 : 0;
     const bin = Math.floor(f.x(x.t) / BIN_PX);

@@ -21,8 +21,8 @@ export function drawGaps(f: Frame, snap: AnalysisSnapshot, laneOf: ReadonlyMap<s
     if (!s || li === undefined || !f.laneVisible(li)) return;
     const idx = gf.eventIndex ?? (gf.code === 'replay-gap' ? 0 : undefined);
     if (idx === undefined) return;
-    const after = s.events[idx];
-    const before = idx > 0 ? s.events[idx - 1] : undefined;
+    const after = s.events.at(idx);
+    const before = idx > 0 ? s.events.at(idx - 1) : undefined;
     let x1 = f.x(before ? before.t : s.start) + 5;
     const x2 = f.x(after ? after.t : streamEnd(s)) - 5;
     const label = visibleLine(`ids ${gf.missing ?? gf.eventIds.join(', ')} missing`, 60);

@@ -15,7 +15,7 @@ export function findingSteps(snap: AnalysisSnapshot, findings: readonly Finding[
   const out: Step[] = [];
   for (const f of findings) {
     const at = findingTarget(snap, f);
-    const t = at ? snap.streams[at.streamId]?.events[at.index]?.t : undefined;
+    const t = at ? snap.streams[at.streamId]?.events.at(at.index)?.t : undefined;
     if (at && t !== undefined) out.push({ finding: f, at, t });
   }
   return out.map((s, i) => [s, i] as const).sort((a, b) => a[0].t - b[0].t || a[1] - b[1]).map(([s]) => s);

@@ -39,7 +39,7 @@ export function streamNamer(labels: ReadonlyMap<string, string>): (text: string)
 
 export function streamEnd(s: Stream): number {
   const n = Math.min(s.eventCount ?? s.events.length, s.events.length);
-  const last = n ? s.events[n - 1]!.t : s.start;
+  const last = n ? s.events.at(n - 1)!.t : s.start;
   return Math.max(s.end ?? last, last);
 }
 

@@ -1,6 +1,7 @@
 // Pure helpers for the timeline (testable without a DOM).
 
 import type { SseEvent } from '../../../core/model';
+import { EventList } from '../../../core/event-list';
 
 export function niceStep(rangeMs: number, widthPx: number, minPx = 90): number {
   const raw = (rangeMs / Math.max(1, widthPx)) * minPx;
@@ -10,7 +11,8 @@ export function niceStep(rangeMs: number, widthPx: number, minPx = 90): number {
 }
 
 /** First index (below `end`) whose t >= x (events are time-ordered). */
-export function lowerBound(events: readonly Pick<SseEvent, 't'>[], t: number, end = events.length): number {
+export function lowerBound(events: EventList | readonly Pick<SseEvent, 't'>[], t: number, end = events.length): number {
+  if (events instanceof EventList) return events.lowerBound(t, end);
   let lo = 0;
   let hi = end;
   while (lo < hi) {

@@ -74,7 +74,7 @@ export function useTimelineView(vm: ViewModel, sv: SessionView | undefined, onFo
     let t: number | undefined;
     if (focus.streamId) {
       const s = vm.snap.streams[focus.streamId];
-      t = s ? ((focus.index !== undefined ? s.events[focus.index]?.t : undefined) ?? s.start) : undefined;
+      t = s ? ((focus.index !== undefined ? s.events.at(focus.index)?.t : undefined) ?? s.start) : undefined;
     }
     if (t !== undefined) {
       const cur = view.end - view.start;

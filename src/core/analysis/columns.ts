@@ -1,0 +1,57 @@
+// Helpers of the analysis' columnar storage (event-store.ts, event-messages.ts).
+
+/** Repeated strings (event types, methods, key orders): index 0 is "none". */
+export class Dict<T = string> {
+  readonly list: (T | undefined)[] = [undefined];
+  private index = new Map<string, number>();
+  put(key: string, value: T): number {
+    let i = this.index.get(key);
+    if (i === undefined) {
+      i = this.list.length;
+      if (i > 0xffff) throw new RangeError('dictionary full');
+      this.list.push(value);
+      this.index.set(key, i);
+    }
+    return i;
+  }
+}
+
+type Typed = Float64Array | Uint32Array | Uint16Array | Uint8Array;
+
+/** Events per block of a long column. */
+const SHIFT = 12;
+const BLOCK = 1 << SHIFT;
+const MASK = BLOCK - 1;
+
+/**
+ * A column of numbers, one per event. Its first block grows by doubling up to BLOCK entries (a
+ * stream of a few events costs a few bytes); past that it gains whole blocks, so a long stream's
+ * column is never copied and holds at most one block it does not use yet.
+ */
+export class Column<T extends Typed> {
+  private blocks: T[];
+  constructor(
+    /** A zero-length array of the column's type: a value, not a constructor, so a snapshot holding it stays structured-cloneable. */
+    private readonly kind: T,
+  ) {
+    this.blocks = [kind];
+  }
+  private alloc(n: number): T {
+    const k = this.kind;
+    return (k instanceof Float64Array ? new Float64Array(n) : k instanceof Uint32Array ? new Uint32Array(n) : k instanceof Uint16Array ? new Uint16Array(n) : new Uint8Array(n)) as T;
+  }
+  get(i: number): number {
+    return this.blocks[i >> SHIFT]![i & MASK]!;
+  }
+  set(i: number, v: number): void {
+    const k = i >> SHIFT;
+    let b = this.blocks[k];
+    if (b === undefined) this.blocks[k] = b = this.alloc(BLOCK);
+    else if (k === 0 && i >= b.length) {
+      const c = this.alloc(Math.min(BLOCK, Math.max(8, b.length * 2)));
+      c.set(b);
+      this.blocks[0] = b = c;
+    }
+    b[i & MASK] = v;
+  }
+}

@@ -1,0 +1,306 @@
+// A stream's events as columns (issue 22, item 1). The push stages build each event as a short-
+// lived object (they mark it duplicate, add finding codes, set its JSON error); `push` then keeps
+// only its facts: numbers in typed columns (columns.ts), strings the wire gave (its raw
+// text, its id) in plain columns, its data as a span of its raw text, the few JSON-RPC facts of
+// its message in columns, and anything rare (a retry, a cursor that is not the event's id, a JSON
+// error, finding codes, a batch) in sparse maps. Nothing per event is an object of its own, so a
+// long stream costs the analysis a few dozen bytes per event beyond its text, and nothing for the
+// garbage collector to trace. `at(i)` builds the event again, key for key in the order the push
+// stages gave it (JSON.stringify of a snapshot is what it was: the pinned hashes are the net).
+import { EventList, EventView } from '../event-list';
+import { Column, Dict } from './columns';
+import { MessageColumns } from './event-messages';
+import type { FindingCode, JsonRpcSummary, SseEvent } from '../model';
+
+const NONE: readonly never[] = Object.freeze([]);
+
+/** Per-event flags. */
+const F = { Duplicate: 1, Truncated: 2, IdOnly: 4, Synthetic: 8, CursorIsId: 16 } as const;
+
+
+const NO_DATA = 0xffffffff;
+
+/**
+ * Which literal of events.ts built the event: `with-id` (its keys are WITH_ID, and only
+ * `duplicate` or `jsonError` may follow), `plain` (PLAIN, then anything), `other`.
+ */
+export type EventLiteral = 'with-id' | 'plain' | 'other';
+
+/** The key orders the two event literals of events.ts start with (see `push`). */
+const WITH_ID = 'index,event,data,t,raw,messages,findings,id,cursor';
+const PLAIN = 'index,event,data,t,raw,messages,findings';
+
+/** The columns of one stream's events, and what they are shown with now (derived codes). */
+export class EventStore extends EventList {
+  length = 0;
+  private t = new Column(new Float64Array(0));
+  private raws: string[] = [];
+  private ids: (string | undefined)[] = [];
+  /** Data as an offset into the raw text and a length; NO_DATA: kept in `dataX`. */
+  private dataOff = new Column(new Uint32Array(0));
+  private dataLen = new Column(new Uint32Array(0));
+  private types = new Column(new Uint16Array(0));
+  private shapes = new Column(new Uint16Array(0));
+  private flagBits = new Column(new Uint8Array(0));
+  private msgs: MessageColumns;
+  /** The message's id (request, result, error) or progress token (notification). */
+  private dataX = new Map<number, string>();
+  private cursorX = new Map<number, string>();
+  private retries = new Map<number, number>();
+  private jsonErrors = new Map<number, string>();
+  private codes = new Map<number, FindingCode[]>();
+  private typeDict = new Dict();
+  private shapeDict = new Dict<readonly string[]>();
+  private readonly withId: number;
+  private readonly plain: number;
+  /** Codes the snapshot stage derives, by event index (stream-view.ts). */
+  overlay: ReadonlyMap<number, readonly FindingCode[]> | undefined;
+  /** `overlay` may be held by a view (or by the derivation that made it): copied before a change. */
+  private overlayShared = false;
+
+  constructor() {
+    super();
+    this.msgs = new MessageColumns();
+    this.typeDict.put('message', 'message');
+    this.withId = this.shapeDict.put(WITH_ID, WITH_ID.split(','));
+    this.plain = this.shapeDict.put(PLAIN, PLAIN.split(','));
+  }
+
+  /**
+   * An event the push stages begin to build (its index must be `length`): what they may read of it
+   * while building it (its time, id, raw text, data, type) is kept now, the rest by `end`.
+   */
+  begin(ev: SseEvent): number {
+    const i = this.length++;
+    this.t.set(i, ev.t);
+    this.raws.push(ev.raw);
+    this.ids.push(ev.id);
+    this.types.set(i, ev.event === 'message' ? 1 : this.typeDict.put(ev.event, ev.event));
+    this.flagBits.set(i, 0);
+    this.msgs.begin(i);
+    this.shapes.set(i, this.plain);
+    const at = ev.data === '' ? -1 : dataOffset(ev.raw, ev.data);
+    if (at >= 0) {
+      this.dataOff.set(i, at);
+      this.dataLen.set(i, ev.data.length);
+    } else if (ev.data === '') {
+      this.dataOff.set(i, 0);
+      this.dataLen.set(i, 0);
+    } else {
+      this.dataOff.set(i, NO_DATA);
+      this.dataX.set(i, ev.data);
+    }
+    return i;
+  }
+
+  /**
+   * The push stages are done with event `ev` (begun last): keep what they gave it. Its key order
+   * is kept as a shape: the two literals of events.ts without additions are known without listing
+   * keys. An id or cursor set after `begin` is taken too.
+   */
+  end(ev: SseEvent, literal: EventLiteral = 'other'): void {
+    const i = ev.index;
+    this.check(i);
+    this.ids[i] = ev.id;
+    let flags = 0;
+    if (ev.duplicate === true) flags |= F.Duplicate;
+    if (ev.truncated === true) flags |= F.Truncated;
+    if (ev.idOnly === true) flags |= F.IdOnly;
+    if (ev.synthetic === 'json-body') flags |= F.Synthetic;
+    if (ev.cursor !== undefined) {
+      if (ev.cursor === ev.id) flags |= F.CursorIsId;
+      else this.cursorX.set(i, ev.cursor);
+    }
+    this.flagBits.set(i, flags);
+    if (ev.retry !== undefined) this.retries.set(i, ev.retry);
+    if (ev.jsonError !== undefined) this.jsonErrors.set(i, ev.jsonError);
+    if (ev.findings.length) this.codes.set(i, ev.findings.slice());
+    this.msgs.set(i, ev.messages);
+    this.shapes.set(i, this.shapeOf(ev, literal));
+  }
+
+  private shapeOf(ev: SseEvent, literal: EventLiteral): number {
+    // The two literals of events.ts, without keys added after them, are known without listing
+    // keys; any other event has its keys listed (rarer, and cheap).
+    if (ev.duplicate === undefined && ev.jsonError === undefined) {
+      if (literal === 'with-id') return this.withId;
+      if (literal === 'plain' && ev.cursor === undefined && ev.id === undefined && ev.retry === undefined && ev.idOnly === undefined && ev.truncated === undefined) return this.plain;
+    }
+    const keys = Object.keys(ev);
+    return this.shapeDict.put(keys.join(','), keys);
+  }
+
+  /** The CR + LF of the last event's blank line was split across reads: its raw text gains the LF. */
+  setRaw(i: number, raw: string): void {
+    this.check(i);
+    const old = this.raws[i]!;
+    this.raws[i] = raw;
+    // Data is a span of the raw text, which only grew at its end.
+    if (this.dataOff.get(i) !== NO_DATA && !raw.startsWith(old)) {
+      const data = old.slice(this.dataOff.get(i), this.dataOff.get(i) + this.dataLen.get(i));
+      this.dataOff.set(i, NO_DATA);
+      this.dataX.set(i, data);
+    }
+  }
+
+  private check(i: number): void {
+    if (!(i >= 0 && i < this.length)) throw new RangeError(`event ${i} outside 0..${this.length}`);
+  }
+
+  at(i: number): SseEvent | undefined {
+    return this.build(i, this.length, this.overlay);
+  }
+
+  /** The event at `i` as a list of `n` events shown with `overlay` has it. */
+  build(i: number, n: number, overlay: ReadonlyMap<number, readonly FindingCode[]> | undefined): SseEvent | undefined {
+    if (!(i >= 0 && i < n && i < this.length)) return undefined;
+    const keys = this.shapeDict.list[this.shapes.get(i)]!;
+    const o: Record<string, unknown> = {};
+    for (const k of keys) {
+      switch (k) {
+        case 'index':
+          o.index = i;
+          break;
+        case 'event':
+          o.event = this.typeAt(i);
+          break;
+        case 'data':
+          o.data = this.dataAt(i);
+          break;
+        case 't':
+          o.t = this.t.get(i);
+          break;
+        case 'raw':
+          o.raw = this.raws[i];
+          break;
+        case 'messages':
+          o.messages = this.msgs.get(i).slice();
+          break;
+        case 'findings':
+          o.findings = this.codesAt(i, overlay, true);
+          break;
+        case 'id':
+          o.id = this.ids[i];
+          break;
+        case 'cursor':
+          o.cursor = this.cursorAt(i);
+          break;
+        case 'retry':
+          o.retry = this.retries.get(i);
+          break;
+        case 'jsonError':
+          o.jsonError = this.jsonErrors.get(i);
+          break;
+        case 'duplicate':
+          o.duplicate = (this.flagBits.get(i) & F.Duplicate) !== 0 ? true : undefined;
+          break;
+        case 'truncated':
+          o.truncated = (this.flagBits.get(i) & F.Truncated) !== 0 ? true : undefined;
+          break;
+        case 'idOnly':
+          o.idOnly = (this.flagBits.get(i) & F.IdOnly) !== 0 ? true : undefined;
+          break;
+        case 'synthetic':
+          o.synthetic = (this.flagBits.get(i) & F.Synthetic) !== 0 ? 'json-body' : undefined;
+          break;
+        default:
+          throw new Error(`event key ${k} is not kept`);
+      }
+    }
+    return o as unknown as SseEvent;
+  }
+
+  private typeAt(i: number): string {
+    const k = this.types.get(i);
+    return k === 1 ? 'message' : this.typeDict.list[k]!;
+  }
+  private dataAt(i: number): string {
+    const off = this.dataOff.get(i);
+    if (off === NO_DATA) return this.dataX.get(i)!;
+    const n = this.dataLen.get(i);
+    return n === 0 ? '' : this.raws[i]!.slice(off, off + n);
+  }
+  private cursorAt(i: number): string | undefined {
+    if ((this.flagBits.get(i) & F.CursorIsId) !== 0) return this.ids[i];
+    return this.cursorX.get(i);
+  }
+  /** Finding codes of event `i` (which must exist) with the derived codes of `overlay`. */
+  codesAt(i: number, overlay: ReadonlyMap<number, readonly FindingCode[]> | undefined, copy = false): readonly FindingCode[] {
+    const base = this.codes.get(i);
+    const add = overlay?.get(i);
+    if (!add) return base ? (copy ? base.slice() : base) : copy ? [] : NONE;
+    const codes = base ? base.slice() : [];
+    for (const c of add) if (!codes.includes(c)) codes.push(c);
+    return codes;
+  }
+  get origin(): object {
+    return this;
+  }
+  override answers(i: number): boolean {
+    if (!(i >= 0 && i < this.length)) return false;
+    return this.msgs.answers(i);
+  }
+  override synthetic(i: number): boolean {
+    return i >= 0 && i < this.length && (this.flagBits.get(i) & F.Synthetic) !== 0;
+  }
+  time(i: number): number {
+    return i >= 0 && i < this.length ? this.t.get(i) : NaN;
+  }
+  id(i: number): string | undefined {
+    return i >= 0 && i < this.length ? this.ids[i] : undefined;
+  }
+  duplicate(i: number): boolean {
+    return i >= 0 && i < this.length && (this.flagBits.get(i) & F.Duplicate) !== 0;
+  }
+  messages(i: number): readonly JsonRpcSummary[] {
+    return i >= 0 && i < this.length ? this.msgs.get(i) : NONE;
+  }
+  data(i: number): string | undefined {
+    return i >= 0 && i < this.length ? this.dataAt(i) : undefined;
+  }
+  findings(i: number): readonly FindingCode[] {
+    return i >= 0 && i < this.length ? this.codesAt(i, this.overlay) : NONE;
+  }
+  type(i: number): string | undefined {
+    return i >= 0 && i < this.length ? this.typeAt(i) : undefined;
+  }
+
+  /** The first `n` events as shown now: what a snapshot hands out. */
+  view(n = this.length): EventList {
+    this.overlayShared = true;
+    return new EventView(this, n, this.overlay);
+  }
+
+  /** The derived codes of the latest derivation (the map is not changed here afterwards). */
+  setOverlay(overlay: ReadonlyMap<number, readonly FindingCode[]> | undefined): void {
+    this.overlay = overlay;
+    this.overlayShared = true;
+  }
+
+  /** One more derived code on event `i`; a view handed out before keeps the codes it had. */
+  addOverlayCode(i: number, code: FindingCode): void {
+    const cur = this.overlay;
+    const next = this.overlayShared || !cur ? new Map(cur ?? []) : (cur as Map<number, readonly FindingCode[]>);
+    const l = next.get(i);
+    next.set(i, l ? [...l, code] : [code]);
+    this.overlay = next;
+    this.overlayShared = false;
+  }
+}
+
+/**
+ * Where `data` stands in `raw` (any place where raw holds it gives the same text), or -1. The
+ * usual event ends with its one data line and a blank line, so the end is tried first: a search
+ * for the whole data text would build a skip table per event.
+ */
+function dataOffset(raw: string, data: string): number {
+  for (const tail of [2, 4, 3]) {
+    const at = raw.length - data.length - tail;
+    if (at >= 0 && raw.startsWith(data, at)) return at;
+  }
+  for (let k = raw.indexOf('data:'); k !== -1; k = raw.indexOf('data:', k + 5)) {
+    const v = raw.charCodeAt(k + 5) === 32 ? k + 6 : k + 5;
+    if (raw.startsWith(data, v)) return v;
+  }
+  return raw.startsWith(data) ? 0 : -1;
+}
