@@ -30,6 +30,8 @@ const MASK = BLOCK - 1;
  */
 export class Column<T extends Typed> {
   private blocks: T[];
+  /** Capacity of the first block. */
+  private cap0 = 0;
   constructor(
     /** A zero-length array of the column's type: a value, not a constructor, so a snapshot holding it stays structured-cloneable. */
     private readonly kind: T,
@@ -45,13 +47,20 @@ export class Column<T extends Typed> {
   }
   set(i: number, v: number): void {
     const k = i >> SHIFT;
+    if (k === 0) {
+      if (i >= this.cap0) {
+        // Not only doubled: a column set only for some events (a data span) skips indices.
+        const cap = Math.min(BLOCK, Math.max(8, this.cap0 * 2, i + 1));
+        const c = this.alloc(cap);
+        c.set(this.blocks[0]!);
+        this.blocks[0] = c;
+        this.cap0 = cap;
+      }
+      this.blocks[0]![i] = v;
+      return;
+    }
     let b = this.blocks[k];
     if (b === undefined) this.blocks[k] = b = this.alloc(BLOCK);
-    else if (k === 0 && i >= b.length) {
-      const c = this.alloc(Math.min(BLOCK, Math.max(8, b.length * 2)));
-      c.set(b);
-      this.blocks[0] = b = c;
-    }
     b[i & MASK] = v;
   }
 }
