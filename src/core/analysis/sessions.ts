@@ -172,7 +172,10 @@ export function linkResume(A: AnalyzerState, st: StreamS, s: SessionState, curso
   const root = target.root;
   st.resumes = target;
   // What the capture does not hold of the resumed connection ended at the cursor the client sent.
-  if (cursor !== undefined && target.lost) A.lost.resumedFrom(target, cursor);
+  // A guessed link bounds a stream whose body the file does not hold (the guess's own premise),
+  // not one whose records the inspector lost: the cursor may have come from records lost whole
+  // (capture-gap-ids.test.ts, seed 501898225: a lossless server was accused of a live gap).
+  if (cursor !== undefined && target.lost && (!st.linkGuessed || target.bodyAbsent)) A.lost.resumedFrom(target, cursor);
   target.resumedBy.push(st.id);
   target.dirty = true;
   st.root = root;
