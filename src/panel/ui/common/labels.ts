@@ -2,6 +2,7 @@
 // ids, endpoints, tool names.
 
 import type { RequestInfo, SseEvent, Stream } from '../../../core/model';
+import type { EventList } from '../../../core/event-list';
 
 /** "POST #2 tools/call", "GET resumed (Last-Event-ID 11)", "GET stream". Not unique: see timeline/lanes.ts. */
 export function streamLabel(s: Stream, reqs?: ReadonlyMap<string, RequestInfo>): string {
@@ -28,9 +29,12 @@ export function eventRpcIds(e: SseEvent): string {
     .join(', ');
 }
 
-/** The event carries the terminal response (result or error) of a request. */
-export function isTerminal(e: SseEvent, requestId?: string): boolean {
-  return e.messages.some((m) => (m.kind === 'result' || m.kind === 'error') && (requestId === undefined || m.id === requestId));
+/** Index of the first event of `events` carrying a result or error (for `requestId`), or -1; no event is built. */
+export function terminalIndex(events: EventList, requestId?: string): number {
+  for (let i = 0; i < events.length; i++) {
+    if (events.answers(i) && events.messages(i).some((m) => (m.kind === 'result' || m.kind === 'error') && (requestId === undefined || m.id === requestId))) return i;
+  }
+  return -1;
 }
 
 /** ` long_task` for a tools/call (leading space), '' otherwise. */

@@ -1,7 +1,7 @@
 // The toolbar filter: free text ("quoted phrases" allowed) plus DevTools-style `key:value` tokens.
 //   method:tools/call  request:2  code:replay-gap  stream:<id>  event:<type>  -text (exclude)
 
-import type { AnalysisSnapshot, SseEvent, Stream } from '../../../core/model';
+import type { AnalysisSnapshot, Stream } from '../../../core/model';
 import type { EventRows } from './event-rows';
 
 export interface ParsedFilter {
@@ -56,26 +56,28 @@ export function requestLinkedEvents(snap: AnalysisSnapshot, sessionKey: string |
   const out = new Set<string>();
   for (const r of snap.requests[sessionKey] ?? []) {
     if (!f.request.includes(r.id.replace(/^"|"$/g, '').toLowerCase())) continue;
-    for (const [sid, idx] of r.notifications) out.add(`${sid}\u0000${idx}`);
+    r.notifications.forEach((sid, idx) => out.add(`${sid}\u0000${idx}`));
   }
   return out;
 }
 
-export function eventMatches(f: ParsedFilter, s: Stream, e: SseEvent, linked?: Set<string>): boolean {
+/** Whether event `i` of stream `s` matches `f` (read fact by fact from the columns: no event is built). */
+export function eventMatches(f: ParsedFilter, s: Stream, i: number, linked?: Set<string>): boolean {
   if (f.empty) return true;
-  if (f.method.length && !e.messages.some((m) => has(m.method, f.method))) return false;
+  const ev = s.events;
+  if (f.method.length && !ev.messages(i).some((m) => has(m.method, f.method))) return false;
   if (
     f.request.length &&
-    !e.messages.some((m) => m.id !== undefined && f.request.includes(m.id.replace(/^"|"$/g, '').toLowerCase())) &&
+    !ev.messages(i).some((m) => m.id !== undefined && f.request.includes(m.id.replace(/^"|"$/g, '').toLowerCase())) &&
     !s.requestIds.some((id) => f.request.includes(id.replace(/^"|"$/g, '').toLowerCase())) &&
-    !linked?.has(`${s.id}\u0000${e.index}`)
+    !linked?.has(`${s.id}\u0000${i}`)
   )
     return false;
-  if (f.code.length && !e.findings.some((c) => f.code.some((x) => c.includes(x)))) return false;
+  if (f.code.length && !ev.findings(i).some((c) => f.code.some((x) => c.includes(x)))) return false;
   if (f.stream.length && !has(s.id, f.stream)) return false;
-  if (f.event.length && !has(e.event, f.event)) return false;
+  if (f.event.length && !has(ev.type(i), f.event)) return false;
   if (f.text.length || f.exclude.length) {
-    const hay = `${e.id ?? ''}\n${e.event}\n${e.data}\n${e.findings.join(' ')}`.toLowerCase();
+    const hay = `${ev.id(i) ?? ''}\n${ev.type(i) ?? ''}\n${ev.data(i) ?? ''}\n${ev.findings(i).join(' ')}`.toLowerCase();
     if (!f.text.every((t) => hay.includes(t))) return false;
     if (f.exclude.some((t) => hay.includes(t))) return false;
   }
@@ -89,7 +91,7 @@ export function filterRows(snap: AnalysisSnapshot, sessionKey: string | undefine
   let n = 0;
   for (let i = 0; i < rows.count; i++) {
     const s = snap.streams[rows.streamAt(i)]!;
-    if (eventMatches(f, s, s.events.at(rows.indexAt(i))!, linked)) out[n++] = i;
+    if (eventMatches(f, s, rows.indexAt(i), linked)) out[n++] = i;
   }
   return out.slice(0, n);
 }

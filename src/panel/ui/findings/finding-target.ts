@@ -1,7 +1,7 @@
 // Where a finding points: the event "Show in timeline" and "Show in events" open on.
 
 import type { AnalysisSnapshot, Finding } from '../../../core/model';
-import { isTerminal } from '../common/labels';
+import { terminalIndex } from '../common/labels';
 import type { EventRef } from '../navigation/state';
 
 /** Identity of a finding across snapshots (objects are rebuilt on every analysis). */
@@ -13,11 +13,11 @@ export function findingKey(f: Finding): string {
 export function findingTarget(snap: AnalysisSnapshot, f: Finding): EventRef | undefined {
   const s = f.streamId ? snap.streams[f.streamId] : undefined;
   if (!s) return undefined;
-  if (f.eventIndex !== undefined && s.events.at(f.eventIndex)) return { streamId: s.id, index: f.eventIndex };
+  if (f.eventIndex !== undefined && f.eventIndex >= 0 && f.eventIndex < s.events.length) return { streamId: s.id, index: f.eventIndex };
   if (f.requestId !== undefined) {
     for (const sid of [s.id, ...(f.relatedStreamIds ?? [])]) {
       const st = snap.streams[sid];
-      const i = st?.events.findIndex((e) => isTerminal(e, f.requestId)) ?? -1;
+      const i = st ? terminalIndex(st.events, f.requestId) : -1;
       if (st && i >= 0) return { streamId: st.id, index: i };
     }
   }

@@ -42,7 +42,8 @@ export function resolveEvent(view: SessionView | undefined, snap: ViewModel['sna
   for (const st of view.lanes.streams) {
     if (view.lanes.labels.get(st.id) !== sel.lane) continue;
     if (sel.eventId === undefined) return st.events.at(sel.index) ? { streamId: st.id, index: sel.index } : undefined;
-    const i = st.events.findIndex((x) => x.id === sel.eventId);
+    let i = -1;
+    for (let k = 0; k < st.events.length && i < 0; k++) if (st.events.id(k) === sel.eventId) i = k;
     return i >= 0 ? { streamId: st.id, index: i } : undefined;
   }
   return undefined;

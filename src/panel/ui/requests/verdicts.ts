@@ -1,7 +1,7 @@
 // How a request's verdict is shown, and where its terminal response is.
 
 import type { AnalysisSnapshot, RequestInfo, Verdict } from '../../../core/model';
-import { isTerminal } from '../common/labels';
+import { terminalIndex } from '../common/labels';
 
 export const VERDICT_ICON: Record<Verdict, string> = { complete: '✓', 'complete-unverified': '≈', lossy: '', duplicated: '', incomplete: '✗', pending: '…' };
 export const VERDICT_CLASS: Record<Verdict, string> = { complete: 'ok', 'complete-unverified': 'sev-warning', lossy: 'sev-error', duplicated: 'sev-error', incomplete: 'sev-error', pending: 'dim' };
@@ -12,7 +12,7 @@ export const isErrorVerdict = (v: Verdict): boolean => v === 'lossy' || v === 'd
 /** The event carrying a request's terminal response, if it is in the capture. */
 export function responseEvent(snap: AnalysisSnapshot, r: RequestInfo): { streamId: string; index: number } | undefined {
   const st = r.responseStreamId ? snap.streams[r.responseStreamId] : undefined;
-  const i = st?.events.findIndex((e) => isTerminal(e, r.id)) ?? -1;
+  const i = st ? terminalIndex(st.events, r.id) : -1;
   return st && i >= 0 ? { streamId: st.id, index: i } : undefined;
 }
 

@@ -44,8 +44,10 @@ export function searchAll(vm: ViewModel, query: string, limit = 10_000): SearchR
     for (let i = 0; i < rows.count; i++) {
       const streamId = rows.streamAt(i);
       const index = rows.indexAt(i);
-      const e = vm.snap.streams[streamId]!.events.at(index)!;
-      const match = exact !== undefined ? e.id === exact : (e.id !== undefined && re.test(e.id)) || re.test(e.event) || re.test(e.data);
+      // Fact by fact from the columns: no event is built for the scan.
+      const ev = vm.snap.streams[streamId]!.events;
+      const id = ev.id(index);
+      const match = exact !== undefined ? id === exact : (id !== undefined && re.test(id)) || re.test(ev.type(index) ?? '') || re.test(ev.data(index) ?? '');
       if (match && add({ kind: 'event', sessionKey: row.key, ref: { streamId, index } })) return { hits: hits.slice(0, limit), capped: true };
     }
   }
