@@ -169,7 +169,10 @@ async function load(browser: Browser, session: string, url: string, events: numb
   await cdp.send('HeapProfiler.collectGarbage', {}, session);
   await sleep(50);
   await cdp.send('HeapProfiler.collectGarbage', {}, session);
-  const heap = (await cdp.send<{ usedSize: number }>('Runtime.getHeapUsage', {}, session)).usedSize;
+  // The analysis keeps its columns in typed arrays, whose bytes live outside the JS heap
+  // (backingStorageSize): usedSize alone would not count them.
+  const h = await cdp.send<{ usedSize: number; backingStorageSize?: number }>('Runtime.getHeapUsage', {}, session);
+  const heap = h.usedSize + (h.backingStorageSize ?? 0);
   return { firstFrame: marks.firstFrame!, eventsTab: rows - t0, heap };
 }
 

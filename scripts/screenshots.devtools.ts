@@ -140,12 +140,19 @@ for (const mode of modes) {
     const fe = await devtoolsFrontend(h.browser);
     const feSession = await h.browser.cdp.attach(fe.targetId);
     await h.browser.cdp.send('Emulation.setDeviceMetricsOverride', { width: 1400, height: 900, deviceScaleFactor: 1, mobile: false }, feSession);
-    const shots: [string, 'light' | 'dark', string][] = [
-      ['right', 'light', 'docked-right'],
-      ['undocked', 'light', 'light'],
-      ['undocked', 'dark', 'dark'],
+    const shots: [string, 'light' | 'dark', string, 'session' | 'events'][] = [
+      ['right', 'light', 'docked-right', 'session'],
+      ['undocked', 'light', 'light', 'session'],
+      ['undocked', 'dark', 'dark', 'session'],
+      // The events table (its rows are runs of one stream's events: src/panel/ui/events/event-rows.ts).
+      ['bottom', 'light', 'events-docked-bottom', 'events'],
+      ['right', 'dark', 'events-docked-right-dark', 'events'],
     ];
-    for (const [dock, theme, label] of shots) {
+    for (const [dock, theme, label, tab] of shots) {
+      if (tab === 'events') {
+        await h.panel.eval(`(() => { document.querySelector('[data-testid=tab-events]').click(); return true; })()`);
+        await waitFor(() => h.panel.eval(`!!document.querySelector('[data-testid=event-row]')`), { message: 'events table rows' });
+      }
       await h.browser.cdp.evaluate(
         feSession,
         `(async () => { const L = await import('./ui/legacy/legacy.js'); L.DockController.DockController.instance().setDockSide(${JSON.stringify(dock)}); return true; })()`,

@@ -1,7 +1,8 @@
 // The notifications linked to a request, as a snapshot shows them: [stream id, event index] pairs
-// read by position (issue 22, item 1). The analysis keeps them as columns (a stream slot and an
-// event index per notification, not an array per pair); JSON gives the list of pairs.
+// read by position (issue 22, item 1). The analysis keeps them as runs of consecutive events of
+// one stream (a request's progress mostly is one run), not an array per pair; JSON gives the pairs.
 import { Column } from './analysis/columns';
+import { findRun } from './runs';
 
 export abstract class NotificationList implements Iterable<[string, number]> {
   /** Number of notifications (in a snapshot: at that snapshot; it never grows). */
@@ -56,33 +57,48 @@ export class ArrayNotificationList extends NotificationList {
 export class NotificationStore extends NotificationList {
   length = 0;
   private streams: string[] = [];
-  private slots = new Column(new Uint16Array(0));
-  private index = new Column(new Uint32Array(0));
-  private lastStream: string | undefined;
-  private lastSlot = 0;
+  private slotOf = new Map<string, number>();
+  /**
+   * Runs of consecutive events of one stream (a request's progress is mostly that): per run, its
+   * first notification, its stream's slot and its first event index. 12 bytes a run.
+   */
+  private runFirst = new Column(new Uint32Array(0));
+  private runSlot = new Column(new Uint32Array(0));
+  private runIndex = new Column(new Uint32Array(0));
+  private runs = 0;
+  private hint = 0;
 
   get origin(): object {
     return this;
   }
   push(streamId: string, index: number): void {
-    if (streamId !== this.lastStream) {
-      let s = this.streams.indexOf(streamId);
-      if (s === -1) {
-        s = this.streams.length;
-        if (s > 0xffff) throw new RangeError('too many streams for one request');
-        this.streams.push(streamId);
-      }
-      this.lastStream = streamId;
-      this.lastSlot = s;
+    const r = this.runs - 1;
+    if (r >= 0 && this.streams[this.runSlot.get(r)] === streamId && this.runIndex.get(r) + this.length - this.runFirst.get(r) === index) {
+      this.length++;
+      return;
     }
-    this.slots.set(this.length, this.lastSlot);
-    this.index.set(this.length++, index);
+    let s = this.slotOf.get(streamId);
+    if (s === undefined) {
+      s = this.streams.length;
+      this.streams.push(streamId);
+      this.slotOf.set(streamId, s);
+    }
+    this.runFirst.set(this.runs, this.length);
+    this.runSlot.set(this.runs, s);
+    this.runIndex.set(this.runs, index);
+    this.runs++;
+    this.length++;
+  }
+  private runOf(k: number): number {
+    return (this.hint = findRun(this.runFirst, this.runs, k, this.hint));
   }
   streamAt(k: number): string {
-    return k >= 0 && k < this.length ? this.streams[this.slots.get(k)]! : '';
+    return k >= 0 && k < this.length ? this.streams[this.runSlot.get(this.runOf(k))]! : '';
   }
   indexAt(k: number): number {
-    return k >= 0 && k < this.length ? this.index.get(k) : -1;
+    if (!(k >= 0 && k < this.length)) return -1;
+    const r = this.runOf(k);
+    return this.runIndex.get(r) + k - this.runFirst.get(r);
   }
   /** The first `n` notifications: what a snapshot hands out. */
   view(n = this.length): NotificationList {

@@ -18,8 +18,12 @@ export interface SseBlock {
 }
 
 export interface SseConnectionParser {
-  /** Feed decoded text; returns the blocks completed by it (those with an id or data). */
-  feed(text: string): SseBlock[];
+  /**
+   * Feed decoded text; returns the blocks completed by it (those with an id or data). `spans`, when
+   * given, gains one number per block returned: where its `raw` starts in `text` (its raw is that
+   * span of `text`), or -1 when its raw is not one span of `text` (it began in an earlier feed).
+   */
+  feed(text: string, spans?: number[]): SseBlock[];
   /** End of the connection: returns a trailing block without its blank line, marked truncated. */
   end(): SseBlock[];
   /** The last-event-id cursor after everything fed so far ('' or undefined = none). */

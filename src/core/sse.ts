@@ -179,13 +179,16 @@ export function createSseConnectionParser(): SseConnectionParser {
     return dropped;
   }
 
-  function feed(text: string): SseBlock[] {
+  function feed(text: string, spans?: number[]): SseBlock[] {
     const out: SseBlock[] = [];
     extended = undefined;
+    /** Where `text` (as it is cut below) starts in the text fed. */
+    let base = 0;
     if (skip !== 0) {
       const at = skipToBoundary(text);
       if (at === -1) return out;
       text = text.slice(at);
+      base = at;
     }
     // The stream's leading BOM is stripped before splitting: left in, it would make the first line
     // look non-blank, so a blank line right after it (BOM, LF, data…) would not end an (empty)
@@ -193,12 +196,14 @@ export function createSseConnectionParser(): SseConnectionParser {
     if (bomCheck && text.length > 0 && buf.length === 0 && text.charCodeAt(0) === 0xfeff) {
       bomCheck = false;
       text = text.slice(1);
+      base++;
       if (text.length === 0) return out;
     }
     if (swallowLF && text.length > 0) {
       swallowLF = false;
       if (text.charCodeAt(0) === 10) {
         text = text.slice(1);
+        base++;
         lastWasCR = false;
         // The LF belongs to the raw text of the block its CR ended.
         if (heldBlock) {
@@ -227,7 +232,10 @@ export function createSseConnectionParser(): SseConnectionParser {
         start = endAt;
         lineStart = true;
         const b = runBlock(raw, false, whole);
-        if (b) out.push(b);
+        if (b) {
+          out.push(b);
+          spans?.push(whole ? base + endAt - raw.length : -1);
+        }
       }
       if (start < n) {
         buf += text.slice(start);
@@ -271,14 +279,18 @@ export function createSseConnectionParser(): SseConnectionParser {
             swallowLF = true;
           }
         }
-        const raw = buf + text.slice(start, endAt);
+        const whole = buf === '';
+        const raw = whole ? text.slice(start, endAt) : buf + text.slice(start, endAt);
         buf = '';
         start = endAt;
         pos = endAt;
         atLineStart = true;
         lastWasCR = false;
         const b = runBlock(raw, false);
-        if (b) out.push(b);
+        if (b) {
+          out.push(b);
+          spans?.push(whole ? base + endAt - raw.length : -1);
+        }
         if (swallowLF) heldBlock = b;
         continue;
       }

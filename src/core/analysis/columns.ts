@@ -1,14 +1,17 @@
 // Helpers of the analysis' columnar storage (event-store.ts, event-messages.ts).
+import { findRun } from '../runs';
 
 /** Repeated strings (event types, methods, key orders): index 0 is "none". */
 export class Dict<T = string> {
   readonly list: (T | undefined)[] = [undefined];
   private index = new Map<string, number>();
+  /** The index of `key`, or 0 when the dictionary is full (65,535 entries: a Uint16 column's): the caller keeps that value on the side. */
   put(key: string, value: T): number {
     let i = this.index.get(key);
     if (i === undefined) {
       i = this.list.length;
-      if (i > 0xffff) throw new RangeError('dictionary full');
+      // A stream is page data: it may name any number of event types or methods.
+      if (i > 0xffff) return 0;
       this.list.push(value);
       this.index.set(key, i);
     }
@@ -62,5 +65,51 @@ export class Column<T extends Typed> {
     let b = this.blocks[k];
     if (b === undefined) this.blocks[k] = b = this.alloc(BLOCK);
     b[i & MASK] = v;
+  }
+}
+
+/**
+ * A column set in order (each value for the next index) whose values come in runs: equal values
+ * (`step` 0: the time of the events of one read), or values growing by one (`step` 1: event
+ * indices of consecutive events). A run costs 12 bytes however long it is.
+ */
+export class RunColumn {
+  private first = new Column(new Uint32Array(0));
+  private value = new Column(new Float64Array(0));
+  private runs = 0;
+  private n = 0;
+  private hint = 0;
+  constructor(private readonly step: 0 | 1) {}
+  get length(): number {
+    return this.n;
+  }
+  push(v: number): void {
+    const r = this.runs - 1;
+    if (r >= 0 && Object.is(v, this.at(r, this.n))) {
+      this.n++;
+      return;
+    }
+    this.first.set(this.runs, this.n);
+    this.value.set(this.runs, v);
+    this.runs++;
+    this.n++;
+  }
+  /** The value at `i` (0 ≤ i < length). */
+  get(i: number): number {
+    return this.at(this.runOf(i), i);
+  }
+  /** The value run `r` gives index `i` (a step of 0 adds nothing: -0 stays -0). */
+  private at(r: number, i: number): number {
+    const v = this.value.get(r);
+    return this.step === 0 ? v : v + (i - this.first.get(r));
+  }
+  /** Changes the last value pushed. */
+  setLast(v: number): void {
+    if (this.first.get(this.runs - 1) === this.n - 1) this.runs--;
+    this.n--;
+    this.push(v);
+  }
+  private runOf(i: number): number {
+    return (this.hint = findRun(this.first, this.runs, i, this.hint));
   }
 }

@@ -4,9 +4,13 @@
 // is rare. The summaries are built again when read, in the key order summarize() gives them
 // (jsonrpc.ts: kind, method, id, progressToken, progress, total, absent keys absent).
 import type { JsonRpcSummary } from '../model-events';
-import { Column, Dict } from './columns';
+import { Column, Dict, RunColumn } from './columns';
 
 const NONE: readonly never[] = Object.freeze([]);
+
+/** A progress or total that is not a whole number below ASIDE (or is -0): kept on the side. */
+const ABSENT = 0xffffffff;
+const ASIDE = 0xfffffffe;
 
 /** How an event's messages are kept. */
 const M = { None: 0, Notification: 1, Request: 2, Result: 3, Error: 4, Invalid: 5, Listed: 6 } as const;
@@ -15,16 +19,25 @@ export class MessageColumns {
   private kind = new Column(new Uint8Array(0));
   private method = new Column(new Uint16Array(0));
   /** The message's id (request, result, error) or progress token (notification). */
-  private ref: (string | undefined)[] = [];
-  private progress = new Column(new Float64Array(0));
-  private total = new Column(new Float64Array(0));
+  private refK = new Column(new Uint16Array(0));
+  /** A progress token repeats on every notification of a request, an id once: one dictionary. */
+  private refs = new Dict();
+  /** Refs past the dictionary's 65,535, by event index (sparse). */
+  private refX: (string | undefined)[] = [];
+  /** Progress: almost always a whole number, so 4 bytes (ABSENT, ASIDE: see above). */
+  private progress = new Column(new Uint32Array(0));
+  private progressX = new Map<number, number>();
+  /** Total: the same on every notification of a request, so runs (NaN: none). */
+  private total = new RunColumn(0);
   private listed = new Map<number, JsonRpcSummary[]>();
   private methods = new Dict();
 
   /** Event `i` is new (its index is the next one): no messages yet. */
   begin(i: number): void {
     this.kind.set(i, M.None);
-    this.ref[i] = undefined;
+    this.refK.set(i, 0);
+    this.total.push(NaN);
+    if (this.refX.length > i) this.refX[i] = undefined;
     this.listed.delete(i);
   }
 
@@ -59,15 +72,26 @@ export class MessageColumns {
           break;
       }
     }
+    // Past 65,535 methods in one stream (page data), the message is kept as a list.
+    const method = kind === M.Listed || m.method === undefined ? 0 : this.methods.put(m.method, m.method);
+    if (method === 0 && m.method !== undefined) kind = M.Listed;
     this.kind.set(i, kind);
-    this.ref[i] = ref;
+    const rk = ref === undefined ? 0 : this.refs.put(ref, ref);
+    this.refK.set(i, rk);
+    if (rk === 0 && ref !== undefined) this.refX[i] = ref;
     if (kind === M.Listed) {
       this.listed.set(i, ms.slice());
       return;
     }
-    this.method.set(i, m.method === undefined ? 0 : this.methods.put(m.method, m.method));
-    this.progress.set(i, m.progress ?? NaN);
-    this.total.set(i, m.total ?? NaN);
+    this.method.set(i, method);
+    putNumber(this.progress, this.progressX, i, m.progress);
+    if (i !== this.total.length - 1) throw new RangeError(`messages of event ${i} set after event ${this.total.length - 1} began`);
+    this.total.setLast(m.total ?? NaN);
+  }
+
+  private refAt(i: number): string | undefined {
+    const k = this.refK.get(i);
+    return k === 0 ? this.refX[i] : this.refs.list[k];
   }
 
   /** Whether event `i` carries a result or an error. */
@@ -88,24 +112,38 @@ export class MessageColumns {
         return [{ kind: 'invalid' }];
       case M.Result:
       case M.Error: {
-        const ref = this.ref[i];
+        const ref = this.refAt(i);
         const k = kind === M.Result ? 'result' : 'error';
         return [ref !== undefined ? { kind: k, id: ref } : { kind: k }];
       }
       default: {
         const s: JsonRpcSummary = { kind: kind === M.Request ? 'request' : 'notification', method: this.methods.list[this.method.get(i)]! };
-        const ref = this.ref[i];
+        const ref = this.refAt(i);
         if (kind === M.Request) {
           if (ref !== undefined) s.id = ref;
           return [s];
         }
         if (ref !== undefined) s.progressToken = ref;
-        const p = this.progress.get(i);
-        if (!Number.isNaN(p)) s.progress = p;
+        const p = getNumber(this.progress, this.progressX, i);
+        if (p !== undefined) s.progress = p;
         const t = this.total.get(i);
         if (!Number.isNaN(t)) s.total = t;
         return [s];
       }
     }
   }
+}
+
+function putNumber(col: Column<Uint32Array>, side: Map<number, number>, i: number, v: number | undefined): void {
+  if (v === undefined) col.set(i, ABSENT);
+  else if (Number.isInteger(v) && v >= 0 && v < ASIDE && !Object.is(v, -0)) col.set(i, v);
+  else {
+    col.set(i, ASIDE);
+    side.set(i, v);
+  }
+}
+
+function getNumber(col: Column<Uint32Array>, side: Map<number, number>, i: number): number | undefined {
+  const v = col.get(i);
+  return v === ABSENT ? undefined : v === ASIDE ? side.get(i) : v;
 }

@@ -6,8 +6,11 @@ import { EventStore, type EventLiteral } from './event-store';
 
 function kept(evs: [SseEvent, EventLiteral][]): EventStore {
   const st = new EventStore();
-  for (const [ev] of evs) st.begin({ ...ev, messages: [], findings: [] });
-  evs.forEach(([ev, literal]) => st.end(ev, literal));
+  // As events.ts does: each event begun, then ended once its stages gave it messages and codes.
+  for (const [ev, literal] of evs) {
+    st.begin({ ...ev, messages: [], findings: [] });
+    st.end(ev, literal);
+  }
   return st;
 }
 

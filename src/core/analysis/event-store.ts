@@ -1,24 +1,22 @@
 // A stream's events as columns (issue 22, item 1). The push stages build each event as a short-
 // lived object (they mark it duplicate, add finding codes, set its JSON error); `push` then keeps
-// only its facts: numbers in typed columns (columns.ts), strings the wire gave (its raw
-// text, its id) in plain columns, its data as a span of its raw text, the few JSON-RPC facts of
-// its message in columns, and anything rare (a retry, a cursor that is not the event's id, a JSON
-// error, finding codes, a batch) in sparse maps. Nothing per event is an object of its own, so a
-// long stream costs the analysis a few dozen bytes per event beyond its text, and nothing for the
-// garbage collector to trace. `at(i)` builds the event again, key for key in the order the push
+// only its facts: numbers in typed columns (columns.ts); its raw text, id and data as spans of the
+// text its connection's parser was fed (event-text.ts); the few JSON-RPC facts of its message in
+// columns (event-messages.ts); anything rare (a retry, a cursor that is not the event's id, a JSON
+// error, finding codes, a batch) on the side. Nothing per event is an object or a string of its own, so a
+// long stream costs the analysis a few dozen bytes per event beyond the text it read (issue 22,
+// row 7), and nothing for the garbage collector to trace. `at(i)` builds the event again, key for key in the order the push
 // stages gave it (JSON.stringify of a snapshot is what it was: the pinned hashes are the net).
 import { EventList, EventView } from '../event-list';
-import { Column, Dict } from './columns';
+import { Column, Dict, RunColumn } from './columns';
 import { MessageColumns } from './event-messages';
+import { EventTexts } from './event-text';
 import type { FindingCode, JsonRpcSummary, SseEvent } from '../model';
 
 const NONE: readonly never[] = Object.freeze([]);
 
 /** Per-event flags. */
 const F = { Duplicate: 1, Truncated: 2, IdOnly: 4, Synthetic: 8, CursorIsId: 16 } as const;
-
-
-const NO_DATA = 0xffffffff;
 
 /**
  * Which literal of events.ts built the event: `with-id` (its keys are WITH_ID, and only
@@ -33,23 +31,22 @@ const PLAIN = 'index,event,data,t,raw,messages,findings';
 /** The columns of one stream's events, and what they are shown with now (derived codes). */
 export class EventStore extends EventList {
   length = 0;
-  private t = new Column(new Float64Array(0));
-  private raws: string[] = [];
-  private ids: (string | undefined)[] = [];
-  /** Data as an offset into the raw text and a length; NO_DATA: kept in `dataX`. */
-  private dataOff = new Column(new Uint32Array(0));
-  private dataLen = new Column(new Uint32Array(0));
+  /** Times: the events of one read share theirs, so a run per read. */
+  private t = new RunColumn(0);
+  private text = new EventTexts();
+  /** The id `begin` kept, to see whether the stages changed it. */
+  private begunId: string | undefined;
   private types = new Column(new Uint16Array(0));
   private shapes = new Column(new Uint16Array(0));
   private flagBits = new Column(new Uint8Array(0));
   private msgs: MessageColumns;
-  /** The message's id (request, result, error) or progress token (notification). */
-  private dataX = new Map<number, string>();
   private cursorX = new Map<number, string>();
   private retries = new Map<number, number>();
   private jsonErrors = new Map<number, string>();
   private codes = new Map<number, FindingCode[]>();
   private typeDict = new Dict();
+  /** Types past the dictionary's 65,535. */
+  private typeX = new Map<number, string>();
   private shapeDict = new Dict<readonly string[]>();
   private readonly withId: number;
   private readonly plain: number;
@@ -68,28 +65,20 @@ export class EventStore extends EventList {
 
   /**
    * An event the push stages begin to build (its index must be `length`): what they may read of it
-   * while building it (its time, id, raw text, data, type) is kept now, the rest by `end`.
+   * while building it (its time, id, raw text, data, type) is kept now, the rest by `end`. `src`,
+   * `at`: its raw text is the span of `src` that starts at `at` (the parser said so); -1: it is not.
    */
-  begin(ev: SseEvent): number {
+  begin(ev: SseEvent, src?: string, at = -1): number {
     const i = this.length++;
-    this.t.set(i, ev.t);
-    this.raws.push(ev.raw);
-    this.ids.push(ev.id);
-    this.types.set(i, ev.event === 'message' ? 1 : this.typeDict.put(ev.event, ev.event));
+    this.t.push(ev.t);
+    this.text.add(i, ev.raw, src, at, ev.id, ev.data);
+    this.begunId = ev.id;
+    const type = ev.event === 'message' ? 1 : this.typeDict.put(ev.event, ev.event);
+    this.types.set(i, type);
+    if (type === 0) this.typeX.set(i, ev.event);
     this.flagBits.set(i, 0);
     this.msgs.begin(i);
     this.shapes.set(i, this.plain);
-    const at = ev.data === '' ? -1 : dataOffset(ev.raw, ev.data);
-    if (at >= 0) {
-      this.dataOff.set(i, at);
-      this.dataLen.set(i, ev.data.length);
-    } else if (ev.data === '') {
-      this.dataOff.set(i, 0);
-      this.dataLen.set(i, 0);
-    } else {
-      this.dataOff.set(i, NO_DATA);
-      this.dataX.set(i, ev.data);
-    }
     return i;
   }
 
@@ -101,7 +90,7 @@ export class EventStore extends EventList {
   end(ev: SseEvent, literal: EventLiteral = 'other'): void {
     const i = ev.index;
     this.check(i);
-    this.ids[i] = ev.id;
+    if (ev.id !== this.begunId) this.text.setId(i, ev.id, ev.raw);
     let flags = 0;
     if (ev.duplicate === true) flags |= F.Duplicate;
     if (ev.truncated === true) flags |= F.Truncated;
@@ -127,20 +116,14 @@ export class EventStore extends EventList {
       if (literal === 'plain' && ev.cursor === undefined && ev.id === undefined && ev.retry === undefined && ev.idOnly === undefined && ev.truncated === undefined) return this.plain;
     }
     const keys = Object.keys(ev);
+    // Key orders come from the push stages' code paths, a handful: never 65,535.
     return this.shapeDict.put(keys.join(','), keys);
   }
 
   /** The CR + LF of the last event's blank line was split across reads: its raw text gains the LF. */
   setRaw(i: number, raw: string): void {
     this.check(i);
-    const old = this.raws[i]!;
-    this.raws[i] = raw;
-    // Data is a span of the raw text, which only grew at its end.
-    if (this.dataOff.get(i) !== NO_DATA && !raw.startsWith(old)) {
-      const data = old.slice(this.dataOff.get(i), this.dataOff.get(i) + this.dataLen.get(i));
-      this.dataOff.set(i, NO_DATA);
-      this.dataX.set(i, data);
-    }
+    this.text.setRaw(i, raw);
   }
 
   private check(i: number): void {
@@ -165,13 +148,13 @@ export class EventStore extends EventList {
           o.event = this.typeAt(i);
           break;
         case 'data':
-          o.data = this.dataAt(i);
+          o.data = this.text.data(i);
           break;
         case 't':
           o.t = this.t.get(i);
           break;
         case 'raw':
-          o.raw = this.raws[i];
+          o.raw = this.text.raw(i);
           break;
         case 'messages':
           o.messages = this.msgs.get(i).slice();
@@ -180,7 +163,7 @@ export class EventStore extends EventList {
           o.findings = this.codesAt(i, overlay, true);
           break;
         case 'id':
-          o.id = this.ids[i];
+          o.id = this.text.id(i);
           break;
         case 'cursor':
           o.cursor = this.cursorAt(i);
@@ -212,16 +195,10 @@ export class EventStore extends EventList {
 
   private typeAt(i: number): string {
     const k = this.types.get(i);
-    return k === 1 ? 'message' : this.typeDict.list[k]!;
-  }
-  private dataAt(i: number): string {
-    const off = this.dataOff.get(i);
-    if (off === NO_DATA) return this.dataX.get(i)!;
-    const n = this.dataLen.get(i);
-    return n === 0 ? '' : this.raws[i]!.slice(off, off + n);
+    return k === 1 ? 'message' : k === 0 ? this.typeX.get(i)! : this.typeDict.list[k]!;
   }
   private cursorAt(i: number): string | undefined {
-    if ((this.flagBits.get(i) & F.CursorIsId) !== 0) return this.ids[i];
+    if ((this.flagBits.get(i) & F.CursorIsId) !== 0) return this.text.id(i);
     return this.cursorX.get(i);
   }
   /** Finding codes of event `i` (which must exist) with the derived codes of `overlay`. */
@@ -247,7 +224,7 @@ export class EventStore extends EventList {
     return i >= 0 && i < this.length ? this.t.get(i) : NaN;
   }
   id(i: number): string | undefined {
-    return i >= 0 && i < this.length ? this.ids[i] : undefined;
+    return i >= 0 && i < this.length ? this.text.id(i) : undefined;
   }
   duplicate(i: number): boolean {
     return i >= 0 && i < this.length && (this.flagBits.get(i) & F.Duplicate) !== 0;
@@ -256,7 +233,7 @@ export class EventStore extends EventList {
     return i >= 0 && i < this.length ? this.msgs.get(i) : NONE;
   }
   data(i: number): string | undefined {
-    return i >= 0 && i < this.length ? this.dataAt(i) : undefined;
+    return i >= 0 && i < this.length ? this.text.data(i) : undefined;
   }
   findings(i: number): readonly FindingCode[] {
     return i >= 0 && i < this.length ? this.codesAt(i, this.overlay) : NONE;
@@ -286,21 +263,4 @@ export class EventStore extends EventList {
     this.overlay = next;
     this.overlayShared = false;
   }
-}
-
-/**
- * Where `data` stands in `raw` (any place where raw holds it gives the same text), or -1. The
- * usual event ends with its one data line and a blank line, so the end is tried first: a search
- * for the whole data text would build a skip table per event.
- */
-function dataOffset(raw: string, data: string): number {
-  for (const tail of [2, 4, 3]) {
-    const at = raw.length - data.length - tail;
-    if (at >= 0 && raw.startsWith(data, at)) return at;
-  }
-  for (let k = raw.indexOf('data:'); k !== -1; k = raw.indexOf('data:', k + 5)) {
-    const v = raw.charCodeAt(k + 5) === 32 ? k + 6 : k + 5;
-    if (raw.startsWith(data, v)) return v;
-  }
-  return raw.startsWith(data) ? 0 : -1;
 }

@@ -22,9 +22,10 @@ function summaries(ms: DecodedMessage[]): JsonRpcSummary[] {
   return ms.map((m) => m.summary);
 }
 
-export function onBlock(A: AnalyzerState, st: StreamS, b: SseBlock, t: number): void {
+/** `src`, `at`: the block's raw text is the span of `src` starting at `at` (-1: it is not). */
+export function onBlock(A: AnalyzerState, st: StreamS, b: SseBlock, t: number, src?: string, at = -1): void {
   const s = ensureSession(A, st);
-  const at = ++A.ord;
+  const ord = ++A.ord;
   // The event is built as an object for the stages below, then kept as columns (event-store.ts):
   // the object itself is garbage once the block is read. The common event (an id, data, no retry)
   // is built with all its properties at once (one allocation; the store knows its key order).
@@ -37,13 +38,13 @@ export function onBlock(A: AnalyzerState, st: StreamS, b: SseBlock, t: number): 
     if (b.retry !== undefined) ev.retry = b.retry;
     if (b.data === undefined) ev.idOnly = true;
   }
-  st.events.begin(ev);
+  st.events.begin(ev, src, at);
   if (st.parser) {
     st.lastBlock = b;
     st.lastEv = ev;
   }
   s.dirty = true;
-  eventStages(A, st, s, b, ev, at);
+  eventStages(A, st, s, b, ev, ord);
   st.events.end(ev, common ? 'with-id' : 'plain');
 }
 

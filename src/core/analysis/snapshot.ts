@@ -63,9 +63,9 @@ export function takeSnapshot(A: AnalyzerState, C: SnapshotCache, revision: numbe
     if (s.dirty || !cache.out) {
       const d = deriveSession(s, cache, A.finished, A.opts, A.lost);
       if (d.overlays) {
-        for (const st of s.streams) if (applyOverlay(st, viewOf(C, st), d.overlays.get(st))) st.dirty = true;
+        for (const st of s.streams) if (applyOverlay(st, d.overlays.get(st))) st.dirty = true;
       } else {
-        for (const [st, idx, code] of d.overlayAdds) if (addOverlayCode(st, viewOf(C, st), idx, code)) st.dirty = true;
+        for (const [st, idx, code] of d.overlayAdds) if (addOverlayCode(st, idx, code)) st.dirty = true;
       }
       if (d.appended) for (const x of d.appended) fresh.push(x);
       else rebuild = true;

@@ -7,7 +7,7 @@ import type { Era, Finding, FindingCode, SseEvent, StreamKind, StreamState } fro
 import type { SseBlock, SseConnectionParser } from '../sse';
 import type { IdIndex } from './id-index';
 import type { EventStore } from './event-store';
-import type { NotificationStore } from '../notification-list';
+import type { NotificationList, NotificationStore } from '../notification-list';
 import type { IdTrack } from './id-track';
 import type { DecodedMessage } from '../jsonrpc';
 import type { IdSchemeOverride, IdStats, IntervalSet, ParsedId } from '../ids';
@@ -53,6 +53,8 @@ export interface ReqState {
   /** Index of the event that carried the response (in responseStream.events). */
   responseIndex?: number;
   notifications: NotificationStore;
+  /** The last view of `notifications` a snapshot showed (the same while they do not grow). */
+  notificationsView?: NotificationList;
   cumulative: number;
   /** Cumulative notifications received a second time (replayed duplicates) before the response. */
   dupCumulative?: number;

@@ -4,10 +4,13 @@
 // the derived codes of that snapshot, so what a snapshot shows never changes afterwards.
 import type { FindingCode, Stream } from '../model';
 import { NO_SESSION, type StreamS } from './state';
+import type { EventStore } from './event-store';
 
 /** The snapshot stage's cache of one stream. */
 export interface StreamView {
   cached?: Stream;
+  /** The overlay `cached.events` shows. */
+  overlay?: EventStore['overlay'];
 }
 
 function sameCodes(a: readonly FindingCode[] | undefined, b: readonly FindingCode[]): boolean {
@@ -21,7 +24,7 @@ function sameCodes(a: readonly FindingCode[] | undefined, b: readonly FindingCod
  * theirs). Cost: the size of the old and new overlays, never the number of events. Returns
  * whether an event changed.
  */
-export function applyOverlay(st: StreamS, _view: StreamView, overlay: Map<number, FindingCode[]> | undefined): boolean {
+export function applyOverlay(st: StreamS, overlay: Map<number, FindingCode[]> | undefined): boolean {
   const store = st.events;
   const old = store.overlay;
   let changed = false;
@@ -37,7 +40,7 @@ export function applyOverlay(st: StreamS, _view: StreamView, overlay: Map<number
 }
 
 /** Add one derived code to an event of the stream (see applyOverlay). */
-export function addOverlayCode(st: StreamS, _view: StreamView, idx: number, code: FindingCode): boolean {
+export function addOverlayCode(st: StreamS, idx: number, code: FindingCode): boolean {
   const store = st.events;
   const shown = idx < store.length ? store.findings(idx) : undefined;
   store.addOverlayCode(idx, code);
@@ -51,7 +54,11 @@ export function addOverlayCode(st: StreamS, _view: StreamView, idx: number, code
  */
 export function streamModel(st: StreamS, view: StreamView): Stream {
   if (!st.dirty && view.cached) return view.cached;
-  const events = st.events.view();
+  // Events unchanged since the last model (a stream is dirty for its bytes, its end…): the same
+  // view, so the panel's views of them see nothing new.
+  const prev = view.cached?.events;
+  const events = prev && prev.length === st.events.length && view.overlay === st.events.overlay ? prev : st.events.view();
+  view.overlay = st.events.overlay;
   const m: Stream = {
     id: st.id,
     sessionKey: st.session?.key ?? NO_SESSION,

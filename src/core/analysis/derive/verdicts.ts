@@ -161,7 +161,7 @@ export function requestVerdicts(D: Derivation, unverifiedRoots: Map<StreamS, num
       method: r.method,
       streamId: r.stream.id,
       verdict,
-      notifications: r.notifications.view(),
+      notifications: r.notificationsView?.length === r.notifications.length ? r.notificationsView : (r.notificationsView = r.notifications.view()),
       notificationCount: r.notifications.length,
       cumulativeCount: r.cumulative,
       findings: [],

@@ -49,6 +49,31 @@ describe('incremental event rows', () => {
     expect(merger.stats.deltaMerges - before.deltaMerges).toBe(199);
   });
 
+  it('rows kept as runs read back in any order, find every event, and views handed out before stay valid', () => {
+    const { arrays, snap } = fakeSession(3);
+    const merger = createEventRowsMerger();
+    // Runs of every length (1 to 9 events of one stream), far more runs than the first arrays hold.
+    let t = 0;
+    const views: { rows: EventRows; want: { streamId: string; index: number }[] }[] = [];
+    for (let run = 0; run < 200; run++) {
+      const k = (run * 5) % 3;
+      for (let j = 0; j < (run % 9) + 1; j++) arrays[k]!.push(ev((t += 1), arrays[k]!.length));
+      const x = snap();
+      const rows = merger.update(x, x.sessions[0]!.streamIds);
+      if (run % 40 === 0) views.push({ rows, want: sessionEventRows(x, 'K') });
+    }
+    for (const { rows, want } of views) {
+      expect(list(rows)).toEqual(want);
+      for (const i of new Set([want.length - 1, 0, Math.floor(want.length / 2), Math.min(1, want.length - 1)])) {
+        expect({ streamId: rows.streamAt(i), index: rows.indexAt(i) }).toEqual(want[i]);
+        expect(rows.find(want[i]!.streamId, want[i]!.index)).toBe(i);
+      }
+      expect(rows.streamAt(want.length)).toBe('');
+      expect(rows.indexAt(-1)).toBe(-1);
+      expect(rows.find('s0', 1e9)).toBe(-1);
+    }
+  });
+
   it('work per snapshot is the new events, not the session size', () => {
     const { arrays, snap } = fakeSession(3);
     for (let i = 0; i < 30_000; i++) arrays[i % 3]!.push(ev(i, arrays[i % 3]!.length));

@@ -1,5 +1,6 @@
-// A session's events in time order, as rows of the events table: compact (two Int32Arrays, 8 bytes
-// per event, not an object per row) and kept incrementally by the store, one merger per session.
+// A session's events in time order, as rows of the events table: compact (runs of consecutive
+// events of one stream in Int32Arrays, not an object per row) and kept incrementally by the
+// store, one merger per session.
 //
 // The analyzer only appends to a stream's events (Stream.eventCount says how many belong to a
 // snapshot), so a new snapshot usually adds a tail: when every new event sorts after the last row,
@@ -9,6 +10,7 @@
 // only appended to; `EventRows.count` is the length at its snapshot (like Stream.eventCount).
 
 import type { AnalysisSnapshot, Stream } from '../../../core/model';
+import { findRun } from '../../../core/runs';
 
 export interface EventRows {
   /** Rows at this snapshot. */
@@ -30,36 +32,64 @@ export interface MergeStats {
   deltaMerges: number;
 }
 
+/**
+ * Rows as runs of consecutive events of one stream. A session's streams mostly take turns (a tool
+ * call's stream, then the next), so a run of any length costs 12 bytes; streams interleaved event
+ * by event cost 12 bytes a row (issue 22, row 7: the panel's own bytes per event).
+ */
 class Buffer {
-  slot = new Int32Array(64);
-  idx = new Int32Array(64);
+  /** Per run: its first row, its stream's slot, the event index of its first row. */
+  start = new Int32Array(16);
+  slot = new Int32Array(16);
+  idx = new Int32Array(16);
+  runs = 0;
   n = 0;
   push(slot: number, index: number) {
-    if (this.n === this.slot.length) {
-      // A new, larger pair: rows handed out before keep the old arrays (their prefix is valid).
-      const s = new Int32Array(this.n * 2);
-      const x = new Int32Array(this.n * 2);
-      s.set(this.slot);
-      x.set(this.idx);
-      this.slot = s;
-      this.idx = x;
+    const r = this.runs - 1;
+    if (r >= 0 && this.slot[r] === slot && this.idx[r]! + (this.n - this.start[r]!) === index) {
+      this.n++;
+      return;
     }
-    this.slot[this.n] = slot;
-    this.idx[this.n] = index;
+    if (this.runs === this.start.length) {
+      // New, larger arrays: rows handed out before keep the old ones (their prefix is valid).
+      const grow = (a: Int32Array) => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.start = grow(this.start);
+      this.slot = grow(this.slot);
+      this.idx = grow(this.idx);
+    }
+    this.start[this.runs] = this.n;
+    this.slot[this.runs] = slot;
+    this.idx[this.runs] = index;
+    this.runs++;
     this.n++;
   }
 }
 
 function view(buf: Buffer, ids: readonly string[]): EventRows {
-  const { slot, idx, n } = buf;
+  const { start, slot, idx, runs, n } = buf;
+  let hint = 0;
+  const starts = { get: (r: number) => start[r]! };
+  const runOf = (i: number): number => (hint = findRun(starts, runs, i, hint));
   return {
     count: n,
-    streamAt: (i) => ids[slot[i]!]!,
-    indexAt: (i) => idx[i]!,
+    streamAt: (i) => (i >= 0 && i < n ? ids[slot[runOf(i)]!]! : ''),
+    indexAt: (i) => {
+      if (!(i >= 0 && i < n)) return -1;
+      const r = runOf(i);
+      return idx[r]! + i - start[r]!;
+    },
     find(streamId, index) {
       const k = ids.indexOf(streamId);
       if (k < 0) return -1;
-      for (let i = 0; i < n; i++) if (idx[i] === index && slot[i] === k) return i;
+      for (let r = 0; r < runs; r++) {
+        if (slot[r] !== k) continue;
+        const len = (r + 1 < runs ? start[r + 1]! : n) - start[r]!;
+        if (index >= idx[r]! && index < idx[r]! + len) return start[r]! + index - idx[r]!;
+      }
       return -1;
     },
   };
@@ -108,8 +138,9 @@ export function createEventRowsMerger(stats: MergeStats = { rowsEmitted: 0, full
       lastSlot = -1;
       return;
     }
-    lastSlot = buf.slot[n - 1]!;
-    lastT = snap.streams[ids[lastSlot]!]!.events.time(buf.idx[n - 1]!);
+    const r = buf.runs - 1;
+    lastSlot = buf.slot[r]!;
+    lastT = snap.streams[ids[lastSlot]!]!.events.time(buf.idx[r]! + n - 1 - buf.start[r]!);
   }
   function full(snap: AnalysisSnapshot, streamIds: readonly string[]): EventRows {
     stats.fullMerges++;

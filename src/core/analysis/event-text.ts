@@ -1,0 +1,188 @@
+// The text of a stream's events (part of event-store.ts): an event's raw text is kept as a span of
+// the text its connection's parser was fed (a chunk record's text: the capture holds it anyway, and
+// a slice of it would hold it too), its id and its data as spans of its raw text. A string of
+// its own is kept only where a span cannot say it: a raw text begun in an earlier read (one event
+// per read at most), one not read from a body (an EventSource event, a JSON answer), an id past
+// 65,535 characters into its event, data spread over several `data:` lines.
+import { Column } from './columns';
+import { findRun } from '../runs';
+
+/** Kept whole on the side, not as a span. */
+const NO_RAW = 0xffffffff;
+const NO_DATA = 0xffffffff;
+const EMPTY_DATA = 0xfffffffe;
+const NO_ID = 0xffff;
+
+/**
+ * Per event, how the ends of its spans are known (`ends`): the raw text ends where the next
+ * event's begins (RawToNext: a stream's events follow each other in a read), and the data ends
+ * 2, 4 or 3 characters before the raw text does (its last line, then a blank line: LF LF, CR LF
+ * CR LF, CR CR). Other lengths are kept on the side (rare).
+ */
+const RawToNext = 4;
+const DataTail = 3;
+const TAILS = [0, 2, 4, 3];
+
+export class EventTexts {
+  /** The texts fed, in feed order, and the first event whose raw text is in each (sorted). */
+  private srcs: string[] = [];
+  private srcFirst = new Column(new Uint32Array(0));
+  private rawOff = new Column(new Uint32Array(0));
+  private ends = new Column(new Uint8Array(0));
+  /** Lengths of spans not ending where the next begins; the last span's length. */
+  private rawLenX = new Map<number, number>();
+  private lastLen = -1;
+  private last = -1;
+  /** By event index, with holes where the raw text is a span (sparse: a dictionary in V8). */
+  private rawX: (string | undefined)[] = [];
+  /** NO_ID: no id, or the id is in `idX`. */
+  private idOff = new Column(new Uint16Array(0));
+  private idLen = new Column(new Uint16Array(0));
+  private idX: (string | undefined)[] = [];
+  /** Offsets into the raw text; NO_DATA: in `dataX`; EMPTY_DATA: ''. */
+  private dataOff = new Column(new Uint32Array(0));
+  private dataLenX = new Map<number, number>();
+  private dataX = new Map<number, string>();
+  /** `srcOf`'s last answer: events are mostly read in order. */
+  private srcK = 0;
+
+  /**
+   * Event `i` (the next one) has raw text `raw`, which is the span of `src` starting at `at`
+   * when `src` is given and `at` ≥ 0 (the parser said so), and `id` and `data` read from it.
+   */
+  add(i: number, raw: string, src: string | undefined, at: number, id: string | undefined, data: string): void {
+    let ends = 0;
+    const p = this.last;
+    const span = src !== undefined && at >= 0;
+    // The previous event's span ends where this one begins, or its length is kept.
+    if (p >= 0 && this.lastLen >= 0) {
+      if (span && this.srcs[this.srcs.length - 1] === src && this.rawOff.get(p) + this.lastLen === at) this.ends.set(p, this.ends.get(p) | RawToNext);
+      else this.rawLenX.set(p, this.lastLen);
+    }
+    this.last = i;
+    this.lastLen = -1;
+    if (span) {
+      const k = this.srcs.length - 1;
+      if (k < 0 || this.srcs[k] !== src) {
+        this.srcFirst.set(this.srcs.length, i);
+        this.srcs.push(src);
+      }
+      this.rawOff.set(i, at);
+      this.lastLen = raw.length;
+    } else {
+      this.rawOff.set(i, NO_RAW);
+      this.rawX[i] = raw;
+    }
+    this.setId(i, id, raw);
+    const d = data === '' ? -1 : dataOffset(raw, data);
+    if (d >= 0) {
+      this.dataOff.set(i, d);
+      const tail = TAILS.indexOf(raw.length - d - data.length);
+      if (tail > 0) ends |= tail;
+      else this.dataLenX.set(i, data.length);
+    } else if (data === '') {
+      this.dataOff.set(i, EMPTY_DATA);
+    } else {
+      this.dataOff.set(i, NO_DATA);
+      this.dataX.set(i, data);
+    }
+    this.ends.set(i, ends);
+  }
+
+  /** Event `i`'s id is `id` (its raw text is `raw`): a span of it when it is one, as it is when read from it. */
+  setId(i: number, id: string | undefined, raw: string): void {
+    const k = id === undefined ? -1 : id.length < NO_ID ? raw.indexOf(id) : -1;
+    if (this.idX.length > i) this.idX[i] = undefined;
+    if (k >= 0 && k < NO_ID) {
+      this.idOff.set(i, k);
+      this.idLen.set(i, id!.length);
+    } else {
+      this.idOff.set(i, NO_ID);
+      if (id !== undefined) this.idX[i] = id;
+    }
+  }
+
+  /** Event `i`'s raw text is now `raw`, which starts with what it was (a CR + LF split across reads). */
+  setRaw(i: number, raw: string): void {
+    const old = this.raw(i);
+    const off = this.dataOff.get(i);
+    // The data's length no longer follows from the raw text's end.
+    if (off !== NO_DATA && off !== EMPTY_DATA) {
+      const n = this.dataLen(i);
+      if (raw.startsWith(old)) this.dataLenX.set(i, n);
+      else {
+        this.dataOff.set(i, NO_DATA);
+        this.dataX.set(i, old.slice(off, off + n));
+      }
+    }
+    this.ends.set(i, 0);
+    this.rawLenX.delete(i);
+    if (i === this.last) this.lastLen = -1;
+    // The event before ends where this one began: that is no longer read from this one's offset.
+    if (i > 0 && (this.ends.get(i - 1) & RawToNext) !== 0) {
+      this.rawLenX.set(i - 1, this.rawLen(i - 1));
+      this.ends.set(i - 1, this.ends.get(i - 1) & ~RawToNext);
+    }
+    this.rawOff.set(i, NO_RAW);
+    this.rawX[i] = raw;
+  }
+
+  /** Length of event `i`'s raw text, which is a span. */
+  private rawLen(i: number): number {
+    if ((this.ends.get(i) & RawToNext) !== 0) return this.rawOff.get(i + 1) - this.rawOff.get(i);
+    return i === this.last && this.lastLen >= 0 ? this.lastLen : this.rawLenX.get(i)!;
+  }
+  private dataLen(i: number): number {
+    const tail = this.ends.get(i) & DataTail;
+    if (tail === 0) return this.dataLenX.get(i)!;
+    const r = this.rawOff.get(i);
+    return (r === NO_RAW ? this.rawX[i]!.length : this.rawLen(i)) - this.dataOff.get(i) - TAILS[tail]!;
+  }
+
+  raw(i: number): string {
+    const r = this.rawOff.get(i);
+    if (r === NO_RAW) return this.rawX[i]!;
+    return this.srcOf(i).slice(r, r + this.rawLen(i));
+  }
+
+  id(i: number): string | undefined {
+    const off = this.idOff.get(i);
+    return off === NO_ID ? this.idX[i] : this.rawSlice(i, off, this.idLen.get(i));
+  }
+
+  data(i: number): string {
+    const off = this.dataOff.get(i);
+    if (off === NO_DATA) return this.dataX.get(i)!;
+    if (off === EMPTY_DATA) return '';
+    return this.rawSlice(i, off, this.dataLen(i));
+  }
+
+  /** Characters `off` to `off + n` of event `i`'s raw text, without making the raw text. */
+  private rawSlice(i: number, off: number, n: number): string {
+    const r = this.rawOff.get(i);
+    if (r === NO_RAW) return this.rawX[i]!.slice(off, off + n);
+    return this.srcOf(i).slice(r + off, r + off + n);
+  }
+
+  /** The text fed that event `i`'s raw text is a span of. */
+  private srcOf(i: number): string {
+    return this.srcs[(this.srcK = findRun(this.srcFirst, this.srcs.length, i, this.srcK))]!;
+  }
+}
+
+/**
+ * Where `data` stands in `raw` (any place where raw holds it gives the same text), or -1. The
+ * usual event ends with its one data line and a blank line, so the end is tried first: a search
+ * for the whole data text would build a skip table per event.
+ */
+function dataOffset(raw: string, data: string): number {
+  for (const tail of [2, 4, 3]) {
+    const at = raw.length - data.length - tail;
+    if (at >= 0 && raw.startsWith(data, at)) return at;
+  }
+  for (let k = raw.indexOf('data:'); k !== -1; k = raw.indexOf('data:', k + 5)) {
+    const v = raw.charCodeAt(k + 5) === 32 ? k + 6 : k + 5;
+    if (raw.startsWith(data, v)) return v;
+  }
+  return raw.startsWith(data) ? 0 : -1;
+}
