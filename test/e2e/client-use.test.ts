@@ -30,7 +30,12 @@ afterAll(async () => {
 });
 
 /** Run the scenario in the page and wait until the panel's findings hold `codes`. */
-async function run(name: V2ScenarioName, codes: string[]) {
+/**
+ * Runs a scenario in the page and waits for the panel to show `codes` (and `until`, when given:
+ * the page's run returns before the relay and the panel have every record of it, so a finding the
+ * test counts may come a publication after the first one of its code).
+ */
+async function run(name: V2ScenarioName, codes: string[], until: (s: any) => boolean = () => true) {
   await clickTestId(h.panel, 'tb-clear');
   await waitFor(() => h.panel.eval(`globalThis.__MSI_UI__.snapshot().sessions.length === 0`), { message: 'panel cleared' });
   const outcome = await h.evalPage<any>(`window.__demo.run(${JSON.stringify(name)})`);
@@ -39,7 +44,7 @@ async function run(name: V2ScenarioName, codes: string[]) {
     async () => {
       const s = await h.panel.eval<any>('globalThis.__MSI_UI__.snapshot()');
       last = [...new Set<string>(s.findings.map((f: any) => f.code))].sort();
-      return codes.every((c) => last.includes(c)) ? s : null;
+      return codes.every((c) => last.includes(c)) && until(s) ? s : null;
     },
     { timeoutMs: 20_000, message: () => `${name}: the panel's findings ${JSON.stringify(last)} hold ${JSON.stringify(codes)}` },
   );
@@ -98,7 +103,7 @@ describe('findings about the client in the panel (issue 19)', () => {
   });
 
   it('modern-listen-narrowed: the empty honoured set (error) and the narrowed one (warning), the worst on the first screen', async () => {
-    const { snap, fromFile } = await run('modern-listen-narrowed', ['listen-narrowed']);
+    const { snap, fromFile } = await run('modern-listen-narrowed', ['listen-narrowed'], (s) => s.findings.filter((x: any) => x.code === 'listen-narrowed').length >= 2);
     const f = snap.findings.filter((x: any) => x.code === 'listen-narrowed').map((x: any) => [x.requestId, x.severity]);
     expect(f).toEqual([
       ['"listen:0"', 'error'],
