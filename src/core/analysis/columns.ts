@@ -69,9 +69,9 @@ export class Column<T extends Typed> {
 }
 
 /**
- * A column set in order (each value for the next index) whose values come in runs: equal values
- * (`step` 0: the time of the events of one read), or values growing by one (`step` 1: event
- * indices of consecutive events). A run costs 12 bytes however long it is.
+ * A column set in order (each value for the next index) whose values come in runs of equal values
+ * (the time of the events of one read, the total of a request's progress). A run costs 12 bytes
+ * however long it is.
  */
 export class RunColumn {
   private first = new Column(new Uint32Array(0));
@@ -79,13 +79,12 @@ export class RunColumn {
   private runs = 0;
   private n = 0;
   private hint = 0;
-  constructor(private readonly step: 0 | 1) {}
   get length(): number {
     return this.n;
   }
   push(v: number): void {
     const r = this.runs - 1;
-    if (r >= 0 && Object.is(v, this.at(r, this.n))) {
+    if (r >= 0 && Object.is(v, this.value.get(r))) {
       this.n++;
       return;
     }
@@ -96,12 +95,7 @@ export class RunColumn {
   }
   /** The value at `i` (0 ≤ i < length). */
   get(i: number): number {
-    return this.at(this.runOf(i), i);
-  }
-  /** The value run `r` gives index `i` (a step of 0 adds nothing: -0 stays -0). */
-  private at(r: number, i: number): number {
-    const v = this.value.get(r);
-    return this.step === 0 ? v : v + (i - this.first.get(r));
+    return this.value.get(this.runOf(i));
   }
   /** Changes the last value pushed. */
   setLast(v: number): void {

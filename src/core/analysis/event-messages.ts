@@ -8,7 +8,7 @@ import { Column, Dict, RunColumn } from './columns';
 
 const NONE: readonly never[] = Object.freeze([]);
 
-/** A progress or total that is not a whole number below ASIDE (or is -0): kept on the side. */
+/** Progress: none (ABSENT), or not a whole number below ASIDE (or -0) and kept on the side (ASIDE). */
 const ABSENT = 0xffffffff;
 const ASIDE = 0xfffffffe;
 
@@ -28,7 +28,7 @@ export class MessageColumns {
   private progress = new Column(new Uint32Array(0));
   private progressX = new Map<number, number>();
   /** Total: the same on every notification of a request, so runs (NaN: none). */
-  private total = new RunColumn(0);
+  private total = new RunColumn();
   private listed = new Map<number, JsonRpcSummary[]>();
   private methods = new Dict();
 

@@ -32,7 +32,7 @@ const PLAIN = 'index,event,data,t,raw,messages,findings';
 export class EventStore extends EventList {
   length = 0;
   /** Times: the events of one read share theirs, so a run per read. */
-  private t = new RunColumn(0);
+  private t = new RunColumn();
   private text = new EventTexts();
   /** The id `begin` kept, to see whether the stages changed it. */
   private begunId: string | undefined;
