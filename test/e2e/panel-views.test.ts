@@ -104,6 +104,51 @@ describe('the panel in real DevTools', () => {
     expect(tl).toEqual({ density: true, gapLast: true });
   });
 
+  it('the 100k-event table shows every row in view wherever it is scrolled, and the keys reach the last row', async () => {
+    // The long grids are virtualized by pages of rows (src/panel/ui/common/virtual.ts): whatever
+    // the scroll position, the rendered rows must cover the visible band below the sticky header,
+    // each at its own place, and nothing may be missing when the scroll stops inside a page.
+    await showTab(h.panel, 'events');
+    const report = await h.panel.eval<{ at: number; count: number; rendered: number; missing: number[]; misplaced: number }[]>(`(async () => {
+      const el = document.querySelector('[data-testid=events-grid] .grid-body');
+      const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const out = [];
+      for (const f of [0, 0.0001, 0.37, 0.5, 0.8123, 1]) {
+        el.scrollTop = Math.round((el.scrollHeight - el.clientHeight) * f);
+        await frame();
+        const box = el.getBoundingClientRect();
+        const head = el.querySelector('[role=columnheader]').getBoundingClientRect().bottom;
+        const rows = new Map([...el.querySelectorAll('[data-testid=event-row]')].map((r) => [Number(r.getAttribute('aria-rowindex')) - 2, r.getBoundingClientRect()]));
+        const count = Number(el.getAttribute('aria-rowcount')) - 1;
+        const first = Math.max(0, Math.floor((el.scrollTop) / 21));
+        const missing = [];
+        let misplaced = 0;
+        for (let i = first; i < count; i++) {
+          const want = box.top - el.scrollTop + 22 + i * 21;
+          if (want >= box.bottom) break;
+          if (want + 21 <= head) continue;
+          const r = rows.get(i);
+          if (!r) missing.push(i);
+          else if (Math.abs(r.top - want) > 1) misplaced++;
+        }
+        out.push({ at: el.scrollTop, count, rendered: rows.size, missing, misplaced });
+      }
+      return out;
+    })()`);
+    for (const r of report) {
+      expect(r.count).toBe(100_101);
+      expect(r.missing).toEqual([]);
+      expect(r.misplaced).toBe(0);
+      expect(r.rendered).toBeLessThan(120);
+    }
+    await keyOn(h.panel, '[data-testid=events-grid] .grid-body', 'End');
+    const end = await waitFor(
+      () => h.panel.eval<{ active: string | null; shown: boolean } | null>(`(() => { const el = document.querySelector('[data-testid=events-grid] .grid-body'); const a = el.getAttribute('aria-activedescendant'); const row = a && document.getElementById(a); if (!row) return null; const r = row.getBoundingClientRect(), b = el.getBoundingClientRect(); return { active: a, shown: r.top >= b.top + 22 - 1 && r.bottom <= b.bottom + 1 }; })()`),
+      { message: 'End selects the last row and scrolls it into view' },
+    );
+    expect(end).toEqual({ active: 'ev-row-100100', shown: true });
+  });
+
   it('screenshots of every view, light and dark, docked right (narrow) and bottom (short)', async () => {
     const fe = await devtoolsFrontend(h.browser);
     const feSession = await h.browser.cdp.attach(fe.targetId);

@@ -16,6 +16,8 @@ const field = fc.oneof(
   value.map((v) => `data:${v}`),
   value.map((v) => `id: ${v}`),
   fc.constantFrom('event: ping', 'event: message', 'retry: 20', ': comment', 'data', 'id'),
+  // Past what the narrow span columns hold (an id's offset and length: 1 byte each).
+  fc.constantFrom(`: ${'c'.repeat(260)}`, `id: ${'k'.repeat(254)}`, `id: ${'k'.repeat(255)}`, `id: ${'k'.repeat(300)}`),
 );
 const block = fc.tuple(fc.array(field, { minLength: 1, maxLength: 4 }), line).map(([fs, eol]) => fs.join(eol) + eol + eol);
 const stream = fc.tuple(fc.boolean(), fc.array(block, { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 6 }));
@@ -93,6 +95,15 @@ describe('event text as spans of what the parser was fed', () => {
     expect(store.at(2)!.raw).toBe('id: 3\ndata: c\n\n');
     // Snapshots are structured-cloned (to the panel, to workers): nothing in a store is a function.
     expect(() => structuredClone(store)).not.toThrow();
+  });
+
+  it('data or an id starting past what a span column holds is kept whole', () => {
+    const pad = `: ${'p'.repeat(70_000)}\n`;
+    const texts = [`${pad}id: 1\ndata: far\n\n`, `id: ${'i'.repeat(254)}\ndata: x\n\n`, `${pad}data: far too\nid: 3\n\n`, 'id: 4\ndata: near\n\n'];
+    const { store } = keep(texts);
+    expect([0, 1, 2, 3].map((i) => store.data(i))).toEqual(['far', 'x', 'far too', 'near']);
+    expect([0, 1, 2, 3].map((i) => store.id(i))).toEqual(['1', 'i'.repeat(254), '3', '4']);
+    expect(store.at(2)!.raw).toBe(texts[2]);
   });
 
   it('an id the stages set that the raw text does not hold is kept whole', () => {

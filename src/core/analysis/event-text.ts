@@ -2,16 +2,22 @@
 // the text its connection's parser was fed (a chunk record's text: the capture holds it anyway, and
 // a slice of it would hold it too), its id and its data as spans of its raw text. A string of
 // its own is kept only where a span cannot say it: a raw text begun in an earlier read (one event
-// per read at most), one not read from a body (an EventSource event, a JSON answer), an id past
-// 65,535 characters into its event, data spread over several `data:` lines.
+// per read at most), one not read from a body (an EventSource event, a JSON answer), an id of 255
+// characters or more or starting that far into its event, data starting 65,534 characters or more
+// into its event, data spread over several `data:` lines.
 import { Column } from './columns';
 import { findRun } from '../runs';
 
 /** Kept whole on the side, not as a span. */
 const NO_RAW = 0xffffffff;
-const NO_DATA = 0xffffffff;
-const EMPTY_DATA = 0xfffffffe;
-const NO_ID = 0xffff;
+/**
+ * An event's id and data start a few characters into its raw text (`id: 12`, `event: message`
+ * before them), and ids are short: 1 byte for the id's offset and length, 2 for the data's offset,
+ * anything larger kept whole on the side (row 7 of the benchmarks: bytes per event held).
+ */
+const NO_DATA = 0xffff;
+const EMPTY_DATA = 0xfffe;
+const NO_ID = 0xff;
 
 /**
  * Per event, how the ends of its spans are known (`ends`): the raw text ends where the next
@@ -36,11 +42,11 @@ export class EventTexts {
   /** By event index, with holes where the raw text is a span (sparse: a dictionary in V8). */
   private rawX: (string | undefined)[] = [];
   /** NO_ID: no id, or the id is in `idX`. */
-  private idOff = new Column(new Uint16Array(0));
-  private idLen = new Column(new Uint16Array(0));
+  private idOff = new Column(new Uint8Array(0));
+  private idLen = new Column(new Uint8Array(0));
   private idX: (string | undefined)[] = [];
   /** Offsets into the raw text; NO_DATA: in `dataX`; EMPTY_DATA: ''. */
-  private dataOff = new Column(new Uint32Array(0));
+  private dataOff = new Column(new Uint16Array(0));
   private dataLenX = new Map<number, number>();
   private dataX = new Map<number, string>();
   /** `srcOf`'s last answer: events are mostly read in order. */
@@ -75,7 +81,7 @@ export class EventTexts {
     }
     this.setId(i, id, raw);
     const d = data === '' ? -1 : dataOffset(raw, data);
-    if (d >= 0) {
+    if (d >= 0 && d < EMPTY_DATA) {
       this.dataOff.set(i, d);
       const tail = TAILS.indexOf(raw.length - d - data.length);
       if (tail > 0) ends |= tail;
