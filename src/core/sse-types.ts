@@ -22,8 +22,10 @@ export interface SseConnectionParser {
    * Feed decoded text; returns the blocks completed by it (those with an id or data). `spans`, when
    * given, gains one number per block returned: where its `raw` starts in `text` (its raw is that
    * span of `text`), or -1 when its raw is not one span of `text` (it began in an earlier feed).
+   * `dataAts`, when given, likewise gains where its `data` starts in its `raw` when the data is one
+   * `data:` line (the data is that span of the raw text, to its line's end), or -1.
    */
-  feed(text: string, spans?: number[]): SseBlock[];
+  feed(text: string, spans?: number[], dataAts?: number[]): SseBlock[];
   /** End of the connection: returns a trailing block without its blank line, marked truncated. */
   end(): SseBlock[];
   /** The last-event-id cursor after everything fed so far ('' or undefined = none). */

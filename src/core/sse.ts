@@ -43,6 +43,9 @@ export function createSseConnectionParser(): SseConnectionParser {
   let skipCR = false;
   let skipped = 0;
 
+  /** Where the last block's data starts in its raw text, when its data is one line (else -1). */
+  let dataAt = -1;
+
   /** `noCR`: the caller knows `raw` holds no CR (it came whole from a chunk without one). */
   function runBlock(raw: string, truncated: boolean, noCR = false): SseBlock | undefined {
     const n = raw.length;
@@ -56,6 +59,7 @@ export function createSseConnectionParser(): SseConnectionParser {
     let event: string | undefined;
     let data = '';
     let dataLines = 0;
+    dataAt = -1;
     let retry: number | undefined;
     let comments = 0;
     const lfOnly = noCR || raw.indexOf('\r', i) === -1;
@@ -86,6 +90,7 @@ export function createSseConnectionParser(): SseConnectionParser {
         const len = fieldEnd - i;
         if (len === 4 && c0 === 100 && raw.startsWith('data', i)) {
           const v = vs < j ? raw.slice(vs, j) : '';
+          dataAt = dataLines === 0 ? vs : -1;
           data = dataLines === 0 ? v : data + '\n' + v;
           dataLines++;
         } else if (len === 2 && c0 === 105 && raw.charCodeAt(i + 1) === 100) {
@@ -179,7 +184,7 @@ export function createSseConnectionParser(): SseConnectionParser {
     return dropped;
   }
 
-  function feed(text: string, spans?: number[]): SseBlock[] {
+  function feed(text: string, spans?: number[], dataAts?: number[]): SseBlock[] {
     const out: SseBlock[] = [];
     extended = undefined;
     /** Where `text` (as it is cut below) starts in the text fed. */
@@ -235,6 +240,7 @@ export function createSseConnectionParser(): SseConnectionParser {
         if (b) {
           out.push(b);
           spans?.push(whole ? base + endAt - raw.length : -1);
+          dataAts?.push(dataAt);
         }
       }
       if (start < n) {
@@ -290,6 +296,7 @@ export function createSseConnectionParser(): SseConnectionParser {
         if (b) {
           out.push(b);
           spans?.push(whole ? base + endAt - raw.length : -1);
+          dataAts?.push(dataAt);
         }
         if (swallowLF) heldBlock = b;
         continue;

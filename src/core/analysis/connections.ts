@@ -155,11 +155,12 @@ export function onChunk(A: AnalyzerState, r: ChunkRecord): void {
   }
   if (st.capture === 'sse' && st.parser) {
     const spans: number[] = [];
-    const blocks = st.parser.feed(r.text, spans);
+    const dataAts: number[] = [];
+    const blocks = st.parser.feed(r.text, spans, dataAts);
     if (st.resyncNote && !st.parser.resyncing) finishResync(A, st, false);
     const x = st.parser.extended;
     if (x && st.lastEv && st.lastBlock === x) extendLastRaw(st, x.raw);
-    for (let k = 0; k < blocks.length; k++) onBlock(A, st, blocks[k]!, r.t, r.text, spans[k]!);
+    for (let k = 0; k < blocks.length; k++) onBlock(A, st, blocks[k]!, r.t, r.text, spans[k]!, dataAts[k]!);
     st.comments = st.parser.comments;
     if (st.parser.retry !== undefined) st.retry = st.parser.retry;
     if (r.droppedBytes) cutChunk(A, st, r.droppedBytes);

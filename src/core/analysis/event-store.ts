@@ -68,10 +68,10 @@ export class EventStore extends EventList {
    * while building it (its time, id, raw text, data, type) is kept now, the rest by `end`. `src`,
    * `at`: its raw text is the span of `src` that starts at `at` (the parser said so); -1: it is not.
    */
-  begin(ev: SseEvent, src?: string, at = -1): number {
+  begin(ev: SseEvent, src?: string, at = -1, dataAt = -1): number {
     const i = this.length++;
     this.t.push(ev.t);
-    this.text.add(i, ev.raw, src, at, ev.id, ev.data);
+    this.text.add(i, ev.raw, src, at, ev.id, ev.data, dataAt);
     this.begunId = ev.id;
     const type = ev.event === 'message' ? 1 : this.typeDict.put(ev.event, ev.event);
     this.types.set(i, type);

@@ -40,15 +40,22 @@ function keep(texts: string[], resyncAfter = -1): { blocks: SseBlock[]; store: E
   const blocks: SseBlock[] = [];
   texts.forEach((text, k) => {
     const spans: number[] = [];
-    const bs = p.feed(text, spans);
+    const dataAts: number[] = [];
+    const bs = p.feed(text, spans, dataAts);
     expect(spans.length).toBe(bs.length);
+    expect(dataAts.length).toBe(bs.length);
     const x = p.extended;
     if (x && blocks.at(-1) === x) store.setRaw(store.length - 1, x.raw);
     bs.forEach((b, j) => {
       if (spans[j]! >= 0) expect(text.slice(spans[j], spans[j]! + b.raw.length)).toBe(b.raw);
+      // The parser's data offset: the data is that span of the raw text, to its line's end.
+      if (dataAts[j]! >= 0) {
+        expect(b.raw.slice(dataAts[j], dataAts[j]! + b.data!.length)).toBe(b.data);
+        expect('\r\n'.includes(b.raw[dataAts[j]! + b.data!.length]!)).toBe(true);
+      }
       const ev: SseEvent = { index: store.length, event: b.event ?? 'message', data: b.data ?? '', t: k, raw: b.raw, messages: [], findings: [] };
       if (b.id !== undefined && b.id !== '') ev.id = b.id;
-      store.begin(ev, text, spans[j]);
+      store.begin(ev, text, spans[j], dataAts[j]);
       store.end(ev);
       blocks.push(b);
     });

@@ -23,7 +23,7 @@ function summaries(ms: DecodedMessage[]): JsonRpcSummary[] {
 }
 
 /** `src`, `at`: the block's raw text is the span of `src` starting at `at` (-1: it is not). */
-export function onBlock(A: AnalyzerState, st: StreamS, b: SseBlock, t: number, src?: string, at = -1): void {
+export function onBlock(A: AnalyzerState, st: StreamS, b: SseBlock, t: number, src?: string, at = -1, dataAt = -1): void {
   const s = ensureSession(A, st);
   const ord = ++A.ord;
   // The event is built as an object for the stages below, then kept as columns (event-store.ts):
@@ -38,7 +38,7 @@ export function onBlock(A: AnalyzerState, st: StreamS, b: SseBlock, t: number, s
     if (b.retry !== undefined) ev.retry = b.retry;
     if (b.data === undefined) ev.idOnly = true;
   }
-  st.events.begin(ev, src, at);
+  st.events.begin(ev, src, at, dataAt);
   if (st.parser) {
     st.lastBlock = b;
     st.lastEv = ev;
