@@ -10,18 +10,37 @@ import type { ReqState } from '../state';
 import * as C from '../texts-client';
 import { add, overlay, type Derivation } from './context';
 import { named } from './modern-verdicts';
-import { eventAt, eventDuplicate } from '../../event-access';
+import { eventAt, eventDuplicate, eventId, eventTime } from '../../event-access';
 
 /** A later request with the same method and params (without `_meta`): the client sent it again. */
 function reissueOf(D: Derivation, r: ReqState): ReqState | undefined {
-  const reqs = D.s.requests;
-  const key = r.x.key ?? paramsKey(r.method, r.params);
-  if (key === '') return undefined;
-  for (let i = reqs.indexOf(r) + 1; i < reqs.length; i++) {
-    const q = reqs[i]!;
-    if (q.start >= r.start && (q.x.key ?? paramsKey(q.method, q.params)) === key) return q;
+  const same = sameCalls(D).get(r);
+  if (!same) return undefined;
+  for (let i = same.at + 1; i < same.list.length; i++) {
+    const q = same.list[i]!;
+    if (q.start >= r.start) return q;
   }
   return undefined;
+}
+
+/**
+ * The session's requests grouped by method and params, in order, once per derivation: asked for
+ * every answered request at every snapshot, a scan of the later requests (each keyed again when
+ * its era keeps no key) grew with the square of the session's requests.
+ */
+function sameCalls(D: Derivation): Map<ReqState, { list: ReqState[]; at: number }> {
+  if (D.sameCalls) return D.sameCalls;
+  const lists = new Map<string, ReqState[]>();
+  const out = new Map<ReqState, { list: ReqState[]; at: number }>();
+  for (const q of D.s.requests) {
+    const key = q.x.key ?? paramsKey(q.method, q.params);
+    if (key === '') continue;
+    let list = lists.get(key);
+    if (!list) lists.set(key, (list = []));
+    out.set(q, { list, at: list.length });
+    list.push(q);
+  }
+  return (D.sameCalls = out);
 }
 
 /** A request whose response came only in an event type the SDKs ignore: `result-not-taken`, verdict incomplete. */
@@ -57,13 +76,16 @@ export function namedEventResult(D: Derivation, r: ReqState): Verdict | undefine
 export function answeredNotTaken(D: Derivation, r: ReqState): void {
   const st = r.responseStream;
   if (!st || r.responseIndex === undefined || r.responseOrd === undefined || r.method === 'notifications/cancelled') return;
-  const ev = eventAt(st, r.responseIndex);
-  if (!ev) return;
+  // Run for every answered request at every snapshot: the common case (neither cancelled nor sent
+  // again) decides without reading the event.
   const cancelledAt = r.x.c?.cancelledAt;
   const again = reissueOf(D, r);
   if (cancelledAt === undefined && !again) return;
+  const t = eventTime(st, r.responseIndex);
+  if (t === undefined) return;
   // Re-sent after the response arrived, and not cancelled: a new call, not a sign it was not taken.
-  if (cancelledAt === undefined && again && again.start >= ev.t) return;
+  if (cancelledAt === undefined && again && again.start >= t) return;
+  const ev = { t, id: eventId(st, r.responseIndex), duplicate: eventDuplicate(st, r.responseIndex) };
   const legacyGet = D.s.legacyStream !== undefined && st.root === D.s.legacyStream.root;
   let why: C.UntakenWhy;
   if (st.kind === 'get' && !legacyGet && st.root !== r.stream.root) why = 'standalone-get';

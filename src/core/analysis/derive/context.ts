@@ -5,7 +5,7 @@ import type { FindingInput } from '../../findings';
 import type { ResolvedOptions } from '../../options';
 import { frozen, makeFinding } from '../findings-log';
 import type { LostIds } from '../lost-ids';
-import type { IdTrack, IdView, OrdFinding, SessionState, StreamS } from '../state';
+import type { IdTrack, IdView, OrdFinding, ReqState, SessionState, StreamS } from '../state';
 import type { DeriveCache, IncState, Overlay } from './cache';
 import type { ModernView } from './modern-view';
 
@@ -30,6 +30,8 @@ export interface Derivation {
   mv?: ModernView;
   /** Issue 19: links of text carried from lossy or partial output into later requests (derive/client-carried.ts). */
   carried?: RequestLink[];
+  /** Requests by method and params, for finding a request sent again (derive/client-results.ts); built when first asked. */
+  sameCalls?: Map<ReqState, { list: ReqState[]; at: number }>;
   /** Where the current step writes. */
   findings: OrdFinding[];
   overlays: Overlay[];
