@@ -6,7 +6,7 @@
 //   first records before the file is read (Cancel: src/panel/ui/app/import.test.tsx), and the timeline
 //   draws the events as a density with the gap on top;
 // - screenshots of every view (timeline, event selected, events with detail, an event's context
-//   menu, requests, findings, search, settings, the 100k timeline) in DevTools' light and dark
+//   menu, requests, findings, search, settings, the 100k events table and timeline) in DevTools' light and dark
 //   themes, docked right (narrow) and bottom (short): test-artifacts/screenshots/views-*.png.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -173,6 +173,9 @@ describe('the panel in real DevTools', () => {
     for (const c of combos) {
       await setup(c);
       await showTab(h.panel, 'events');
+      // The table scrolled to a row inside a page of rows (virtual.ts), its scroll position off a row boundary.
+      await h.panel.eval(`(() => { const el = document.querySelector('[data-testid=events-grid] .grid-body'); el.scrollTop = 21 * 50_003 + 7; return true; })()`);
+      await shot(`events-100k-${c.tag}`);
       await showTab(h.panel, 'timeline');
       await shot(`timeline-100k-${c.tag}`);
     }
@@ -234,7 +237,7 @@ describe('the panel in real DevTools', () => {
     }
     await h.browser.cdp.send('Emulation.clearDeviceMetricsOverride', {}, feSession);
     await setDevtoolsTheme(h.browser, 'default');
-    expect(written.length).toBe(4 + 4 * 9);
+    expect(written.length).toBe(8 + 4 * 9);
     for (const f of written) expect(readFileSync(f).length).toBeGreaterThan(10_000);
   });
 });
