@@ -76,13 +76,16 @@ export class MessageColumns {
     const method = kind === M.Listed || m.method === undefined ? 0 : this.methods.put(m.method, m.method);
     if (method === 0 && m.method !== undefined) kind = M.Listed;
     this.kind.set(i, kind);
-    const rk = ref === undefined ? 0 : this.refs.put(ref, ref);
-    this.refK.set(i, rk);
-    if (rk === 0 && ref !== undefined) this.refX[i] = ref;
     if (kind === M.Listed) {
+      // The list holds the ref: nothing for the dictionary.
+      this.refK.set(i, 0);
+      if (this.refX.length > i) this.refX[i] = undefined;
       this.listed.set(i, ms.slice());
       return;
     }
+    const rk = ref === undefined ? 0 : this.refs.put(ref, ref);
+    this.refK.set(i, rk);
+    if (rk === 0 && ref !== undefined) this.refX[i] = ref;
     this.method.set(i, method);
     putNumber(this.progress, this.progressX, i, m.progress);
     if (i !== this.total.length - 1) throw new RangeError(`messages of event ${i} set after event ${this.total.length - 1} began`);
