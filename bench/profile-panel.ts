@@ -3,6 +3,12 @@
 // of each. Where row 2c's per-POST CPU goes (issue 22).
 //
 //   flock /tmp/chromium.lock npx tsx bench/profile-panel.ts [--dist=<dir>] [--posts=1000] [--stream=100000]
+//     [--trace] [--no-profile] [--page-trace]
+//
+// --page-trace (with --stream): a trace of the page's and the extension's main threads around the
+// page's last read (row 1c: what happens between the page's end and the panel holding the
+// records), listed as the tasks of each thread from 100 ms before the page's end, with the script
+// that ran longest in each.
 
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,6 +43,33 @@ function top(p: Profile, n = 25) {
   return { total, idle, top: [...self].sort((a, b) => b[1] - a[1]).slice(0, n) };
 }
 
+type TraceEvent = { ph: string; name: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: { name?: string; labels?: string; data?: { url?: string; functionName?: string } } };
+
+/**
+ * The tasks of the page's main thread (the one that marked 'msi-read-end') and of every other
+ * renderer main thread (the panel's, in the extension's process), from 100 ms before the mark: start
+ * (ms after the mark), wall and thread time, and the script that ran longest in each.
+ */
+function pageTasks(events: TraceEvent[], threads: Map<string, string>) {
+  const mark = events.find((e) => e.name === 'msi-read-end');
+  if (!mark) return console.log('page trace: no msi-read-end mark in the trace');
+  const key = (e: TraceEvent) => `${e.pid}/${e.tid}`;
+  const mains = new Set([...threads].filter(([, n]) => n === 'CrRendererMain').map(([k]) => k));
+  const from = mark.ts - 100_000;
+  for (const th of [key(mark), ...[...mains].filter((k) => k !== key(mark))]) {
+    const own = events.filter((e) => key(e) === th && e.ph === 'X' && e.ts >= from && e.dur !== undefined);
+    const tasks = own.filter((e) => e.name === 'ThreadControllerImpl::RunTask' && (e.dur ?? 0) >= 1000);
+    if (tasks.length === 0) continue;
+    console.log(`\ntasks ≥ 1 ms on ${th === key(mark) ? 'the page' : 'renderer'} main thread ${th} (ms after the page's end: start, wall, thread; longest script):`);
+    for (const t of tasks.slice(0, 60)) {
+      const inner = own.filter((e) => e.name === 'FunctionCall' && e.ts >= t.ts && e.ts < t.ts + t.dur!);
+      const long = inner.sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))[0];
+      const what = long ? `${long.args?.data?.functionName || '(anonymous)'} ${String(long.args?.data?.url ?? '').split('/').pop()}` : own.filter((e) => e.ts >= t.ts && e.ts < t.ts + t.dur! && e !== t).sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))[0]?.name ?? '';
+      console.log(`  ${((t.ts - mark.ts) / 1000).toFixed(1).padStart(8)}  ${(t.dur! / 1000).toFixed(1).padStart(7)}  ${((t.tdur ?? 0) / 1000).toFixed(1).padStart(7)}  ${what}`);
+    }
+  }
+}
+
 const args = process.argv.slice(2);
 const opt = (k: string) => args.find((a) => a.startsWith(`--${k}=`))?.slice(k.length + 3);
 const dist = opt('dist') ?? buildExtension();
@@ -64,14 +97,15 @@ try {
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 }, s);
     await cdp.send('Profiler.start', {}, s);
   }
-  const trace = args.includes('--trace');
-  const events: { ph: string; name: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string; labels?: string } }[] = [];
+  const pageTrace = args.includes('--page-trace') && stream !== undefined;
+  const trace = args.includes('--trace') || pageTrace;
+  const events: { ph: string; name: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: { name?: string; labels?: string; data?: { url?: string; functionName?: string } } }[] = [];
   let done!: () => void;
   const complete = new Promise<void>((res) => (done = res));
   if (trace) {
     cdp.on('Tracing.dataCollected', (p: { value: typeof events }) => void events.push(...p.value));
     cdp.on('Tracing.tracingComplete', () => done());
-    await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'devtools.timeline', 'blink', '__metadata'], recordMode: 'recordAsMuchAsPossible' }, transferMode: 'ReportEvents' });
+    await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'devtools.timeline', 'blink', '__metadata', ...(pageTrace ? ['blink.user_timing'] : [])], recordMode: 'recordAsMuchAsPossible' }, transferMode: 'ReportEvents' });
   }
   // What the panel's DOM does during the run: mutations by element and attribute, and frames.
   await arm.panel!.eval(`(() => {
@@ -95,7 +129,7 @@ try {
     tick();
     return true; })()`);
   const t0 = Date.now();
-  const r = await cdp.evaluate<{ ms: number }>(arm.page, expr, { timeoutMs: 300_000 });
+  const r = await cdp.evaluate<{ ms: number }>(arm.page, pageTrace ? `${expr}.then((x) => (performance.mark('msi-read-end'), x))` : expr, { timeoutMs: 300_000 });
   const pageMs = Date.now() - t0;
   // Let the panel catch up inside the profile.
   let last = -1;
@@ -129,6 +163,7 @@ try {
       v.ms += e.tdur / 1000;
       by.set(k, v);
     }
+    if (pageTrace) pageTasks(events, threads);
     let total = 0;
     for (const e of events) {
       if (e.ph !== 'X' || !e.tdur || !/extension/i.test(procs.get(e.pid) ?? '')) continue;
