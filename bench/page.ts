@@ -13,6 +13,7 @@ import { setExtensionStorage } from '../test/support/extension';
 import { relayContext, relayStats } from '../test/support/relay';
 import { waitFor } from '../test/support/wait';
 import { launch, sleep } from './lib/browser';
+import { threadCpu } from './lib/trace-cpu';
 import { startBenchServer } from './lib/server';
 import { ciWithin, median, medianCI, percentile, spread, type Spread } from './lib/stats';
 
@@ -94,7 +95,7 @@ export interface PageResults {
   fetchRpc?: { ratios: Spread; withMs: Spread; withoutMs: Spread };
   profile: { events: number; extMs: number; busyMs: number; usPerEvent: number; chunks: number; reads: number; top: [string, number][] }[][];
   /**
-   * Row 3c: thread CPU of the page's main thread (Chrome trace, top-level tasks' tdur) during one
+   * Row 3c: thread CPU of the page's main thread (Chrome trace, top-level events' tdur) during one
    * stream, in the browser with the extension (panel open): captured vs the same bytes uncaptured,
    * alternating; per size, the pairs.
    */
@@ -285,8 +286,8 @@ type TraceEvent = { ph: string; name: string; pid: number; tid: number; ts: numb
 
 /**
  * A Chrome trace of the whole browser (every process) around one stream: the thread CPU time
- * (`tdur`) of the top-level tasks of the page's renderer main thread, and, per process kind, of
- * all their threads (where the CPU of a "panel open" run goes: docs/benchmarks.md row 1).
+ * (`tdur`) of the top-level events of the page's renderer main thread (its tasks and the microtask
+ * checkpoints run outside them: lib/trace-cpu.ts), and, per process kind, of all their threads (where the CPU of a "panel open" run goes: docs/benchmarks.md row 1).
  */
 export async function tracedRun(arm: Arm, url: string, expr: string) {
   const { cdp } = arm.browser;
@@ -323,12 +324,13 @@ export async function tracedRun(arm: Arm, url: string, expr: string) {
   const byProcess: Record<string, number> = {};
   for (const e of events) {
     if (e.ph === 'X' && e.name === 'FunctionCall' && e.pid === pagePid && e.tdur && e.args?.data?.url?.startsWith('chrome-extension://')) extCalls += e.tdur / 1000;
-    // Top-level tasks of every thread (named so on Chromium 156; RunTask on older builds).
-    if (e.ph !== 'X' || !e.tdur || (e.name !== 'ThreadControllerImpl::RunTask' && e.name !== 'ThreadPool_RunTask' && e.name !== 'RunTask')) continue;
-    const ms = e.tdur / 1000;
-    const thread = names.get(`${e.pid}/${e.tid}`) ?? '?';
-    if (e.pid === pagePid && thread === 'CrRendererMain') main += ms;
-    const kind = e.pid === pagePid ? `page renderer: ${thread === 'CrRendererMain' ? 'main' : 'other threads'}` : /extension|chrome-extension/i.test(procs.get(e.pid) ?? '') ? 'extension (worker, panel)' : (procs.get(e.pid) ?? '').match(/^\w+/)?.[0] ?? `pid ${e.pid}`;
+  }
+  // Every thread's top-level events: its tasks and what runs outside them (trace-cpu.ts).
+  for (const [k, ms] of threadCpu(events)) {
+    const pid = Number(k.split('/')[0]);
+    const thread = names.get(k) ?? '?';
+    if (pid === pagePid && thread === 'CrRendererMain') main += ms;
+    const kind = pid === pagePid ? `page renderer: ${thread === 'CrRendererMain' ? 'main' : 'other threads'}` : /extension|chrome-extension/i.test(procs.get(pid) ?? '') ? 'extension (worker, panel)' : (procs.get(pid) ?? '').match(/^\w+/)?.[0] ?? `pid ${pid}`;
     byProcess[kind] = (byProcess[kind] ?? 0) + ms;
   }
   if (process.env.MSI_TRACE_DEBUG) {

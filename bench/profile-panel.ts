@@ -14,6 +14,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildExtension } from './lib/browser';
+import { threadCpu } from './lib/trace-cpu';
 import { startBenchServer } from './lib/server';
 import { openArm } from './page';
 
@@ -165,11 +166,8 @@ try {
     }
     if (pageTrace) pageTasks(events, threads);
     let total = 0;
-    for (const e of events) {
-      if (e.ph !== 'X' || !e.tdur || !/extension/i.test(procs.get(e.pid) ?? '')) continue;
-      if (e.name === 'ThreadControllerImpl::RunTask' || e.name === 'ThreadPool_RunTask' || e.name === 'RunTask') total += e.tdur / 1000;
-    }
-    console.log(`extension process thread CPU (top-level tasks, every thread): ${total.toFixed(0)} ms = ${(total / (stream ? 1 : posts)).toFixed(3)} ms per ${stream ? 'run' : 'POST'}`);
+    for (const [k, ms] of threadCpu(events)) if (/extension/i.test(procs.get(Number(k.split('/')[0])) ?? '')) total += ms;
+    console.log(`extension process thread CPU (top-level events, every thread): ${total.toFixed(0)} ms = ${(total / (stream ? 1 : posts)).toFixed(3)} ms per ${stream ? 'run' : 'POST'}`);
     console.log('extension process trace events (thread CPU, inclusive):');
     for (const [k, v] of [...by].sort((a, b) => b[1].ms - a[1].ms).slice(0, 30)) console.log(`  ${v.ms.toFixed(1).padStart(8)} ms  ${String(v.n).padStart(6)}x  ${k}`);
   }

@@ -81,7 +81,8 @@ export class EventTexts {
       this.rawX[i] = raw;
     }
     this.setId(i, id, raw);
-    // The parser's word, checked by length (a stage that changed the data would not fit).
+    // The parser's offset, bounded by the raw text's length: only a guard against a caller passing
+    // an offset for other data (EventStore.begin hands the block's own data, before any stage runs).
     const d = data === '' ? -1 : dataAt >= 0 && dataAt + data.length <= raw.length ? dataAt : dataOffset(raw, data);
     if (d >= 0 && d < EMPTY_DATA) {
       this.dataOff.set(i, d);
