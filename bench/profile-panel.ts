@@ -100,7 +100,7 @@ try {
   }
   const pageTrace = args.includes('--page-trace') && stream !== undefined;
   const trace = args.includes('--trace') || pageTrace;
-  const events: { ph: string; name: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: { name?: string; labels?: string; data?: { url?: string; functionName?: string } } }[] = [];
+  const events: TraceEvent[] = [];
   let done!: () => void;
   const complete = new Promise<void>((res) => (done = res));
   if (trace) {
