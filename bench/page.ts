@@ -8,21 +8,28 @@
 // 2-core machines hits both arms alike. Each figure is the ratio of one adjacent pair.
 
 import type { Browser } from '../test/support/browser';
-import { openPanel, type PanelHandle } from '../test/support/devtools';
+import { devtoolsFrontend, openPanel, type PanelHandle } from '../test/support/devtools';
 import { setExtensionStorage } from '../test/support/extension';
 import { relayContext, relayStats } from '../test/support/relay';
 import { waitFor } from '../test/support/wait';
 import { launch, sleep } from './lib/browser';
+import { byMode, modesSettle, type CpuMode, type DevtoolsCopy } from './lib/devtools-modes';
 import { threadCpu } from './lib/trace-cpu';
-import { startBenchServer } from './lib/server';
+import { startBenchServer, type BenchServer } from './lib/server';
 import { ciWithin, median, medianCI, percentile, spread, type Spread } from './lib/stats';
+
+export type { CpuMode, DevtoolsCopy };
 
 export interface Arm {
   name: string;
   browser: Browser;
   page: string;
   panel: PanelHandle | null;
+  /** A session on the arm's DevTools front end (null with DevTools closed): what DevTools kept of a run. */
+  frontend: string | null;
 }
+
+
 
 export interface PageConfig {
   reps: number;
@@ -41,6 +48,12 @@ export interface PageConfig {
    * median ratio is within ±`tolerance` of the median, from `min` pairs up to `max` (the cap).
    */
   cpuPairs: { min: number; max: number; tolerance: number };
+  /**
+   * What DevTools does with the traced rows' streams (arms with DevTools open; DevtoolsCopy):
+   * 'free' (default), left to it: the rows report their pairs by class; 'copied', each body held
+   * until the front end has the response (releaseWhenSeen), so it copies every run's stream.
+   */
+  devtoolsMode?: 'free' | 'copied';
   /** Page rows to run ('1', '1b', '1r', '2', '3', '3c', '7b', '8'); all when absent (bench/run.ts --rows). */
   rows?: Set<string>;
   log(msg: string): void;
@@ -58,6 +71,8 @@ export interface CpuPair {
   usPerEvent: number;
   extCallsMs: number;
   byProcess: Record<string, number>;
+  /** What DevTools' front end parsed of each run's stream (arms with DevTools open). */
+  devtools?: { with: DevtoolsCopy; without: DevtoolsCopy; withMessages: number };
 }
 
 /** A traced page-cost row: its pairs, repeated until the interval holds (or the cap). */
@@ -74,6 +89,12 @@ export interface CpuRow {
   tolerance: number;
   wallRatio: Spread;
   usPerEvent: Spread;
+  /**
+   * The pairs grouped by what DevTools made of the captured run (arms with DevTools open). The
+   * row is repeated until each group is within ±tolerance or holds under a quarter of the pairs
+   * (`partial` excepted: each of its runs is a different share of DevTools' copy).
+   */
+  modes?: CpuMode[];
 }
 
 export interface PageResults {
@@ -85,7 +106,7 @@ export interface PageResults {
   cpuRows?: { panelOpen?: CpuRow; devtoolsOnly?: CpuRow; devtoolsClosed?: CpuRow };
   /** Row 3c / 3c′ with their intervals (same pairs as threadCpu). */
   threadCpuRows?: CpuRow[];
-  stream?: { ratios: Spread; withMs: Spread; withoutMs: Spread; mb: number; events: number; reads: number[]; settleMs: Spread };
+  stream?: { ratios: Spread; withMs: Spread; withoutMs: Spread; mb: number; events: number; reads: number[]; settleMs: Spread; settleRuns?: { ms: number; copy: DevtoolsCopy | undefined }[] };
   rpcSettleMs?: Spread;
   streamNoDevtools?: { ratios: Spread; withMs: Spread; withoutMs: Spread };
   /** Same, with captureWhileClosed on (the relay buffers the stream for a DevTools opened later). */
@@ -161,7 +182,8 @@ export async function openArm(name: string, dist: string | null, devtools: boole
     const page = await browser.attachPage(new URL(url).host);
     await browser.cdp.send('HeapProfiler.enable', {}, page);
     const panel = withPanel ? await openPanel(browser) : null;
-    return { name, browser, page, panel };
+    const frontend = devtools ? await browser.cdp.attach((await devtoolsFrontend(browser)).targetId) : null;
+    return { name, browser, page, panel, frontend };
   } catch (e) {
     await browser.close();
     throw e;
@@ -171,12 +193,14 @@ export async function openArm(name: string, dist: string | null, devtools: boole
 type Run = { ms: number; bytes: number; events: number; reads?: number };
 
 /** ABBA pairs of `run` on base and treatment; ratio = treatment / base per pair. */
-async function alternate(base: Arm, treat: Arm, reps: number, url: string, expr: string, check: (r: Run) => void) {
+async function alternate(base: Arm, treat: Arm, reps: number, url: string, expr: string, check: (r: Run) => void, stream?: { path: string; events: number }) {
   const ratios: number[] = [];
   const a: number[] = [];
   const b: number[] = [];
   const reads: number[] = [];
   const settle: number[] = [];
+  /** What DevTools made of each catch-up run's stream (settle[i]'s), when `stream` is given. */
+  const settleCopy: DevtoolsCopy[] = [];
   // The page's clock when its run ended (epoch ms), to compare with the panel's last change.
   const timed = `(async () => { const r = await (${expr}); return { ...r, endedAt: performance.timeOrigin + performance.now() }; })()`;
   const one = async (arm: Arm) => {
@@ -193,6 +217,7 @@ async function alternate(base: Arm, treat: Arm, reps: number, url: string, expr:
       const last = (await arm.panel.eval<number>('globalThis.__MSI_UI__?.lastChange?.() ?? 0')) ?? 0;
       if (!last) throw new Error('the panel did not say when it last changed (__MSI_UI__.lastChange)');
       settle.push(Math.max(0, last - r.endedAt));
+      if (stream) settleCopy.push((await devtoolsCopy(arm, stream.path, stream.events))?.copy ?? 'unknown');
     }
     return r;
   };
@@ -210,7 +235,7 @@ async function alternate(base: Arm, treat: Arm, reps: number, url: string, expr:
     if (rt.reads !== undefined) reads.push(rt.reads);
     ratios.push(rt.ms / rb.ms);
   }
-  return { ratios: spread(ratios), withMs: spread(b), withoutMs: spread(a), reads, settle: spread(settle) };
+  return { ratios: spread(ratios), withMs: spread(b), withoutMs: spread(a), reads, settle: spread(settle), settleRuns: settle.map((ms, i) => ({ ms, copy: settleCopy[i] })) };
 }
 
 /** Main-thread time in frames of the extension's scripts (inclusive), from a CDP CPU profile. */
@@ -416,21 +441,82 @@ async function latencyRun(arm: Arm, origin: string, n: number, ms: number) {
 }
 
 /**
+ * What the arm's DevTools front end parsed of the last request whose URL holds `path` (its
+ * `eventSourceMessages()`, the EventStream tab's list), once the count holds for 500 ms: the
+ * front end goes on parsing a copied stream for seconds after the page's last read, and the next
+ * run must not start while it does (its request would race a busy front end).
+ */
+export async function devtoolsCopy(arm: Arm, path: string, events: number): Promise<{ copy: DevtoolsCopy; messages: number } | undefined> {
+  if (!arm.frontend) return undefined;
+  const expr = `(async () => { const L = await import('./models/logs/logs.js');
+    const rs = L.NetworkLog.NetworkLog.instance().requests().filter((r) => r.url().includes(${JSON.stringify(path)}));
+    const r = rs[rs.length - 1]; return r ? r.eventSourceMessages().length : -1; })()`;
+  let last = -2;
+  let since = Date.now();
+  await waitFor(
+    async () => {
+      const n = await arm.browser.cdp.evaluate<number>(arm.frontend!, expr);
+      if (n !== last) {
+        last = n;
+        since = Date.now();
+        return false;
+      }
+      return Date.now() - since >= 500;
+    },
+    { timeoutMs: 120_000, intervalMs: 100, message: `${arm.name}: DevTools' front end still parsing ${path}` },
+  );
+  return { messages: last, copy: last < 0 ? 'unknown' : last === 0 ? 'none' : last >= events ? 'copied' : 'partial' };
+}
+
+let gates = 0;
+
+/**
+ * Let the gated stream's body go (server.ts `gate`) once the arm's DevTools front end has the
+ * response: it then asks for the body while the request is in flight, as it does for an MCP
+ * stream that lasts. Released anyway after 60 s (the run then shows DevTools' copy as it was).
+ */
+async function releaseWhenSeen(arm: Arm, gate: string, server: BenchServer): Promise<void> {
+  const expr = `(async () => { const L = await import('./models/logs/logs.js');
+    return L.NetworkLog.NetworkLog.instance().requests().some((r) => r.url().endsWith(${JSON.stringify(`&gate=${gate}`)}) && !!r.mimeType); })()`;
+  try {
+    await waitFor(() => arm.browser.cdp.evaluate<boolean>(arm.frontend!, expr), { timeoutMs: 60_000, intervalMs: 20, message: `${arm.name}: DevTools' front end did not list the response of gate ${gate}` });
+  } finally {
+    server.release(gate);
+  }
+}
+
+/**
  * Thread CPU of the page's main thread (Chrome trace) for one stream: by default in one browser,
  * captured (/sse) against the same bytes uncaptured (/plain: the hook leaves a text/plain body
  * alone), row 3c's method; with `against`, the same stream in another browser (DevTools closed in
  * both: no DevTools network work differs between them). Alternating which goes first; pairs are
  * added until the 95 % interval of the median ratio is within ±tolerance of it, or `max` pairs
- * (capHit).
+ * (capHit). With DevTools open, each captured run is classed by what DevTools made of it
+ * (DevtoolsCopy), and the row also ends when every class is within ±tolerance or holds under a
+ * quarter of the pairs (`partial` aside): the classes differ by DevTools' own work, not by the
+ * capture's.
  */
-async function cpuRow(arm: Arm, url: string, origin: string, events: number, b: number, cfg: PageConfig, against?: Arm): Promise<CpuRow> {
-  const captured = `consume(${JSON.stringify(`${origin}/sse?n=${events}&b=${b}`)})`;
-  const plain = `consume(${JSON.stringify(`${origin}/plain?n=${events}&b=${b}`)})`;
-  const withRun = () => tracedRun(arm, url, captured);
-  const withoutRun = () => (against ? tracedRun(against, url, captured) : tracedRun(arm, url, plain));
+async function cpuRow(arm: Arm, url: string, server: BenchServer, events: number, b: number, cfg: PageConfig, against?: Arm): Promise<CpuRow> {
+  const sse = `/sse?n=${events}&b=${b}`;
+  const plainPath = `/plain?n=${events}&b=${b}`;
+  const other = against ?? arm;
+  const traced = async (a: Arm, path: string) => {
+    // --devtools=copied: the body waits for DevTools' front end (releaseWhenSeen), and DevTools
+    // then copies every run's stream, as it does a stream that lasts.
+    const gate = a.frontend && cfg.devtoolsMode === 'copied' ? `g${++gates}` : null;
+    const full = gate ? `${path}&gate=${gate}` : path;
+    const seen = gate ? releaseWhenSeen(a, gate, server).catch((e: unknown) => e) : undefined;
+    const t = await tracedRun(a, url, `consume(${JSON.stringify(server.origin + full)})`);
+    const err = await seen;
+    if (err) throw err;
+    return { ...t, devtools: await devtoolsCopy(a, full, events) };
+  };
+  const withRun = () => traced(arm, sse);
+  const withoutRun = () => traced(other, against ? sse : plainPath);
   const { min, max, tolerance } = cfg.cpuPairs;
   const pairs: CpuPair[] = [];
   const ratios = () => pairs.map((x) => x.withMs / x.withoutMs);
+  const modesSettled = () => modesSettle(byMode(pairs, tolerance), pairs.length, min);
   for (let i = 0; i < max; i++) {
     const x = await (i % 2 ? withoutRun() : withRun());
     const y = await (i % 2 ? withRun() : withoutRun());
@@ -446,13 +532,16 @@ async function cpuRow(arm: Arm, url: string, origin: string, events: number, b: 
       usPerEvent: ((w.mainMs - wo.mainMs) * 1000) / events,
       extCallsMs: w.extCallsMs,
       byProcess: Object.fromEntries(Object.keys({ ...w.byProcess, ...wo.byProcess }).map((k) => [k, +((w.byProcess[k] ?? 0) - (wo.byProcess[k] ?? 0)).toFixed(1)])),
+      ...(w.devtools ? { devtools: { with: w.devtools.copy, without: wo.devtools?.copy ?? 'none', withMessages: w.devtools.messages } } : {}),
     });
-    if (pairs.length >= min && ciWithin(ratios(), tolerance)) break;
+    if (pairs.length >= min && (ciWithin(ratios(), tolerance) || modesSettled())) break;
   }
   const r = ratios();
   const ci = medianCI(r);
-  const capHit = !ciWithin(r, tolerance);
-  cfg.log(`  ${arm.name}${against ? ` vs ${against.name}` : ''}, ${events} events: CPU ratio median ${median(r).toFixed(3)}, 95 % interval ${ci ? `${ci.lo.toFixed(3)}–${ci.hi.toFixed(3)}` : 'n/a'}, ${pairs.length} pairs${capHit ? ' (cap hit)' : ''}`);
+  const capHit = !ciWithin(r, tolerance) && !modesSettled();
+  const modes = byMode(pairs, tolerance);
+  const modeNote = modes ? `; by DevTools' copy: ${modes.map((g) => `${g.copy} ${g.pairs} pairs, median ${g.ratio.median.toFixed(3)}${g.ci ? ` (${g.ci.lo.toFixed(3)}–${g.ci.hi.toFixed(3)})` : ''}`).join('; ')}` : '';
+  cfg.log(`  ${arm.name}${against ? ` vs ${against.name}` : ''}, ${events} events: CPU ratio median ${median(r).toFixed(3)}, 95 % interval ${ci ? `${ci.lo.toFixed(3)}–${ci.hi.toFixed(3)}` : 'n/a'}, ${pairs.length} pairs${capHit ? ' (cap hit)' : ''}${modeNote}`);
   return {
     arm: against ? `${arm.name} vs ${against.name}` : arm.name,
     events,
@@ -463,6 +552,7 @@ async function cpuRow(arm: Arm, url: string, origin: string, events: number, b: 
     tolerance,
     wallRatio: spread(pairs.map((x) => x.wallWithMs / x.wallWithoutMs)),
     usPerEvent: spread(pairs.map((x) => x.usPerEvent)),
+    ...(modes ? { modes } : {}),
   };
 }
 
@@ -500,8 +590,8 @@ export async function runPageBenches(dist: string, cfg: PageConfig): Promise<Pag
     const res: Partial<PageResults> = { profile: [], relay: [], latency: [] };
     if (want('1')) {
       cfg.log(`row 1: ${n} events, ${(server.bodyFor(n, b).length / 1e6).toFixed(1)} MB, ${cfg.reps} pairs`);
-      const s1 = await alternate(A, B, cfg.reps, url, streamExpr, checkStream);
-      res.stream = { ratios: s1.ratios, withMs: s1.withMs, withoutMs: s1.withoutMs, mb: server.bodyFor(n, b).length / 1e6, events: n, reads: s1.reads, settleMs: s1.settle };
+      const s1 = await alternate(A, B, cfg.reps, url, streamExpr, checkStream, { path: `/sse?n=${n}&b=${b}`, events: n });
+      res.stream = { ratios: s1.ratios, withMs: s1.withMs, withoutMs: s1.withoutMs, mb: server.bodyFor(n, b).length / 1e6, events: n, reads: s1.reads, settleMs: s1.settle, settleRuns: s1.settleRuns };
     }
     if (C && D && want('1b')) {
       // Default settings: with DevTools closed the relay records nothing of the body (it keeps the
@@ -569,7 +659,7 @@ export async function runPageBenches(dist: string, cfg: PageConfig): Promise<Pag
       res.threadCpuRows = [];
       for (const size of cfg.profileSizes) {
         server.bodyFor(size, b);
-        const row = await cpuRow(B, url, server.origin, size, b, cfg);
+        const row = await cpuRow(B, url, server, size, b, cfg);
         res.threadCpu.push(row.pairs);
         res.threadCpuRows.push(row);
       }
@@ -584,15 +674,15 @@ export async function runPageBenches(dist: string, cfg: PageConfig): Promise<Pag
     if (want('1') || want('3c')) {
       const at = res.threadCpuRows?.find((x) => x.events === n);
       if (want('1')) cfg.log(`row 1 (CPU): panel open, ${n} events`);
-      res.cpuRows.panelOpen = at ?? (want('1') ? await cpuRow(B, url, server.origin, n, b, cfg) : undefined);
+      res.cpuRows.panelOpen = at ?? (want('1') ? await cpuRow(B, url, server, n, b, cfg) : undefined);
     }
     if (want('1r')) {
       cfg.log(`row 1r (CPU, reference): DevTools open, no extension, ${n} events`);
-      res.cpuRows.devtoolsOnly = await cpuRow(A, url, server.origin, n, b, cfg);
+      res.cpuRows.devtoolsOnly = await cpuRow(A, url, server, n, b, cfg);
     }
     if (C && D && want('1b')) {
       cfg.log(`row 1b (CPU): DevTools closed, the stream in the browser with the extension / without, ${n} events`);
-      res.cpuRows.devtoolsClosed = await cpuRow(D, url, server.origin, n, b, cfg, C);
+      res.cpuRows.devtoolsClosed = await cpuRow(D, url, server, n, b, cfg, C);
     }
 
     if (want('7b')) {

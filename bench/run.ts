@@ -7,7 +7,9 @@
 // builds on the same machine), --rows=1,3,8 (page rows to run; default all; the other page rows are
 // then missing from the table, so use it with --out=<scratch dir>; 2 = rows 2, 2′, 2b and 2c; 3c = the traced thread-CPU rows;
 // 1 = rows 1 (traced CPU) and 1w (wall clock); 1r = the reference, DevTools open without the extension; 1b = rows 1b, 1bw, 1b′),
-// --cpu-pairs=min,max (the traced page rows' pairs: from min until the 95 % interval is within ±10 % of the median, at most max).
+// --cpu-pairs=min,max (the traced page rows' pairs: from min until the 95 % interval is within ±10 % of the median, at most max),
+// --devtools=free|copied (what DevTools does with the traced rows' streams: left to it, the pairs reported by class, or
+// copied in every run; page.ts PageConfig.devtoolsMode; default free).
 // Every figure is a ratio measured side by side in one run, min / median / max over repetitions
 // (see docs/benchmarks.md for the method).
 
@@ -18,7 +20,7 @@ import { join } from 'node:path';
 import type { CoreConfig, CoreResults } from './core';
 import { buildExtension, chromiumVersion, ROOT } from './lib/browser';
 import { fmt, median, spread, type Spread } from './lib/stats';
-import { runPageBenches, type CpuRow, type PageConfig, type PageResults } from './page';
+import { runPageBenches, type CpuRow, type DevtoolsCopy, type PageConfig, type PageResults } from './page';
 import { runViewerBenches, type ViewerConfig, type ViewerResults } from './viewer';
 
 const args = process.argv.slice(2);
@@ -37,6 +39,9 @@ const PAGE: Omit<PageConfig, 'log'> = smoke
     // interval is within ±10 % of the median, at most 30 pairs (--cpu-pairs=min,max to change).
     { reps: 5, streamEvents: 100_000, eventBytes: 500, profileSizes: [20_000, 100_000], fetches: 1000, latencyEvents: 300, latencyIntervalMs: 10, devtoolsClosedPair: true, cpuPairs: { min: 6, max: 30, tolerance: 0.1 } };
 const cpuPairsArg = args.find((a) => a.startsWith('--cpu-pairs='))?.slice(12).split(',').map(Number);
+const devtoolsArg = args.find((a) => a.startsWith('--devtools='))?.slice(11);
+if (devtoolsArg === 'copied' || devtoolsArg === 'free') PAGE.devtoolsMode = devtoolsArg;
+else if (devtoolsArg !== undefined) throw new Error(`--devtools=${devtoolsArg}: expected free or copied`);
 if (cpuPairsArg && cpuPairsArg.length === 2 && cpuPairsArg.every((x) => Number.isInteger(x) && x > 0)) PAGE.cpuPairs = { ...PAGE.cpuPairs, min: cpuPairsArg[0]!, max: Math.max(cpuPairsArg[0]!, cpuPairsArg[1]!) };
 const CORE: CoreConfig = smoke
   ? { reps: 1, bigEvents: 20_000, smallEvents: 2000, eventBytes: 200, relayEvents: 4000, relayEventBytes: 500, auditEvents: 20_000, auditPerCall: 10_000 }
@@ -105,11 +110,17 @@ function rows(page?: PageResults, core?: CoreResults, viewer?: ViewerResults): R
       const line = cpuRowLine('1', `Page main-thread CPU, panel open: the stream captured / the same bytes uncaptured (Chrome trace, one browser; ${c.panelOpen.events} events)`, c.panelOpen, 'reported');
       r.push({ ...line, note: `${line.note}${ref}` });
     }
+    if (c?.panelOpen) r.push(...modeLines('1', c.panelOpen, c.devtoolsOnly));
     if (c?.devtoolsOnly) r.push(cpuRowLine('1r', `Reference: the same in the browser with DevTools open and no extension (what DevTools' own network instrumentation costs an event stream over the same bytes as text/plain)`, c.devtoolsOnly, 'reported'));
+    if (c?.devtoolsOnly) r.push(...modeLines('1r', c.devtoolsOnly));
     if (c?.devtoolsClosed) r.push(cpuRowLine('1b', `Page main-thread CPU, DevTools closed: the stream in the browser with the extension / without (Chrome trace; ${c.devtoolsClosed.events} events)`, c.devtoolsClosed, '≤ 1.05'));
     const s = page.stream;
     if (s) r.push({ n: '1w', what: `Event-stream wall clock, panel open (${s.mb.toFixed(0)} MB, ${s.events} events; with/without, two browsers)`, s: s.ratios, target: '≤ 1.2', verdict: pass(s.ratios.median <= 1.2), note: `median ${fmt(s.withMs.median)} vs ${fmt(s.withoutMs.median)} ms` });
-    if (s) r.push({ n: '1c', what: 'Live panel catch-up: page finished reading → the panel\'s last change of what it shows (ms; the 400 ms quiet window that detects it is not counted)', s: s.settleMs, target: '≤ 150', verdict: pass(s.settleMs.median <= 150), note: `page reads per stream: ${s.reads.join(', ')}` });
+    if (s) {
+      // Each run's catch-up beside what DevTools made of its stream (page.ts DevtoolsCopy).
+      const runs = s.settleRuns?.length ? `; per run (ms, DevTools' copy): ${s.settleRuns.map((x) => `${fmt(x.ms)} ${x.copy ?? '?'}`).join(', ')}` : '';
+      r.push({ n: '1c', what: 'Live panel catch-up: page finished reading → the panel\'s last change of what it shows (ms; the 400 ms quiet window that detects it is not counted)', s: s.settleMs, target: '≤ 150', verdict: pass(s.settleMs.median <= 150), note: `page reads per stream: ${s.reads.join(', ')}${runs}` });
+    }
     if (page.streamNoDevtools) {
       const d = page.streamNoDevtools;
       r.push({ n: '1bw', what: 'Event-stream wall clock, DevTools closed (with/without, two browsers)', s: d.ratios, target: '≤ 1.05', verdict: pass(d.ratios.median <= 1.05), note: `median ${fmt(d.withMs.median)} vs ${fmt(d.withoutMs.median)} ms` });
@@ -154,6 +165,8 @@ function rows(page?: PageResults, core?: CoreResults, viewer?: ViewerResults): R
           verdict: last ? (per[i]!.median <= 0.3 && falling ? 'pass' : `**miss**${falling ? '' : ' (not falling)'}`) : 'reported',
           note: `${rowsCi?.[i] ? `${intervalNote(rowsCi[i]!)}; ` : ''}main thread ${cpu('withMs')} vs ${cpu('withoutMs')} ms CPU (medians); difference of medians ${fmt(((median(pairs.map((x) => x.withMs)) - median(pairs.map((x) => x.withoutMs))) * 1000) / ev)} µs/event; the relay's own tasks ${fmt(median(pairs.map((x) => x.extCallsMs)))} ms CPU (${fmt((median(pairs.map((x) => x.extCallsMs)) * 1000) / ev)} µs/event)`,
         });
+        // Row 3c′'s pairs are row 1's (its classes are listed there).
+        if (rowsCi?.[i] && !last) r.push(...modeLines(i === 0 ? '3c' : '3c′', rowsCi[i]!));
       });
     }
   }
@@ -198,6 +211,33 @@ function rows(page?: PageResults, core?: CoreResults, viewer?: ViewerResults): R
     if (L.length) r.push({ n: '8″', what: 'Latency page read → event shown in the panel (Events tab count or row), p50 (ms)', s: spread(L.map((x) => x.rowP50)), target: 'reported', verdict: 'reported', note: `p95 median ${fmt(median(L.map((x) => x.rowP95)))} ms; ${L.map((x) => `${x.rows} rows`).join(', ')}` });
   }
   return r;
+}
+
+const COPY_WHAT: Record<DevtoolsCopy, string> = {
+  copied: 'DevTools copied the whole stream to its front end',
+  none: 'DevTools did not copy the stream (it asked once the request had ended)',
+  partial: 'DevTools copied part of the stream (it asked mid-stream)',
+  unknown: "DevTools' front end did not list the request",
+};
+
+/**
+ * A traced row's pairs by what DevTools made of the captured run (page.ts DevtoolsCopy), each
+ * with its interval; with `ref` (row 1r), the same class's ratio there divides it: the
+ * extension's share with DevTools' own work alike.
+ */
+function modeLines(n: string, x: CpuRow, ref?: CpuRow): Row[] {
+  return (x.modes ?? []).map((g) => {
+    const r = ref?.modes?.find((m) => m.copy === g.copy);
+    const ci = g.ci ? `95 % interval ${fmt(g.ci.lo)}–${fmt(g.ci.hi)}${g.within ? '' : ` (not within ±${Math.round(x.tolerance * 100)} %)`}` : '95 % interval: n/a (under 6 pairs)';
+    return {
+      n: `${n} · ${g.copy}`,
+      what: `Row ${n}'s pairs where ${COPY_WHAT[g.copy]}`,
+      s: g.ratio,
+      target: 'reported',
+      verdict: 'reported',
+      note: `${ci}, ${g.pairs} of ${x.pairs.length} pairs; CPU ${fmt(g.withMs)} vs ${fmt(g.withoutMs)} ms (medians), ${fmt(g.usPerEvent.median)} µs/event; wall clock ${fmt(g.wallRatio.median)}${r ? `; ÷ row 1r's ${g.copy} pairs (${fmt(r.ratio.median)}): ${fmt(g.ratio.median / r.ratio.median)} (the extension's share)` : ''}`,
+    };
+  });
 }
 
 /** "CPU ratio interval 1.02–1.09 (95 %, 9 pairs)" and the cap when it was hit. */

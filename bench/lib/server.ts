@@ -46,8 +46,24 @@ window.rpcMany = async (n) => {
 };
 </script>`;
 
-export async function startBenchServer(): Promise<TestServer & { bodyFor(n: number, b: number): Buffer }> {
+export interface BenchServer extends TestServer {
+  bodyFor(n: number, b: number): Buffer;
+  /** Let a stream asked for with `&gate=<token>` send its body (its headers went at once). */
+  release(gate: string): void;
+}
+
+export async function startBenchServer(): Promise<BenchServer> {
   const server = await startTestServer();
+  // Bodies waiting for their gate, and gates released before their request came.
+  const held = new Map<string, () => void>();
+  const open = new Set<string>();
+  const release = (gate: string) => {
+    const go = held.get(gate);
+    if (go) {
+      held.delete(gate);
+      go();
+    } else open.add(gate);
+  };
   const bodies = new Map<string, Buffer>();
   const bodyFor = (n: number, b: number) => {
     const k = `${n}/${b}`;
@@ -62,6 +78,7 @@ export async function startBenchServer(): Promise<TestServer & { bodyFor(n: numb
     const q = new URL(req.url!, 'http://x').searchParams;
     const body = bodyFor(Number(q.get('n')), Number(q.get('b')));
     res.writeHead(200, { 'content-type': type, 'cache-control': 'no-cache', 'mcp-session-id': SESSION_ID });
+    const gate = q.get('gate');
     const SLICE = 64 * 1024;
     let o = 0;
     const pump = () => {
@@ -76,7 +93,11 @@ export async function startBenchServer(): Promise<TestServer & { bodyFor(n: numb
       }
       res.end();
     };
-    pump();
+    if (!gate || open.delete(gate)) return pump();
+    // The headers now, the body once released (page.ts: when DevTools' front end has the response).
+    res.flushHeaders();
+    held.set(gate, pump);
+    res.on('close', () => held.delete(gate));
   };
   server.route('/sse', stream('text/event-stream'));
   server.route('/plain', stream('text/plain'));
@@ -107,5 +128,5 @@ export async function startBenchServer(): Promise<TestServer & { bodyFor(n: numb
       .writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': SESSION_ID })
       .end(JSON.stringify({ jsonrpc: '2.0', id, result: { tools: [{ name: 'long', inputSchema: { type: 'object' } }] } }));
   });
-  return Object.assign(server, { bodyFor });
+  return Object.assign(server, { bodyFor, release });
 }
