@@ -106,7 +106,8 @@ function rows(page?: PageResults, core?: CoreResults, viewer?: ViewerResults): R
   if (page) {
     const c = page.cpuRows;
     if (c?.panelOpen) {
-      const ref = c.devtoolsOnly ? `; ÷ reference 1r: ${fmt(c.panelOpen.ratio.median / c.devtoolsOnly.ratio.median)} (the extension's share)` : '';
+      // With classes, the two medians mix them in different proportions: the shares are by class.
+      const ref = c.devtoolsOnly ? `; ÷ reference 1r: ${fmt(c.panelOpen.ratio.median / c.devtoolsOnly.ratio.median)}${c.panelOpen.modes ? " (classes mixed: the extension's share is in the lines by class)" : " (the extension's share)"}` : '';
       const line = cpuRowLine('1', `Page main-thread CPU, panel open: the stream captured / the same bytes uncaptured (Chrome trace, one browser; ${c.panelOpen.events} events)`, c.panelOpen, 'reported');
       r.push({ ...line, note: `${line.note}${ref}` });
     }
@@ -215,8 +216,8 @@ function rows(page?: PageResults, core?: CoreResults, viewer?: ViewerResults): R
 
 const COPY_WHAT: Record<DevtoolsCopy, string> = {
   copied: 'DevTools copied the whole stream to its front end',
-  none: 'DevTools did not copy the stream (it asked once the request had ended)',
-  partial: 'DevTools copied part of the stream (it asked mid-stream)',
+  none: 'DevTools did not copy the stream',
+  partial: 'DevTools copied part of the stream',
   unknown: "DevTools' front end did not list the request",
 };
 
