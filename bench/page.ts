@@ -29,8 +29,6 @@ export interface Arm {
   frontend: string | null;
 }
 
-
-
 export interface PageConfig {
   reps: number;
   /** Main stream (row 1): events and bytes per event. */
@@ -447,7 +445,7 @@ async function latencyRun(arm: Arm, origin: string, n: number, ms: number) {
  * What the arm's DevTools front end parsed of the last request whose URL holds `path` (its
  * `eventSourceMessages()`, the EventStream tab's list), once the count holds for 500 ms: the
  * front end goes on parsing a copied stream for seconds after the page's last read, and the next
- * run must not start while it does (its request would race a busy front end).
+ * run then starts with that work done. `settle` false: one read, at once.
  */
 export async function devtoolsCopy(arm: Arm, path: string, events: number, settle = true): Promise<{ copy: DevtoolsCopy; messages: number } | undefined> {
   if (!arm.frontend) return undefined;
@@ -481,8 +479,8 @@ let gates = 0;
 
 /**
  * Let the gated stream's body go (server.ts `gate`) once the arm's DevTools front end has the
- * response: it then asks for the body while the request is in flight, as it does for an MCP
- * stream that lasts. Released anyway after 60 s (the run then shows DevTools' copy as it was).
+ * response, as for an MCP stream that lasts: DevTools then copied every captured run's stream (16
+ * of 16, docs/benchmarks.md). Released anyway after 60 s (the run's class then says what happened).
  */
 async function releaseWhenSeen(arm: Arm, gate: string, server: BenchServer): Promise<void> {
   const expr = `(async () => { const L = await import('./models/logs/logs.js');
