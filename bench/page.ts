@@ -545,8 +545,8 @@ async function cpuRow(arm: Arm, url: string, server: BenchServer, events: number
   }
   const r = ratios();
   const ci = medianCI(r);
-  const capHit = !ciWithin(r, tolerance) && !modesSettled();
   const modes = byMode(pairs, tolerance);
+  const capHit = !ciWithin(r, tolerance) && !modesSettle(modes, pairs.length, min);
   const modeNote = modes ? `; by DevTools' copy: ${modes.map((g) => `${g.copy} ${g.pairs} pairs, median ${g.ratio.median.toFixed(3)}${g.ci ? ` (${g.ci.lo.toFixed(3)}–${g.ci.hi.toFixed(3)})` : ''}`).join('; ')}` : '';
   cfg.log(`  ${arm.name}${against ? ` vs ${against.name}` : ''}, ${events} events: CPU ratio median ${median(r).toFixed(3)}, 95 % interval ${ci ? `${ci.lo.toFixed(3)}–${ci.hi.toFixed(3)}` : 'n/a'}, ${pairs.length} pairs${capHit ? ' (cap hit)' : ''}${modeNote}`);
   return {

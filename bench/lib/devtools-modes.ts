@@ -47,7 +47,9 @@ export function byMode(pairs: readonly ModePair[], tolerance: number): CpuMode[]
   const groups = new Map<DevtoolsCopy, ModePair[]>();
   for (const p of pairs) {
     const k = p.devtools?.with ?? 'unknown';
-    groups.set(k, [...(groups.get(k) ?? []), p]);
+    const g = groups.get(k);
+    if (g) g.push(p);
+    else groups.set(k, [p]);
   }
   return [...groups].map(([copy, ps]) => {
     const r = ps.map((x) => x.withMs / x.withoutMs);
