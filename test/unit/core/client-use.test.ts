@@ -123,6 +123,28 @@ describe('client-retry-loop (item 5)', () => {
     mpost(d, rpc(4, 'tools/call', { name: 'x', arguments: {} }), [result(4)]);
     expect(codes(analyzeRecords(d.records))).not.toContain('client-retry-loop');
   });
+  it('intervals that grow by a few tens of ms (each attempt re-issued at once) are no back-off', () => {
+    const c = new Capture();
+    mpost(c, rpc('probe', 'server/discover'), [result('probe', { supportedVersions: [PV], capabilities: {} })]);
+    for (const [i, gap] of [[1, 0], [2, 58], [3, 79]] as const) {
+      c.t += gap;
+      mpost(c, rpc(i, 'tools/call', { name: 'x', arguments: {} }), [], 'network-error');
+    }
+    const f = analyzeRecords(c.records).findings.filter((x) => x.code === 'client-retry-loop');
+    expect(f).toHaveLength(1);
+    expect(f[0]!.message).toMatch(/NO growing back-off/);
+    expect(f[0]!.message).toMatch(/back off exponentially/i);
+    // The same attempts a back-off apart (each interval 50 ms and 20 % longer than the one before) that then succeed: no finding.
+    const d = new Capture();
+    mpost(d, rpc('probe', 'server/discover'), [result('probe', { supportedVersions: [PV], capabilities: {} })]);
+    for (const [i, gap] of [[1, 0], [2, 100], [3, 160]] as const) {
+      d.t += gap;
+      mpost(d, rpc(i, 'tools/call', { name: 'x', arguments: {} }), [], 'network-error');
+    }
+    d.t += 300;
+    mpost(d, rpc(4, 'tools/call', { name: 'x', arguments: {} }), [result(4)]);
+    expect(codes(analyzeRecords(d.records))).not.toContain('client-retry-loop');
+  });
   it('a reconnect chain resumed again and again without a new event: one finding', () => {
     const c = new Capture();
     initSession(c);

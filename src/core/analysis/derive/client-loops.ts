@@ -17,8 +17,12 @@ export const LOOP_MIN = 3;
 /** A request sent again later than this after the previous attempt failed is a new use, not a retry. */
 export const RETRY_WINDOW_MS = 60_000;
 
-/** Each interval at least 20 % longer than the one before (jitter aside): a back-off. */
-const growing = (xs: readonly number[]) => xs.length < 2 || xs.every((d, i) => i === 0 || d >= xs[i - 1]! * 1.2);
+/** Growth an interval needs beyond the one before it to be a back-off, not jitter: attempts re-issued at
+ * once are spaced by each attempt's own length, and two such intervals of 58 and 79 ms (an e2e run)
+ * are not a back-off however they compare. SDK back-offs start at 100 ms to 1 s and grow 1.5–2×. */
+export const BACKOFF_MIN_GROWTH_MS = 50;
+/** Each interval at least 20 % and BACKOFF_MIN_GROWTH_MS longer than the one before: a back-off. */
+const growing = (xs: readonly number[]) => xs.length < 2 || xs.every((d, i) => i === 0 || (d >= xs[i - 1]! * 1.2 && d - xs[i - 1]! >= BACKOFF_MIN_GROWTH_MS));
 
 /** Method + params without `_meta` (the modern era keeps it at push time; a legacy request's is made once here). */
 export function reqKey(D: Derivation, r: ReqState): string {
