@@ -695,7 +695,7 @@ export async function runPageBenches(dist: string, cfg: PageConfig): Promise<Pag
     }
     if (C && D && want('1b')) {
       cfg.log(`row 1b (CPU): DevTools closed, the stream in the browser with the extension / without, ${n} events`);
-      res.cpuRows.devtoolsClosed = await cpuRow(D, url, server, n, b, cfg, C, cfg.closedPairs ?? cfg.cpuPairs);
+      res.cpuRows.devtoolsClosed = await cpuRow(D, url, server, n, b, cfg, C, cfg.closedPairs);
     }
 
     if (want('7b')) {
