@@ -3,8 +3,9 @@
 // of each. Where row 2c's per-POST CPU goes (issue 22).
 //
 //   flock /tmp/chromium.lock npx tsx bench/profile-panel.ts [--dist=<dir>] [--posts=1000] [--stream=100000]
-//     [--trace] [--no-profile] [--page-trace]
+//     [--trace] [--no-profile] [--page-trace] [--page-profile]
 //
+// --page-profile: the page's thread is profiled too (the hook, the relay and the page's own work).
 // --page-trace (with --stream): a trace of the page's and the extension's main threads around the
 // page's last read (row 1c: what happens between the page's end and the panel holding the
 // records), listed as the tasks of each thread from 100 ms before the page's end, with the script
@@ -84,7 +85,7 @@ try {
   const { cdp } = arm.browser;
   const sw = (await cdp.targets()).find((t) => t.type === 'service_worker' && t.url.startsWith('chrome-extension://'));
   const swSession = sw ? await cdp.attach(sw.targetId) : undefined;
-  const sessions: [string, string][] = [['panel', arm.panel!.sessionId], ...(swSession ? [['worker', swSession] as [string, string]] : [])];
+  const sessions: [string, string][] = [['panel', arm.panel!.sessionId], ...(swSession ? [['worker', swSession] as [string, string]] : []), ...(args.includes('--page-profile') ? [['page', arm.page] as [string, string]] : [])];
   const expr = stream ? `consume(${JSON.stringify(server.url(`/sse?n=${stream}&b=500`))})` : `rpcMany(${posts})`;
   if (stream) server.bodyFor(stream, 500);
   // Warm-up (JIT).
