@@ -14,26 +14,20 @@
 // the hook's. The committed captures ai-sdk-result-event-type.* were recorded with 2.0.99 in Node,
 // whose call times out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startV2FixtureServer, type V2FixtureServer } from '../fixtures/v2/server/server';
-import { launchBrowser, type Browser } from '../support/browser';
-import { openInspected, type Harness } from '../support/extension';
+import { startClientPage, type ClientPage } from '../support/client-page';
+import type { Harness } from '../support/extension';
 import { buildAiSdkMcpBundle } from '../support/sdk-bundle';
-import { startTestServer, type TestServer } from '../support/server';
 import { waitFor } from '../support/wait';
 
-let pages: TestServer;
-let mcp: V2FixtureServer;
-let h: Harness | undefined;
-let bare: Browser | undefined;
+let cp: ClientPage;
+let h: Harness;
 
 beforeAll(async () => {
-  mcp = await startV2FixtureServer();
-  pages = await startTestServer();
-  const bundle = await buildAiSdkMcpBundle();
-  pages.route('/ai-sdk-mcp.js', (_q, res) => res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle));
-  pages.page(
-    '/ai-sdk-agent.html',
-    `<!doctype html><html><head><script type="module">
+  cp = await startClientPage({
+    bundlePath: '/ai-sdk-mcp.js',
+    bundle: buildAiSdkMcpBundle(),
+    pagePath: '/ai-sdk-agent.html',
+    html: `<!doctype html><html><head><script type="module">
       import { createMCPClient } from '/ai-sdk-mcp.js';
       window.ready = true;
       // What the page saw: each response (method, status, content type) and how its call ended.
@@ -56,27 +50,22 @@ beforeAll(async () => {
         }
       })(); return true; };
     </script></head><body>@ai-sdk/mcp agent</body></html>`,
-  );
+  });
 }, 180_000);
 
-afterAll(async () => {
-  await h?.close();
-  await bare?.close();
-  await pages?.close();
-  await mcp?.close();
-});
+afterAll(() => cp?.close());
 
 /** Start the agent in a page, then wait (on the page's own clock) until its call's AbortSignal is past. */
 async function runAgent(evalPage: <T>(x: string) => Promise<T>): Promise<{ outcome: string; seen: string[] }> {
   await waitFor(() => evalPage<boolean>('window.ready === true'), { message: 'agent page ready' });
-  await evalPage(`window.start(${JSON.stringify(mcp.modeUrl('legacy-result-event-type'))})`);
+  await evalPage(`window.start(${JSON.stringify(cp.mcp.modeUrl('legacy-result-event-type'))})`);
   await waitFor(() => evalPage<boolean>(`performance.now() - window.t0 > 3000 && window.seen.length >= 5`), { timeoutMs: 20_000, message: 'the agent past its call timeout' });
   return { outcome: await evalPage<string>('window.outcome'), seen: (await evalPage<string[]>('window.seen')).sort() };
 }
 
 describe('@ai-sdk/mcp in a page', () => {
   it('legacy-result-event-type: the client never takes the result; the panel says result-not-taken (its result is in the capture), never result-missing; the page sees the same without the extension', async () => {
-    h = await openInspected(pages.url('/ai-sdk-agent.html'));
+    h = await cp.inspected();
     await waitFor(() => h!.panel.eval(`typeof globalThis.__MSI_UI__ === 'object'`), { message: 'inspector UI mounted in the panel' });
     const captured = await runAgent((x) => h!.evalPage(x));
     // The client did not take the result: no outcome, or an error (2.x: "timed out").
@@ -95,9 +84,8 @@ describe('@ai-sdk/mcp in a page', () => {
     expect(f.message).toContain('SSE event of type "result"');
 
     // The same page in a browser without the extension: the same responses and the same outcome.
-    bare = await launchBrowser({ extension: false, url: pages.url('/ai-sdk-agent.html') });
-    const page = await bare.attachPage(new URL(pages.url('/')).host);
-    const plain = await runAgent((x) => bare!.cdp.evaluate(page, x));
+    const bare = await cp.bare();
+    const plain = await runAgent(bare);
     expect(plain).toEqual(captured);
   });
 });

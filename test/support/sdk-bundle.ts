@@ -18,6 +18,8 @@ async function bundleEntry(dirName: string, fileName: string, source: string, wh
     configFile: false,
     root: ROOT,
     logLevel: 'silent',
+    // React reads process.env.NODE_ENV, which a page does not have (library mode leaves it as is).
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: {
       write: false,
       minify: false,
@@ -46,4 +48,18 @@ export function buildSdkClientBundle(): Promise<string> {
 /** Returns the ES module text exporting `createMCPClient` of the AI SDK's MCP client (`@ai-sdk/mcp`). */
 export function buildAiSdkMcpBundle(): Promise<string> {
   return bundleEntry('ai-sdk-bundle', 'ai-sdk-mcp', `export { createMCPClient } from '@ai-sdk/mcp';\n`, '@ai-sdk/mcp');
+}
+
+/**
+ * Returns the ES module text exporting use-mcp's React hook (`useMcp`) with the React it runs in
+ * (`createElement`, `useEffect`, `createRoot`): a page renders a component that uses the hook, as
+ * the apps built on it do.
+ */
+export function buildUseMcpBundle(): Promise<string> {
+  return bundleEntry(
+    'use-mcp-bundle',
+    'use-mcp',
+    `export { useMcp } from 'use-mcp/react';\n` + `export { createElement, useEffect, useRef } from 'react';\n` + `export { createRoot } from 'react-dom/client';\n`,
+    'use-mcp',
+  );
 }

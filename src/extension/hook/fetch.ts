@@ -441,7 +441,7 @@ function onResponse(res: Response, info: RequestInfo, conn: Conn, emitter: Emitt
   // found" answering a resume GET, for instance).
   const capture = isEventStreamType(ct) ? 'sse' : (info.jsonRpcPost || info.mcpish) && isJsonType(ct) ? 'json' : 'none';
   if (capture === 'none' && !info.mcpish) return res;
-  startConn(conn, info, emitter);
+  if (!info.mcpish) startConn(conn, info, emitter); // an MCP request was recorded when sent
   conn.emit({
     kind: 'response',
     conn: conn.id,
@@ -507,9 +507,10 @@ function faulted(res: Response, info: RequestInfo, conn: Conn, emitter: Emitter)
   });
 }
 
+/** The request record, timed when the page called fetch (info.t). */
 function startConn(conn: Conn, info: RequestInfo, _emitter: Emitter) {
   const base = { kind: 'request' as const, conn: conn.id, transport: 'fetch' as const, method: info.method, url: info.url, headers: info.headers };
-  const t = now();
+  const t = info.t;
   const start = (body: string | null) => {
     // Built in one literal (no assignment of a new property: a setter the page put on
     // Object.prototype would intercept it).
@@ -542,6 +543,11 @@ export function installFetchHook(emitter: Emitter, onCall: () => void = () => {}
       if (!info) return p;
       const i = info;
       const conn = createConn(emitter);
+      // An MCP request is recorded when the page sends it, not when (if ever) its response comes:
+      // a resume the server holds, a request the browser queues (Chrome's cache lock serialises GETs
+      // to one URL while one of them waits for its headers) or a server that never answers is on
+      // the timeline while it waits. Others are known to be worth recording only from the response.
+      if (i.mcpish) startConn(conn, i, emitter);
       return call<Promise<Response>>(
         N.promiseThen,
         p,
@@ -556,7 +562,7 @@ export function installFetchHook(emitter: Emitter, onCall: () => void = () => {}
         (err: unknown) => {
           try {
             if (i.mcpish || i.jsonRpcPost) {
-              startConn(conn, i, emitter);
+              if (!i.mcpish) startConn(conn, i, emitter);
               const aborted = abortReason(i.signal);
               if (aborted !== null) conn.end('page-aborted', aborted);
               else conn.end('network-error', errText(err));

@@ -2,9 +2,11 @@
 // page's body: method, URL, every header, and the body as text when it is cheap to get.
 
 import type { Header } from '../../core/record';
-import { call, G, N } from './natives';
+import { call, G, N, now } from './natives';
 
 export interface RequestInfo {
+  /** When the page called fetch (epoch ms): the request record's time, whenever it is made. */
+  t: number;
   method: string;
   url: string;
   headers: Header[];
@@ -101,6 +103,7 @@ function bodyOf(body: unknown, info: RequestInfo): void {
  * teed, which costs memory for streaming uploads; see docs/capture.md).
  */
 export function describeRequest(input: unknown, init: RequestInit | undefined): RequestInfo {
+  const t = now();
   const isReq = input instanceof Request;
   let method = 'GET';
   let url: string;
@@ -125,7 +128,7 @@ export function describeRequest(input: unknown, init: RequestInit | undefined): 
   }
   // Every field is an own property from the start: later assignments then never reach a setter
   // the page may have put on Object.prototype, and reads never reach its getters.
-  const info: RequestInfo = { method, url, headers, body: null, bodyNote: undefined, bodyAsync: undefined, signal, mcpish: false, jsonRpcPost: false };
+  const info: RequestInfo = { t, method, url, headers, body: null, bodyNote: undefined, bodyAsync: undefined, signal, mcpish: false, jsonRpcPost: false };
   const declaresJson = has(headers, 'content-type', (v) => v.includes('json'));
   const acceptsSse = has(headers, 'accept', (v) => v.includes('text/event-stream'));
   if (init && init.body !== undefined) bodyOf(init.body, info);

@@ -90,6 +90,8 @@ export function installXhrHook(emitter: Emitter): void {
       kind: 'request', conn: conn.id, t: t0, transport: 'xhr', method: info.method, url: info.url,
       headers: info.headers.slice(), body: text, ...(text === null ? { bodyNote: body == null ? 'none' as const : 'binary' as const } : {}),
     };
+    // As fetch's (fetch.ts): an MCP request is on the timeline from the moment it is sent.
+    if (mcpish) conn.start(request);
     const pushDelta = () => {
       if (!sse) return;
       const all = call<string>(responseTextGet, xhr);

@@ -13,8 +13,10 @@ export function unverifiedResumes(D: Derivation): Map<StreamS, number[]> {
   const roots = new Map<StreamS, number[]>();
   if (D.contiguous || D.s.gaplessDeclared) return roots;
   for (const r of D.s.resumes) {
-    // A refused resume replayed nothing: resume-rejected says it.
-    if ((r.status !== undefined && r.status >= 400) || (r.state !== 'open' && eventCount(r) === 0 && r.status === undefined)) continue;
+    // A refused resume replayed nothing: resume-rejected says it. One with no response (still
+    // waiting for it: the hook records a request when it is sent, or never answered) has
+    // replayed nothing to judge either.
+    if ((r.status !== undefined && r.status >= 400) || (r.status === undefined && eventCount(r) === 0)) continue;
     const l = roots.get(r.root);
     if (l) l.push(r.ord);
     else roots.set(r.root, [r.ord]);

@@ -18,6 +18,7 @@ import { findingSteps, nextStep } from './finding-steps';
 import { AXIS_H, LANES_COMPACT, LANES_FULL, makeFrame } from './geometry';
 import { drawTimeline } from './timeline-draw';
 import { modernTargetStream } from './draw-modern';
+import { awaitingResponse } from './lanes';
 import { TimelineBar } from './TimelineBar';
 import { lowerBound, panView, zoomView, type View } from './timeline-geom';
 import { TimelineSelected } from './TimelineSelected';
@@ -230,9 +231,14 @@ export function Timeline() {
               <div className="l1">{visibleLine(sv.lanes.labels.get(s.id) ?? s.method, 60)}</div>
               <div className="l2">
                 <span className={s.status !== undefined && s.status >= 400 ? 'sev-error' : undefined}>{s.status ?? '—'}</span>
-                {/* a 202/204 answer (to a notification or response) has no body: "open" would mislead */}
+                {/* a 202/204 answer (to a notification or response) has no body: "open" would mislead;
+                    a request sent whose response has not come is waiting, not streaming */}
                 {visibleLine(
-                  (s.status === 202 || s.status === 204) && s.events.length === 0 && s.state === 'open' ? ' · accepted, no body' : ` · ${s.events.length.toLocaleString('en-US')} events · ${s.state}${s.endReason ? ` (${s.endReason})` : ''}`,
+                  (s.status === 202 || s.status === 204) && s.events.length === 0 && s.state === 'open'
+                    ? ' · accepted, no body'
+                    : awaitingResponse(s)
+                      ? ' · awaiting response'
+                      : ` · ${s.events.length.toLocaleString('en-US')} events · ${s.state}${s.endReason ? ` (${s.endReason})` : ''}`,
                   80,
                 )}
               </div>

@@ -10,7 +10,7 @@ import { visibleLine } from '../common/text';
 import type { SeverityIndex } from '../findings/severity-index';
 import { BIN_PX, binEvents, densityPath, specialsIn, type Special } from './density';
 import { textW, type Frame } from './geometry';
-import { streamEnd } from './lanes';
+import { awaitingResponse, streamEnd } from './lanes';
 import { lowerBound } from './timeline-geom';
 
 export interface LaneInput {
@@ -43,6 +43,9 @@ export function drawLane(p: LaneInput, els: ReactNode[], labelEls: ReactNode[]):
   els.push(<line key={`st${li}`} className="tl-span" x1={sx} x2={sx} y1={y - 6} y2={y + 6} />);
   if (s.status !== undefined && s.status >= 400) {
     els.push(<text key={`st4${li}`} className="tl-cut" x={sx + 5} y={y - 8}>{`✕ HTTP ${s.status}`}</text>);
+  }
+  if (awaitingResponse(s)) {
+    els.push(<text key={`aw${li}`} className="tl-tick-label" x={sx + 5} y={y - 8}>⋯ awaiting response</text>);
   }
   if (s.captureIncomplete) {
     els.push(<text key={`ci${li}`} className="tl-capgap-label" x={sx + 4} y={y + g.below - 2}>capture incomplete (inspector lost records)</text>);

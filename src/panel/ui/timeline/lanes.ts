@@ -37,6 +37,9 @@ export function streamNamer(labels: ReadonlyMap<string, string>): (text: string)
   return (text) => (text.length > 20_000 ? text : text.replace(re, (id) => `“${labels.get(id)}”`));
 }
 
+/** A request sent whose response has not come yet (the hook records an MCP request when sent). */
+export const awaitingResponse = (s: Stream): boolean => s.status === undefined && s.state === 'open' && s.events.length === 0;
+
 export function streamEnd(s: Stream): number {
   const n = Math.min(s.eventCount ?? s.events.length, s.events.length);
   const last = n ? s.events.at(n - 1)!.t : s.start;
