@@ -69,6 +69,7 @@ export function createState(options?: AnalyzerOptions): AnalyzerState {
     serversRev: 0,
     lastConn: new Map(),
     lastConv: new Map(),
+    getsByUrl: new Map(),
   };
 }
 

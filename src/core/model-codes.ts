@@ -13,6 +13,7 @@ export type FindingCode =
   | 'stale-resume-cursor'
   | 'resume-rejected'
   | 'needless-resume'
+  | 'request-stalled'
   | 'lossy-result-accepted'
   | 'unverified-result-accepted'
   | 'result-missing'

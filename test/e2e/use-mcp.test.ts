@@ -7,7 +7,7 @@
 //    (isJSONRPCResultResponse), so it resumes both finished streams: two needless resumes;
 //  - the fixture's lossy store holds a resume up to 5 s waiting for events after its cursor, and
 //    the needless resumes get none: each waits 5 s for its response headers;
-//  - Chrome's HTTP cache lets one GET per URL wait for its headers at a time: the call's own resume
+//  - Chrome's HTTP cache lets one GET per URL wait for its headers at a time (request-stalled): the call's own resume
 //    (Last-Event-ID 15), sent 0.1 s after its stream was cut, waits in the browser behind the two,
 //    ~10 s; by then the tool has finished, and the lossy replay leaves out the one event left, the
 //    result: an empty stream;
@@ -67,7 +67,7 @@ async function startAgent(evalPage: <T>(x: string) => Promise<T>): Promise<void>
 }
 
 describe('use-mcp in a page', () => {
-  it('legacy-lossy: resumes are in the panel while they wait for their response; needless resumes hold the call\'s resume up; needless-resume, resume-rejected, result-missing, resume-cursor-lost; the same page without the extension does the same', async () => {
+  it('legacy-lossy: resumes are in the panel while they wait for their response; needless resumes hold the call\'s resume up; needless-resume, request-stalled, resume-rejected, result-missing, resume-cursor-lost; the same page without the extension does the same', async () => {
     h = await cp.inspected();
     await waitFor(() => h!.panel.eval(`typeof globalThis.__MSI_UI__ === 'object'`), { message: 'inspector UI mounted in the panel' });
     await startAgent((x) => h!.evalPage(x));
@@ -99,7 +99,7 @@ describe('use-mcp in a page', () => {
     await waitFor(() => h!.evalPage<boolean>(`window.states.includes('failed')`), { timeoutMs: 40_000, message: 'use-mcp says failed' });
     const captured = await outcomeOf((x) => h!.evalPage(x));
     expect(captured).toEqual({ states: ['discovering', 'connecting', 'loading', 'ready', 'failed'], outcome: 'pending' });
-    const want = ['needless-resume', 'resume-rejected', 'result-missing', 'resume-cursor-lost'];
+    const want = ['needless-resume', 'request-stalled', 'resume-rejected', 'result-missing', 'resume-cursor-lost'];
     let codes: string[] = [];
     const snap = await waitFor(
       async () => {
@@ -114,6 +114,10 @@ describe('use-mcp in a page', () => {
     expect(of('needless-resume').map((f: any) => f.message.match(/request (\d+)/)?.[1]).sort()).toEqual(['2', '3']);
     expect(of('needless-resume').every((f: any) => /its error/.test(f.message))).toBe(true);
     expect(of('resume-rejected')[0].message).toContain('Last-Event-ID 15');
+    // The resumes of requests 3 and 4 waited in the browser behind the one before each (and so
+    // may the SDK's GETs without Last-Event-ID that follow an empty resume).
+    expect(of('request-stalled').map((f: any) => f.eventIds[0] ?? '(none)')).toEqual(expect.arrayContaining(['15', '8']));
+    expect(of('request-stalled').find((f: any) => f.eventIds[0] === '15').message).toMatch(/was answered \d+\.\d s after the page sent it/);
     expect(of('result-missing')[0].message).toContain('Request 4 (tools/call)');
     expect(of('resume-cursor-lost')[0].message).toContain('WITHOUT Last-Event-ID');
     const call = (Object.values(snap.requests).flat() as any[]).find((r) => r.method === 'tools/call');

@@ -4,6 +4,7 @@
 // stream. A resume and a session's 404 are decided here, when the record that shows them arrives.
 import type { ChunkRecord, EndRecord, EsEventRecord, RequestRecord, ResponseRecord } from '../record';
 import { headerValue, isEventStreamType, isJsonType } from '../record';
+import { checkStall, noteGet } from './stalls';
 import { createSseConnectionParser, type SseBlock } from '../sse';
 import { decodeJsonRpc, type DecodedMessage } from '../jsonrpc';
 import { addFinding } from './findings-log';
@@ -48,6 +49,7 @@ function startStream(A: AnalyzerState, c: ConnState, r: RequestRecord, body: Dec
   const st = newStream(A, r.src, r.conn, r, r.t);
   c.stream = st;
   st.bodyMessages = body;
+  noteGet(A, r.src, st);
   // Its request arrives after a gap that listed it: flagged now, its body resynced at the response.
   const key = connKey(r.src, r.conn);
   if (A.gapConns.has(key)) resyncAfterGap(A, st, key);
@@ -109,6 +111,7 @@ export function onResponse(A: AnalyzerState, r: ResponseRecord): void {
   }
   const st = c.stream!;
   st.status = r.status;
+  st.respondedAt = r.t;
   if (ct !== undefined) st.contentType = ct;
   st.responseHeaders = r.headers;
   st.capture = r.capture === 'sse' || isEventStreamType(ct) ? 'sse' : r.capture === 'json' || isJsonType(ct) ? 'json' : r.capture;
@@ -122,6 +125,7 @@ export function onResponse(A: AnalyzerState, r: ResponseRecord): void {
   const s = st.session!;
   s.dirty = true;
   onHttpAnswer(A, st, s, sid);
+  checkStall(A, r.src, st, s, r.t);
   if (r.status === 404 && st.sessionHeader !== undefined && !s.expired) {
     s.expired = true;
     addFinding(A, s, ++A.ord, 'session-expired', {

@@ -140,6 +140,7 @@ export interface StreamS {
   resumes?: StreamS;
   resumedBy: string[];
   start: number;
+  respondedAt?: number; // its response record's time: its request waited from `start` (stalls.ts)
   end?: number;
   state: StreamState;
   endReason?: string;

@@ -67,3 +67,55 @@ describe('requests recorded before their response', () => {
     }
   });
 });
+
+describe('request-stalled: a GET held back behind another to the same URL', () => {
+  /** GET A sent at 10_000, GET B at 10_100; A answered at `aAt`, B at `bAt` (each with an event). */
+  function twoGets(o: { aAt: number; bAt: number; bUrl?: string; transport?: 'fetch' | 'xhr' | 'eventsource' }) {
+    const c = new Capture();
+    initSession(c);
+    c.t = 10_000 - 1;
+    const a = c.request({ sessionId: 'sess-1', lastEventId: '6', transport: o.transport });
+    c.t = 10_100 - 1;
+    const b = c.request({ sessionId: 'sess-1', lastEventId: '15', transport: o.transport, ...(o.bUrl ? { url: o.bUrl } : {}) });
+    const answer = (conn: string, at: number) => {
+      c.t = at - 1;
+      c.response(conn);
+    };
+    for (const [conn, at] of [[a, o.aAt], [b, o.bAt]] as const) if (at === Math.min(o.aAt, o.bAt)) answer(conn, at);
+    for (const [conn, at] of [[a, o.aAt], [b, o.bAt]] as const) if (at !== Math.min(o.aAt, o.bAt)) answer(conn, at);
+    return { c, a, b };
+  }
+  const stalls = (c: Capture) => analyzeRecords(c.records).findings.filter((f) => f.code === 'request-stalled');
+
+  it('B sent while A waited for its headers, answered after them: B likely waited in the browser', () => {
+    const { c, a, b } = twoGets({ aAt: 15_100, bAt: 15_150 });
+    const f = stalls(c);
+    expect(f).toHaveLength(1);
+    expect(f[0]).toMatchObject({ severity: 'warning', streamId: `tab1:${b}`, relatedStreamIds: [`tab1:${a}`], eventIds: ['15'] });
+    expect(f[0]!.message).toContain(`The GET stream tab1:${b} was answered 5.0 s after the page sent it, 5.0 s of it while stream tab1:${a} (a GET to the same URL)`);
+    expect(f[0]!.message).toContain("cache: 'no-store'");
+    // XHR goes through the HTTP cache too.
+    expect(stalls(twoGets({ aAt: 15_100, bAt: 15_150, transport: 'xhr' }).c)).toHaveLength(1);
+  });
+
+  it('not when the wait is short, when B was answered first, for another URL or an EventSource', () => {
+    expect(stalls(twoGets({ aAt: 10_900, bAt: 10_950 }).c)).toEqual([]);
+    expect(stalls(twoGets({ aAt: 15_100, bAt: 12_000 }).c)).toEqual([]);
+    expect(stalls(twoGets({ aAt: 15_100, bAt: 15_150, bUrl: 'http://127.0.0.1:3939/other' }).c)).toEqual([]);
+    expect(stalls(twoGets({ aAt: 15_100, bAt: 15_150, transport: 'eventsource' }).c)).toEqual([]);
+  });
+
+  it('not when A was answered before B was sent', () => {
+    const c = new Capture();
+    initSession(c);
+    c.t = 9_999;
+    const a = c.request({ sessionId: 'sess-1', lastEventId: '6' });
+    c.t = 14_999;
+    c.response(a);
+    c.t = 15_099;
+    const b = c.request({ sessionId: 'sess-1', lastEventId: '15' });
+    c.t = 16_199;
+    c.response(b);
+    expect(stalls(c)).toEqual([]);
+  });
+});

@@ -1,0 +1,60 @@
+// A GET the browser held back. Chromium lets one GET per URL wait for its response headers at a
+// time (its HTTP cache locks the entry until they come; a request made with `cache: 'no-store'` or
+// 'reload' is not held, 'no-cache' is: checked in Chromium 156): a second GET to the same URL sent
+// meanwhile leaves the browser only when the first one's headers arrive. A resume the server holds
+// (a store that waits for events after the cursor before it answers) then holds every later GET
+// of the page to that endpoint: its other resumes, a new standalone stream (seen with use-mcp,
+// test/e2e/use-mcp.test.ts: a call's resume answered 10 s after it was sent). The capture holds
+// the page's side only (when each request was sent, when each answer came), so the finding says
+// "likely". Requests are timed when the page sends them (the hook records an MCP request then).
+import type { SessionState, StreamS } from './state';
+import type { AnalyzerState } from './analyzer-state';
+import { addFinding } from './findings-log';
+import { requestStalled } from './texts';
+
+/** A wait shorter than this is not worth a finding (a server's ordinary answer time). */
+export const STALL_MIN_MS = 1000;
+/** GETs kept per document and URL: the ones a new GET can have queued behind. */
+const KEEP = 16;
+
+// fetch and XHR go through the HTTP cache like any GET; an EventSource is made with no-store, an
+// imported file's entries carry no send time of the page's.
+const held = (st: StreamS) => st.method === 'GET' && (st.transport === 'fetch' || st.transport === 'xhr');
+const urlKey = (src: string, url: string) => src + '\u0000' + url;
+
+/** A GET stream started (its request sent at st.start). */
+export function noteGet(A: AnalyzerState, src: string, st: StreamS): void {
+  if (!held(st) || !st.url) return;
+  const k = urlKey(src, st.url);
+  const list = A.getsByUrl.get(k);
+  if (!list) A.getsByUrl.set(k, [st]);
+  else {
+    list.push(st);
+    if (list.length > KEEP) list.shift();
+  }
+}
+
+/**
+ * The response of GET `st` came at `at`: if another GET to the same URL, sent before it, was still
+ * waiting for its headers when `st` was sent, and they came at least STALL_MIN_MS later and before
+ * `st`'s answer, `st` likely waited in the browser that long.
+ */
+export function checkStall(A: AnalyzerState, src: string, st: StreamS, s: SessionState, at: number): void {
+  if (!held(st) || !st.url) return;
+  let by: StreamS | undefined;
+  for (const x of A.getsByUrl.get(urlKey(src, st.url)) ?? []) {
+    const r = x.respondedAt;
+    if (x === st || r === undefined || x.start > st.start || r <= st.start || r > at) continue;
+    if (!by || r > by.respondedAt!) by = x;
+  }
+  if (!by || by.respondedAt! - st.start < STALL_MIN_MS) return;
+  const waited = by.respondedAt! - st.start;
+  const req = st.root.requests[0];
+  addFinding(A, s, ++A.ord, 'request-stalled', {
+    streamId: st.id,
+    relatedStreamIds: [by.id],
+    eventIds: st.lastEventIdSent !== undefined ? [st.lastEventIdSent] : [],
+    ...(st.isResume && req ? { requestId: req.id } : {}),
+    message: requestStalled(st.id, at - st.start, waited, by.id),
+  });
+}
