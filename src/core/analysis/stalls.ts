@@ -17,8 +17,8 @@ export const STALL_MIN_MS = 1000;
 /** GETs kept per document and URL: the ones a new GET can have queued behind. */
 const KEEP = 16;
 
-// fetch and XHR go through the HTTP cache like any GET; an EventSource is made with no-store, an
-// imported file's entries carry no send time of the page's.
+// fetch and XHR go through the HTTP cache like any GET; an EventSource's request is made with cache
+// mode no-store (HTML spec), and an entry of another tool's HAR may be one (transport 'import').
 const held = (st: StreamS) => st.method === 'GET' && (st.transport === 'fetch' || st.transport === 'xhr');
 const urlKey = (src: string, url: string) => src + '\u0000' + url;
 
