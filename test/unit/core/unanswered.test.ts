@@ -1,13 +1,17 @@
 // The hook records an MCP request when the page sends it (not when its response comes): a capture
 // holds requests still waiting for their response, and some never answered. What the analysis
 // makes of them: the request is pending, and nothing is judged of a replay that has not begun.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { exportHar } from '../../../src/export/har';
+import { importText } from '../../../src/core/import';
 import { analyzeRecords, createAnalyzer } from '../../../src/core/analyzer';
 import type { AnalysisSnapshot } from '../../../src/core/model';
 import { Capture, call, ev, initSession, message, progress, result } from './helpers';
 
 const codes = (s: AnalysisSnapshot) => s.findings.map((f) => f.code).sort();
-const live = (c: Capture) => {
+const live = (c: Pick<Capture, 'records'>) => {
   const a = createAnalyzer();
   a.pushAll(c.records);
   return a.snapshot();
@@ -117,5 +121,42 @@ describe('request-stalled: a GET held back behind another to the same URL', () =
     c.t = 16_199;
     c.response(b);
     expect(stalls(c)).toEqual([]);
+  });
+});
+
+describe('in other wire formats and files', () => {
+  const file = (p: string) => readFileSync(join(import.meta.dirname, '../../fixtures/captures', p), 'utf8');
+
+  it("mcp-proxy (opaque ids): its resume, sent and not yet answered, is not judged; answered, it is replay-unverifiable as before", () => {
+    const records = importText(file('mcp-proxy.capture.json')).records;
+    const resume = records.find((r) => r.kind === 'request' && r.headers.some(([k]) => k.toLowerCase() === 'last-event-id'))!;
+    // The capture up to the resume's request: what the panel holds while the server has not answered.
+    const sent = records.filter((r) => r.seq <= resume.seq);
+    const waiting = live({ records: sent });
+    expect(codes(waiting)).not.toContain('replay-unverifiable');
+    const call = Object.values(waiting.requests).flat().find((r) => r.method === 'tools/call')!;
+    expect(call.verdict).toBe('pending');
+    expect(codes(analyzeRecords(records))).toContain('replay-unverifiable');
+  });
+
+  it('request-stalled survives the HAR export and audit (the transport is kept in _msi)', () => {
+    const c = new Capture();
+    initSession(c);
+    c.t = 9_999;
+    const a = c.request({ sessionId: 'sess-1', lastEventId: '6' });
+    c.t = 10_099;
+    const b = c.request({ sessionId: 'sess-1', lastEventId: '15' });
+    c.t = 15_099;
+    c.response(a);
+    c.end(a);
+    c.t = 15_149;
+    c.response(b);
+    c.end(b);
+    const before = analyzeRecords(c.records).findings.filter((f) => f.code === 'request-stalled');
+    expect(before).toHaveLength(1);
+    const again = analyzeRecords(importText(exportHar(c.records)).records).findings.filter((f) => f.code === 'request-stalled');
+    // (the import numbers connections anew: the streams are named differently)
+    const unnamed = (fs: typeof before) => fs.map((f) => [f.severity, f.eventIds, f.message.replace(/stream \S+/g, 'stream S')]);
+    expect(unnamed(again)).toEqual(unnamed(before));
   });
 });
