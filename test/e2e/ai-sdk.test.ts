@@ -66,13 +66,13 @@ async function runAgent(evalPage: <T>(x: string) => Promise<T>): Promise<{ outco
 describe('@ai-sdk/mcp in a page', () => {
   it('legacy-result-event-type: the client never takes the result; the panel says result-not-taken (its result is in the capture), never result-missing; the page sees the same without the extension', async () => {
     h = await cp.inspected();
-    await waitFor(() => h!.panel.eval(`typeof globalThis.__MSI_UI__ === 'object'`), { message: 'inspector UI mounted in the panel' });
-    const captured = await runAgent((x) => h!.evalPage(x));
+    await waitFor(() => h.panel.eval(`typeof globalThis.__MSI_UI__ === 'object'`), { message: 'inspector UI mounted in the panel' });
+    const captured = await runAgent((x) => h.evalPage(x));
     // The client did not take the result: no outcome, or an error (2.x: "timed out").
     expect(captured.outcome).not.toBe('result');
     const snap = await waitFor(
       async () => {
-        const s = await h!.panel.eval<any>('globalThis.__MSI_UI__.snapshot()');
+        const s = await h.panel.eval<any>('globalThis.__MSI_UI__.snapshot()');
         return s.findings.some((f: any) => f.code === 'result-not-taken') ? s : null;
       },
       { timeoutMs: 20_000, message: 'result-not-taken in the live panel' },

@@ -69,18 +69,18 @@ async function startAgent(evalPage: <T>(x: string) => Promise<T>): Promise<void>
 describe('use-mcp in a page', () => {
   it('legacy-lossy: resumes are in the panel while they wait for their response; needless resumes hold the call\'s resume up; needless-resume, request-stalled, resume-rejected, result-missing, resume-cursor-lost; the same page without the extension does the same', async () => {
     h = await cp.inspected();
-    await waitFor(() => h!.panel.eval(`typeof globalThis.__MSI_UI__ === 'object'`), { message: 'inspector UI mounted in the panel' });
-    await startAgent((x) => h!.evalPage(x));
+    await waitFor(() => h.panel.eval(`typeof globalThis.__MSI_UI__ === 'object'`), { message: 'inspector UI mounted in the panel' });
+    await startAgent((x) => h.evalPage(x));
 
     // While the call's resume waits: it is in the panel, with no response, and the call is pending.
     type S = { kind: string; state: string; status?: number; start: number; lastEventIdSent?: string };
     let last = '';
     const waiting = await waitFor(
       async () => {
-        const s = await h!.panel.eval<any>('globalThis.__MSI_UI__.snapshot()');
+        const s = await h.panel.eval<any>('globalThis.__MSI_UI__.snapshot()');
         const resumes = (Object.values(s.streams) as S[]).filter((x) => x.kind === 'resume');
         const call = (Object.values(s.requests).flat() as any[]).find((r) => r.method === 'tools/call');
-        last = JSON.stringify({ resumes: resumes.map((r) => [r.lastEventIdSent, r.state, r.status]), call: call?.verdict, outcome: await h!.evalPage('window.outcome') });
+        last = JSON.stringify({ resumes: resumes.map((r) => [r.lastEventIdSent, r.state, r.status]), call: call?.verdict, outcome: await h.evalPage('window.outcome') });
         const own = resumes.find((r) => r.lastEventIdSent === '15');
         return own && own.status === undefined && own.state === 'open' && call?.verdict === 'pending' ? { s, own } : null;
       },
@@ -90,20 +90,20 @@ describe('use-mcp in a page', () => {
     expect(waiting.s.findings.map((f: any) => f.code)).not.toContain('result-missing');
     const fe = await h.browser.cdp.attach((await devtoolsFrontend(h.browser)).targetId);
     await showTab(h.panel, 'timeline');
-    await waitFor(() => h!.panel.eval<boolean>(`[...document.querySelectorAll('.tl-label .l2')].some((e) => e.textContent.includes('awaiting response'))`), { message: 'a lane says awaiting response' });
+    await waitFor(() => h.panel.eval<boolean>(`[...document.querySelectorAll('.tl-label .l2')].some((e) => e.textContent.includes('awaiting response'))`), { message: 'a lane says awaiting response' });
     await screenshot(h.browser.cdp, fe, 'use-mcp-awaiting-response');
 
     // Then the replay comes: the call resolves with a chunk missing, and the panel says so.
     // The call's resume is answered ~10 s after it was sent, with an empty stream; the client
     // then reconnects without its cursor, and use-mcp gives up.
-    await waitFor(() => h!.evalPage<boolean>(`window.states.includes('failed')`), { timeoutMs: 40_000, message: 'use-mcp says failed' });
-    const captured = await outcomeOf((x) => h!.evalPage(x));
+    await waitFor(() => h.evalPage<boolean>(`window.states.includes('failed')`), { timeoutMs: 40_000, message: 'use-mcp says failed' });
+    const captured = await outcomeOf((x) => h.evalPage(x));
     expect(captured).toEqual({ states: ['discovering', 'connecting', 'loading', 'ready', 'failed'], outcome: 'pending' });
     const want = ['needless-resume', 'request-stalled', 'resume-rejected', 'result-missing', 'resume-cursor-lost'];
     let codes: string[] = [];
     const snap = await waitFor(
       async () => {
-        const s = await h!.panel.eval<any>('globalThis.__MSI_UI__.snapshot()');
+        const s = await h.panel.eval<any>('globalThis.__MSI_UI__.snapshot()');
         codes = s.findings.map((f: any) => f.code);
         return want.every((c) => codes.includes(c)) ? s : null;
       },

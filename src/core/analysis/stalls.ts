@@ -42,13 +42,15 @@ export function noteGet(A: AnalyzerState, src: string, st: StreamS): void {
 export function checkStall(A: AnalyzerState, src: string, st: StreamS, s: SessionState, at: number): void {
   if (!held(st) || !st.url) return;
   let by: StreamS | undefined;
+  let freed = -Infinity; // when `by`'s headers came: `st` left the browser then
   for (const x of A.getsByUrl.get(urlKey(src, st.url)) ?? []) {
     const r = x.respondedAt;
-    if (x === st || r === undefined || x.start > st.start || r <= st.start || r > at) continue;
-    if (!by || r > by.respondedAt!) by = x;
+    if (x === st || r === undefined || x.start > st.start || r <= st.start || r > at || r <= freed) continue;
+    by = x;
+    freed = r;
   }
-  if (!by || by.respondedAt! - st.start < STALL_MIN_MS) return;
-  const waited = by.respondedAt! - st.start;
+  const waited = freed - st.start;
+  if (!by || waited < STALL_MIN_MS) return;
   const req = st.root.requests[0];
   addFinding(A, s, ++A.ord, 'request-stalled', {
     streamId: st.id,
