@@ -150,7 +150,9 @@ function entry(c: Conn, pageref: string | undefined): HarEntry | undefined {
     esm = parsed.map((e) => ({ time: e.time / 1000, eventName: e.event, eventId: e.cursor, data: e.data }));
   }
   const bytes = c.chunks.reduce((n, ch) => n + ch.bytes, 0);
-  const wait = res ? Math.max(0, res.t - req.t) : -1;
+  // An imported entry's hold in the browser (timings.blocked) stays apart from its wait.
+  const blocked = req.blockedMs ?? -1;
+  const wait = res ? Math.max(0, res.t - req.t - Math.max(0, blocked)) : -1;
   const e: HarEntry = {
     ...(pageref ? { pageref } : {}),
     startedDateTime: iso(req.t),
@@ -180,7 +182,7 @@ function entry(c: Conn, pageref: string | undefined): HarEntry | undefined {
     },
     cache: {},
     timings: {
-      blocked: -1,
+      blocked,
       dns: -1,
       connect: -1,
       send: 0,

@@ -16,7 +16,11 @@
 //    timeout.
 // The hook records an MCP request when the page sends it: the waiting resumes are in the panel
 // while they wait (before, a request appeared only with its response, ten seconds later here).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyzeRecords } from '../../src/core/analyzer';
+import { importText } from '../../src/core/import';
 import { devtoolsFrontend } from '../support/devtools';
 import { startClientPage, type ClientPage } from '../support/client-page';
 import type { Harness } from '../support/extension';
@@ -130,6 +134,16 @@ describe('use-mcp in a page', () => {
     const times = await h.panel.eval<[string, number][]>(`globalThis.__MSI_UI__.records().filter((r) => r.conn === ${JSON.stringify(conn)} && (r.kind === 'request' || r.kind === 'response')).map((r) => [r.kind, r.t])`);
     expect(times.map(([k]) => k)).toEqual(['request', 'response']);
     expect(times[1]![1] - times[0]![1]).toBeGreaterThan(8000);
+
+    // DevTools' own HAR of the tab (what "Save all as HAR" writes) shows the hold itself: its
+    // timings.blocked. Imported, it gives request-stalled for the same resumes, saying so.
+    const log = await h.panel.eval<unknown>(`new Promise((r) => chrome.devtools.network.getHAR((x) => r(x)))`);
+    const harText = JSON.stringify({ log });
+    mkdirSync(join(process.cwd(), 'test-artifacts', 'har'), { recursive: true });
+    writeFileSync(join(process.cwd(), 'test-artifacts', 'har', 'use-mcp.devtools.har'), harText);
+    const fromHar = analyzeRecords(importText(harText).records).findings.filter((f) => f.code === 'request-stalled');
+    expect(fromHar.map((f) => f.eventIds[0] ?? '(none)')).toEqual(expect.arrayContaining(['15', '8']));
+    expect(fromHar.find((f) => f.eventIds[0] === '15')!.message).toMatch(/waited in the browser \(the HAR's timings: blocked \d+\.\d s before it was sent\)/);
 
     // The same page in a browser without the extension gets the same outcome.
     const bare = await cp.bare();

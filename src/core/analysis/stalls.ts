@@ -19,7 +19,12 @@ const KEEP = 16;
 
 // fetch and XHR go through the HTTP cache like any GET; an EventSource's request is made with cache
 // mode no-store (HTML spec), and an entry of another tool's HAR may be one (transport 'import').
-const held = (st: StreamS) => st.method === 'GET' && (st.transport === 'fetch' || st.transport === 'xhr');
+// Such an entry counts when the file shows the hold itself: Chrome's HAR gives how long the browser
+// held each request before sending it (timings.blocked: queueing and "Stalled"), and a GET held by
+// the cache lock is sent when the earlier GET's headers come, so its hold is the wait measured here.
+const held = (st: StreamS) => st.method === 'GET' && (st.transport === 'fetch' || st.transport === 'xhr' || st.transport === 'import');
+/** How far an imported entry's timings.blocked may be from the wait and still be that wait. */
+const BLOCKED_SLACK_MS = 250;
 const urlKey = (src: string, url: string) => src + '\u0000' + url;
 
 /** A GET stream started (its request sent at st.start). */
@@ -51,12 +56,14 @@ export function checkStall(A: AnalyzerState, src: string, st: StreamS, s: Sessio
   }
   const waited = freed - st.start;
   if (!by || waited < STALL_MIN_MS) return;
+  const shown = st.transport === 'import' ? st.blockedMs : undefined;
+  if (st.transport === 'import' && (shown === undefined || Math.abs(shown - waited) > Math.max(BLOCKED_SLACK_MS, waited / 10))) return;
   const req = st.root.requests[0];
   addFinding(A, s, ++A.ord, 'request-stalled', {
     streamId: st.id,
     relatedStreamIds: [by.id],
     eventIds: st.lastEventIdSent !== undefined ? [st.lastEventIdSent] : [],
     ...(st.isResume && req ? { requestId: req.id } : {}),
-    message: requestStalled(st.id, at - st.start, waited, by.id),
+    message: requestStalled(st.id, at - st.start, waited, by.id, shown),
   });
 }

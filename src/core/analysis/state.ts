@@ -140,7 +140,7 @@ export interface StreamS {
   resumes?: StreamS;
   resumedBy: string[];
   start: number;
-  respondedAt?: number; // its response record's time: its request waited from `start` (stalls.ts)
+  respondedAt?: number; blockedMs?: number; // response record's time; an imported HAR entry's timings.blocked (stalls.ts)
   end?: number;
   state: StreamState;
   endReason?: string;

@@ -56,6 +56,7 @@ export function newStream(A: AnalyzerState, src: string, conn: string, req: Requ
   st.root = st;
   st.segments = [st];
   if (lastEventId !== undefined) st.lastEventIdSent = lastEventId;
+  if (req?.blockedMs !== undefined) st.blockedMs = req.blockedMs;
   A.streamsById.set(id, st);
   A.streamOrder.push(st);
   return st;

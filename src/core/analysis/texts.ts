@@ -25,8 +25,8 @@ export const needlessResume = (stream: string, requestIds: string[], response: s
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-export const requestStalled = (stream: string, total: number, waited: number, other: string) =>
-  `The GET stream ${stream} was answered ${secs(total)} after the page sent it, ${secs(waited)} of it while stream ${other} (a GET to the same URL) was waiting for its response headers: Chrome lets one GET per URL wait for its headers at a time (its HTTP cache), so this request likely waited in the browser, not at the server. A client that fetches its GET streams with cache: 'no-store' is not held; a server that sends a resume's headers before it waits for events to replay holds no one.`;
+export const requestStalled = (stream: string, total: number, waited: number, other: string, blocked?: number) =>
+  `The GET stream ${stream} was answered ${secs(total)} after the page sent it, ${secs(waited)} of it while stream ${other} (a GET to the same URL) was waiting for its response headers: Chrome lets one GET per URL wait for its headers at a time (its HTTP cache), so this request ${blocked === undefined ? 'likely waited in the browser' : `waited in the browser (the HAR's timings: blocked ${secs(blocked)} before it was sent)`}, not at the server. A client that fetches its GET streams with cache: 'no-store' is not held; a server that sends a resume's headers before it waits for events to replay holds no one.`;
 
 export const sessionExpired = (sessionId: string, method: string, requestMethod: string | undefined) =>
   `The server answered 404 to session id ${sessionId} (first on a ${method}${requestMethod !== undefined ? ` ${requestMethod}` : ''}): the session is gone; the client must initialize a new one, and requests sent on the old session get no result.`;

@@ -53,6 +53,7 @@ export const requestRecord = z.object({
   body: doc(z.nullable(z.string()), "Request body as text when it could be read without consuming the page's body; else null"),
   bodyNote: doc(z.optional(z.enum(BODY_NOTES)), 'Why body is null or partial'),
   reconnectOf: doc(z.optional(z.string()), 'For EventSource reconnects made by the browser: the conn of the first attempt'),
+  blockedMs: doc(z.optional(z.number().check(z.gte(0))), "Imported HAR entries: how long the browser held the request before sending it (the entry's timings.blocked), when the file gives it"),
 });
 
 export const responseRecord = z.object({

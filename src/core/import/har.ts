@@ -109,6 +109,7 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
       body,
       ...(body === null ? { bodyNote: 'none' as const } : {}),
       ...(msi?.reconnectOf !== undefined && msiConn.has(msi.reconnectOf) ? { reconnectOf: msiConn.get(msi.reconnectOf)! } : {}),
+      ...(num(timings.blocked) > 0 ? { blockedMs: num(timings.blocked) } : {}),
     };
     push(start, 2, 0, requestRec);
 

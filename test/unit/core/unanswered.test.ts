@@ -139,6 +139,37 @@ describe('in other wire formats and files', () => {
     expect(codes(analyzeRecords(records))).toContain('replay-unverifiable');
   });
 
+  it("DevTools' own HAR of the use-mcp run: request-stalled where an entry's timings.blocked is the wait, and only there", () => {
+    // Saved by test/e2e/use-mcp.test.ts (chrome.devtools.network.getHAR, what "Save all as HAR"
+    // writes): every entry is transport 'import', any of them may be an EventSource (never held).
+    const text = readFileSync(join(import.meta.dirname, '../../fixtures/captures/browser/use-mcp-stalled.devtools.har'), 'utf8');
+    const stalled = (t: string) => analyzeRecords(importText(t).records).findings.filter((f) => f.code === 'request-stalled');
+    const found = stalled(text);
+    expect(found.map((f) => f.eventIds[0] ?? '(none)')).toEqual(expect.arrayContaining(['15', '8']));
+    expect(found.every((f) => /waited in the browser \(the HAR's timings: blocked \d+\.\d s before it was sent\)/.test(f.message))).toBe(true);
+    const har = JSON.parse(text) as { log: { entries: { timings: Record<string, number> }[] } };
+    // Each entry's hold moved into its wait (`f` gives the hold kept): the answers come when they came.
+    const alter = (f: (blocked: number) => number) =>
+      JSON.stringify({
+        log: {
+          ...har.log,
+          entries: har.log.entries.map((e) => {
+            const b = Math.max(0, e.timings.blocked!);
+            const kept = f(b);
+            return { ...e, timings: { ...e.timings, blocked: kept, wait: e.timings.wait! + b - Math.max(0, kept) } };
+          }),
+        },
+      });
+    expect(stalled(alter((b) => b))).toHaveLength(found.length);
+    // Without the hold in the file (blocked -1, "not applicable"): nothing shows the wait was the browser's.
+    expect(stalled(alter(() => -1))).toEqual([]);
+    // A hold that is not the wait (half of it) is not this wait.
+    expect(stalled(alter((b) => (b > 1000 ? b / 2 : b)))).toEqual([]);
+    // The product's own HAR export of the import keeps the hold (timings.blocked) and the finding.
+    const again = stalled(exportHar(importText(text).records));
+    expect(again.map((f) => [f.eventIds, f.message.replace(/stream \S+/g, 'stream S')])).toEqual(found.map((f) => [f.eventIds, f.message.replace(/stream \S+/g, 'stream S')]));
+  });
+
   it('request-stalled survives the HAR export and audit (the transport is kept in _msi)', () => {
     const c = new Capture();
     initSession(c);
