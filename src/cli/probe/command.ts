@@ -27,7 +27,9 @@ Drives a live MCP server (Streamable HTTP) with the official SDK client through 
 baseline call of a streaming tool, cuts and resumes with Last-Event-ID, a slow reader, resumes with
 unknown, malformed and evicted cursors and from a second session, the standalone GET stream),
 records every exchange, analyses it, and grades the server on the conditions of sound resumption:
-gapless retention, drops only idempotent, terminal pinned, gap signalled, session scoping.
+gapless retention, drops only idempotent, terminal pinned, gap signalled, session scoping; and
+checks priming events, ids unique across streams and resumes answered promptly (a browser holds
+every later GET to the endpoint while a resume waits for its headers).
 
   <url>                the MCP endpoint, e.g. http://127.0.0.1:3000/mcp
   --tool NAME          the streaming tool to call (default: the first tool annotated

@@ -35,6 +35,8 @@ export interface ProbeConn {
   end?: EndHow;
   endReason?: string;
   t: number;
+  /** When its response headers came (its response record). */
+  respondedAt?: number;
 }
 
 function parseJson(s: string | undefined): Record<string, unknown> | undefined {
@@ -76,6 +78,7 @@ export function connsOf(records: readonly CaptureRecord[]): ProbeConn[] {
       const c = out.get(r.conn);
       if (!c) continue;
       c.status = r.status;
+      c.respondedAt = r.t;
       const ct = headerValue(r.headers, 'content-type');
       if (ct !== undefined) c.contentType = ct;
       c.sessionId ??= headerValue(r.headers, 'mcp-session-id');

@@ -7,6 +7,7 @@ import type { ProbeSession } from './client';
 import { runCall, type CallRun } from './call-run';
 import type { ProbeSettings } from './settings';
 import type { Evidence, ExperimentResult } from './types';
+import { resumeHeaderEvidence } from './resume-headers';
 
 const IDEMPOTENT = new Set(['notifications/progress']);
 
@@ -102,6 +103,7 @@ export async function cutExperiment(a: ProbeSession, s: ProbeSettings, tool: str
   if (replay && !ev.some((e) => e.on === 'terminal-pinned')) {
     if (d.results === 0) ev.push({ on: 'terminal-pinned', verdict: 'fail', text: `after the resume from ${shortId(cursor)} the result never arrived` });
   }
+  ev.push(...resumeHeaderEvidence(run.resumes, shortId));
   return { name, status: 'ran', ...(run.rpcId ? { requestIds: [run.rpcId] } : {}), summary: `cut at ${shortId(cursor)} after ${run.cutAfter ?? k} event${(run.cutAfter ?? k) === 1 ? '' : 's'}; ${resumeText}; ${run.outcome.ok ? `result in ${run.outcome.ms} ms` : `call failed: ${run.outcome.error}`}`, evidence: ev };
 }
 

@@ -77,7 +77,9 @@ export function createRecorder(src: string, baseFetch?: typeof fetch): Recorder 
     // The hook's notes (request-info.ts): a streamed body is 'stream', anything else not a string 'binary'.
     const bodyNote = rawBody == null ? 'none' : typeof rawBody === 'string' ? undefined : rawBody instanceof ReadableStream ? 'stream' : 'binary';
     const signal = init?.signal ?? req?.signal ?? undefined;
-    const start = () => push({ kind: 'request', t: now(), conn, transport: 'fetch', method, url, headers, body, ...(bodyNote ? { bodyNote } : {}) });
+    // Recorded when sent, as the page hook records an MCP request (hook/fetch.ts): a response the
+    // server holds shows as the wait between the two records (the probe's resume-prompt check).
+    push({ kind: 'request', t: now(), conn, transport: 'fetch', method, url, headers, body, ...(bodyNote ? { bodyNote } : {}) });
     let ended = false;
     const end = (how: EndHow, reason?: string) => {
       if (ended) return;
@@ -92,12 +94,10 @@ export function createRecorder(src: string, baseFetch?: typeof fetch): Recorder 
       res = await (baseFetch ?? globalThis.fetch)(input, init);
     } catch (e) {
       inflight--;
-      start();
       end(...failHow(e));
       throw e;
     }
     inflight--;
-    start();
     const contentType = res.headers.get('content-type');
     const capture = isEventStreamType(contentType) ? 'sse' : isJsonType(contentType) ? 'json' : 'none';
     push({

@@ -2,8 +2,8 @@
 // One rule per condition of sound resumption and per check, and one for the security finding.
 // Results are what the user must act on or should know:
 // - a failed condition or check: one result per experiment that showed it (its evidence, with the
-//   events, in the message), level error (warning for "priming events present", which does not
-//   fail the probe's exit status on its own);
+//   events, in the message), level error (warning for "priming events present" and "resumes
+//   answered promptly", which do not fail the probe's exit status on their own);
 // - a security finding (a cross-session leak): level error, tagged `security`; it stands for the
 //   session-scoping failure it shows (not reported a second time under that rule);
 // - an unknown condition or check: one `note` (nothing the probe could do showed it: unknown is
@@ -24,7 +24,9 @@ type Key = ConditionKey | CheckKey;
 const SECURITY_RULE = 'probe/cross-session-replay';
 const ruleId = (k: Key) => `probe/${k}`;
 const FP = 'mcpStreamInspectorProbe/v1';
-const MODERN_NOT_APPLICABLE = new Set<Key>(['gapless-retention', 'gap-signalled', 'session-scoping', 'priming', 'ids-unique']);
+/** Checks that do not fail the probe's exit status on their own. */
+const WARNING_ONLY = new Set<Key>(['priming', 'resume-prompt']);
+const MODERN_NOT_APPLICABLE = new Set<Key>(['gapless-retention', 'gap-signalled', 'session-scoping', 'priming', 'ids-unique', 'resume-prompt']);
 
 /** What each condition and check means and what to do (docs/probe.md has the table). */
 const HELP: Record<Key, { holds: string; act: string }> = {
@@ -56,6 +58,10 @@ const HELP: Record<Key, { holds: string; act: string }> = {
     holds: 'No event id repeats across the streams of a session: a repeated id is an ambiguous cursor.',
     act: 'Make event ids unique per session (a stream prefix and a counter, or a random id).',
   },
+  'resume-prompt': {
+    holds: 'A resume gets its response headers at once (under 1 s): a browser lets one GET per URL wait for its headers at a time, so a held resume holds every later GET stream of the page to the endpoint, the resume of a call still waiting for its result included.',
+    act: 'Send a resumed stream\'s headers before looking up or waiting for the events to replay (with the TypeScript SDK, keep replayEventsAfter fast: it answers the resume only once that has returned).',
+  },
 };
 
 function rule(k: Key) {
@@ -67,8 +73,8 @@ function rule(k: Key) {
     shortDescription: { text: TITLES[k] },
     fullDescription: { text: h.holds },
     help: { text: `${h.holds}\n\nWhat to do. ${h.act}\n\nSee docs/probe.md.`, markdown: `${h.holds}\n\n**What to do.** ${h.act}\n\nSee docs/probe.md.` },
-    defaultConfiguration: { level: (k === 'priming' ? 'warning' : 'error') as SarifLevel },
-    properties: { tags: ['mcp', 'streamable-http', (CONDITIONS as readonly string[]).includes(k) ? 'resumption' : 'event-ids', ...(security ? ['security'] : [])] },
+    defaultConfiguration: { level: (WARNING_ONLY.has(k) ? 'warning' : 'error') as SarifLevel },
+    properties: { tags: ['mcp', 'streamable-http', (CONDITIONS as readonly string[]).includes(k) || k === 'resume-prompt' ? 'resumption' : 'event-ids', ...(security ? ['security'] : [])] },
   };
 }
 
@@ -127,7 +133,7 @@ export function renderSarif(card: ReportCard, secrets: readonly string[], opts: 
       results.push({
         ruleId: ruleId(k),
         ruleIndex: ruleIndex.get(ruleId(k))!,
-        level: k === 'priming' ? 'warning' : 'error',
+        level: WARNING_ONLY.has(k) ? 'warning' : 'error',
         message: { text: `${TITLES[k]}: FAIL in "${x.name}": ${failed.map((e) => e.text).join('; ')}${eventsText(events)}` },
         locations: [location(x)],
         partialFingerprints: fingerprint(FP, JSON.stringify([ruleId(k), common(x).tool, x.name])),

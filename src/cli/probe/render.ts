@@ -5,7 +5,7 @@
 import { terminalSafe } from '../report';
 import { attr, stamp, text, token } from '../format-junit';
 import { redactDeep, redactText } from './redact';
-import type { ConditionGrade, ReportCard } from './types';
+import { CHECKS, type ConditionGrade, type ReportCard } from './types';
 import { shortId } from './exp-stream';
 
 const MARK = { pass: 'pass   ', fail: 'FAIL   ', unknown: 'unknown' } as const;
@@ -68,7 +68,7 @@ export function renderJunit(card: ReportCard, secrets: readonly string[], t0 = D
   let failures = 0;
   const line = (b: ConditionGrade['because'][number]) => `${b.experiment}: ${b.text}${b.events?.length ? ` [events ${b.events.join(', ')}]` : ''}`;
   for (const g of [...c.conditions, ...c.checks]) {
-    const head = `    <testcase name="${token(g.title, 'condition')}" classname="probe.${g.key.startsWith('ids') || g.key === 'priming' ? 'checks' : 'conditions'}" time="0"`;
+    const head = `    <testcase name="${token(g.title, 'condition')}" classname="probe.${(CHECKS as readonly string[]).includes(g.key) ? 'checks' : 'conditions'}" time="0"`;
     out.push(`${g.verdict.toUpperCase()} ${g.title}`, ...g.because.map((b) => `  ${line(b)}`));
     if (g.verdict !== 'fail') {
       cases.push(`${head}/>`);

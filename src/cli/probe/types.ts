@@ -9,7 +9,7 @@ export type Verdict = 'pass' | 'fail' | 'unknown';
 export const CONDITIONS = ['gapless-retention', 'drops-only-idempotent', 'terminal-pinned', 'gap-signalled', 'session-scoping'] as const;
 export type ConditionKey = (typeof CONDITIONS)[number];
 /** Checks of the wire the conditions rest on. */
-export const CHECKS = ['priming', 'ids-unique'] as const;
+export const CHECKS = ['priming', 'ids-unique', 'resume-prompt'] as const;
 export type CheckKey = (typeof CHECKS)[number];
 
 export const TITLES: Record<ConditionKey | CheckKey, string> = {
@@ -20,6 +20,7 @@ export const TITLES: Record<ConditionKey | CheckKey, string> = {
   'session-scoping': 'session scoping',
   priming: 'priming events present',
   'ids-unique': 'ids unique across streams',
+  'resume-prompt': 'resumes answered promptly',
 };
 
 /** One observation of an experiment that bears on a condition or check. */

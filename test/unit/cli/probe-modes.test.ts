@@ -14,7 +14,7 @@ interface Expect {
   pass?: ConditionKey[];
   /** The experiment and text a failure of fail[0] is shown by. */
   shownBy?: RegExp;
-  checkFail?: ('priming' | 'ids-unique')[];
+  checkFail?: ('priming' | 'ids-unique' | 'resume-prompt')[];
   args?: string[];
 }
 
@@ -114,6 +114,31 @@ describe('probe: the official SDK servers, unmodified', () => {
       }
     });
   }
+});
+
+describe('probe: resumes answered promptly (a check; request-stalled in browsers)', () => {
+  it('a store that holds each replay 1.5 s fails it, naming the resume and the wait, and only warns; one that answers at once passes', async () => {
+    const held = await startFixtureServer({ mode: 'lossless', cut: undefined, replay: { holdMs: 1500 } });
+    const prompt = await startFixtureServer({ mode: 'lossless', cut: undefined });
+    try {
+      const args = [...LONG_TASK, '--timeout', '5000', '--pace', '10', '--pace-for', '100', '--listen', '200'];
+      const { code, card: h } = await card(held.url, args);
+      expect(verdicts(h)['resume-prompt']).toBe('fail');
+      const b = because(h, 'resume-prompt');
+      expect(b[0]!.experiment).toMatch(/^cut after \d+ event/);
+      expect(b[0]!.text).toMatch(/^the resume from \S+ got its response headers (1\.[5-9]|[2-9]\.\d) s after it was sent: in a browser every later GET/);
+      expect(b[0]!.events).toHaveLength(1);
+      // A check, not a condition of sound resumption: the replay itself is whole.
+      expect(h.overall).toBe('yes');
+      expect(code).toBe(0);
+      const p = (await card(prompt.url, args)).card;
+      expect(verdicts(p)['resume-prompt']).toBe('pass');
+      expect(because(p, 'resume-prompt')[0]!.text).toMatch(/got (its|their) response headers within \d+ ms$/);
+    } finally {
+      await held.close();
+      await prompt.close();
+    }
+  });
 });
 
 describe('probe --slow: a cursor evicted by the time it is used', () => {
