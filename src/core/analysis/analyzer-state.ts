@@ -48,7 +48,7 @@ export interface AnalyzerState {
   /** Per document and endpoint: its last request stream (what the client did next) and its last conversation. */
   lastConn: Map<string, StreamS>;
   lastConv: Map<string, SessionState>;
-  /** GET streams (fetch, XHR) per document and URL, the last few: one the browser held back (stalls.ts). */
+  /** GET streams (fetch, XHR, imported entries) per document and URL, the last few: one the browser held back (stalls.ts). */
   getsByUrl: Map<string, StreamS[]>;
 }
 

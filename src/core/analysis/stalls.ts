@@ -56,8 +56,11 @@ export function checkStall(A: AnalyzerState, src: string, st: StreamS, s: Sessio
   }
   const waited = freed - st.start;
   if (!by || waited < STALL_MIN_MS) return;
-  const shown = st.transport === 'import' ? st.blockedMs : undefined;
-  if (st.transport === 'import' && (shown === undefined || Math.abs(shown - waited) > Math.max(BLOCKED_SLACK_MS, waited / 10))) return;
+  let shown: number | undefined; // an imported entry's own account of the hold
+  if (st.transport === 'import') {
+    shown = st.blockedMs;
+    if (shown === undefined || Math.abs(shown - waited) > Math.max(BLOCKED_SLACK_MS, waited / 10)) return;
+  }
   const req = st.root.requests[0];
   addFinding(A, s, ++A.ord, 'request-stalled', {
     streamId: st.id,

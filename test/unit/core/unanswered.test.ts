@@ -125,6 +125,8 @@ describe('request-stalled: a GET held back behind another to the same URL', () =
 });
 
 describe('in other wire formats and files', () => {
+  // (an import numbers connections anew: the streams are named differently)
+  const unnamed = (fs: { severity: string; eventIds: string[]; message: string }[]) => fs.map((f) => [f.severity, f.eventIds, f.message.replace(/stream \S+/g, 'stream S')]);
   const file = (p: string) => readFileSync(join(import.meta.dirname, '../../fixtures/captures', p), 'utf8');
 
   it("mcp-proxy (opaque ids): its resume, sent and not yet answered, is not judged; answered, it is replay-unverifiable as before", () => {
@@ -167,7 +169,7 @@ describe('in other wire formats and files', () => {
     expect(stalled(alter((b) => (b > 1000 ? b / 2 : b)))).toEqual([]);
     // The product's own HAR export of the import keeps the hold (timings.blocked) and the finding.
     const again = stalled(exportHar(importText(text).records));
-    expect(again.map((f) => [f.eventIds, f.message.replace(/stream \S+/g, 'stream S')])).toEqual(found.map((f) => [f.eventIds, f.message.replace(/stream \S+/g, 'stream S')]));
+    expect(unnamed(again)).toEqual(unnamed(found));
   });
 
   it('request-stalled survives the HAR export and audit (the transport is kept in _msi)', () => {
@@ -186,8 +188,6 @@ describe('in other wire formats and files', () => {
     const before = analyzeRecords(c.records).findings.filter((f) => f.code === 'request-stalled');
     expect(before).toHaveLength(1);
     const again = analyzeRecords(importText(exportHar(c.records)).records).findings.filter((f) => f.code === 'request-stalled');
-    // (the import numbers connections anew: the streams are named differently)
-    const unnamed = (fs: typeof before) => fs.map((f) => [f.severity, f.eventIds, f.message.replace(/stream \S+/g, 'stream S')]);
     expect(unnamed(again)).toEqual(unnamed(before));
   });
 });
