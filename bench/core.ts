@@ -41,6 +41,8 @@ export interface CoreConfig {
 
 export interface CoreResults {
   throughput: { ratios: Spread; coreMs: Spread; parserMs: Spread; events: number; mb: number; eventsSeen: number };
+  /** Row 4m: the same, each progress message counting too (every data field decoded). */
+  counting: { ratios: Spread; coreMs: Spread; parserMs: Spread };
   scaling: { ratios: Spread; usPerEventBig: Spread; usPerEventSmall: Spread };
   audit: { ratios: Spread; auditMs: Spread; bareMs: Spread; events: number; entries: number; mb: number };
   relayReplay: { cap: number; maxBytes: number; maxRecords: number; capRecords: number; pushes: number; chunkSize: number; heldCap: number; heldBytes: number; heldEstimate: number };
@@ -188,6 +190,7 @@ export async function runCore(cfg: CoreConfig, log: (m: string) => void = () => 
   log(`building captures: ${cfg.bigEvents} and ${cfg.smallEvents} events of ~${cfg.eventBytes} B`);
   const big = buildCapture(cfg.bigEvents, cfg.eventBytes);
   const small = buildCapture(cfg.smallEvents, cfg.eventBytes);
+  let counting: Capture | undefined = buildCapture(cfg.bigEvents, cfg.eventBytes, undefined, undefined, true);
   // Warm-up (JIT) on the small capture.
   for (let i = 0; i < 3; i++) {
     timeParser(small);
@@ -223,8 +226,30 @@ export async function runCore(cfg: CoreConfig, log: (m: string) => void = () => 
     usSmall.push(perSmall * 1000);
     scal.push(perBig / perSmall);
   }
+  // Row 4m: a stream whose progress messages count (`step 41 of 100`): consecutive events differ
+  // in more than their progress, so the core decodes each (its progress shape reads none).
+  const mRatios: number[] = [];
+  const mCore: number[] = [];
+  const mParser: number[] = [];
+  for (let i = 0; i < cfg.reps; i++) {
+    log(`counting messages, rep ${i + 1}/${cfg.reps}`);
+    let p: { ms: number; events: number }, c: { ms: number; events: number };
+    if (i % 2 === 0) {
+      p = timeParser(counting);
+      c = timeCore(counting);
+    } else {
+      c = timeCore(counting);
+      p = timeParser(counting);
+    }
+    if (p.events !== cfg.bigEvents || c.events !== cfg.bigEvents) throw new Error(`counting: parser ${p.events}, core ${c.events}, expected ${cfg.bigEvents}`);
+    mRatios.push(c.ms / p.ms);
+    mCore.push(c.ms);
+    mParser.push(p.ms);
+  }
+  counting = undefined;
   return {
     throughput: { ratios: spread(ratios), coreMs: spread(coreMs), parserMs: spread(parserMs), events: cfg.bigEvents, mb: big.bytes / 1e6, eventsSeen },
+    counting: { ratios: spread(mRatios), coreMs: spread(mCore), parserMs: spread(mParser) },
     scaling: { ratios: spread(scal), usPerEventBig: spread(usBig), usPerEventSmall: spread(usSmall) },
     relayReplay: relayReplay(cfg),
     audit: await auditRow(cfg, log),

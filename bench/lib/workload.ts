@@ -6,13 +6,17 @@ import type { CaptureFile, CaptureRecord } from '../../src/core/record';
 export const SESSION_ID = 'bench-session-0001';
 export const RPC_ID = 1;
 
-/** One SSE event of about `bytes` bytes (ASCII), id `i`. The last one (i === n) is the result. */
-export function sseEvent(i: number, n: number, bytes: number): string {
+/**
+ * One SSE event of about `bytes` bytes (ASCII), id `i`. The last one (i === n) is the result.
+ * `counting`: the progress message counts too (`step 41 of 100`), as many servers' do, so that
+ * consecutive events differ in more than their progress value.
+ */
+export function sseEvent(i: number, n: number, bytes: number, counting = false): string {
   const head = `id: ${i}\nevent: message\ndata: `;
   const msg =
     i === n
       ? `{"jsonrpc":"2.0","id":${RPC_ID},"result":{"content":[{"type":"text","text":"done"}]},"pad":"`
-      : `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"bench","progress":${i},"total":${n},"message":"`;
+      : `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"bench","progress":${i},"total":${n},"message":"${counting ? `step ${i} of ${n} ` : ''}`;
   const tailFull = i === n ? '"}\n\n' : '"}}\n\n';
   const pad = Math.max(0, bytes - head.length - msg.length - tailFull.length);
   return head + msg + 'x'.repeat(pad) + tailFull;
@@ -42,11 +46,12 @@ export interface Capture {
 
 /**
  * A capture as the extension would record it: one page, one tools/call POST answered by an SSE
- * stream of `n` events read in `chunkSize`-character reads, then the end of the stream.
+ * stream of `n` events read in `chunkSize`-character reads, then the end of the stream (`counting`:
+ * see sseEvent).
  */
-export function buildCapture(n: number, bytesPerEvent: number, chunkSize = 64 * 1024, origin = 'http://127.0.0.1:9'): Capture {
+export function buildCapture(n: number, bytesPerEvent: number, chunkSize = 64 * 1024, origin = 'http://127.0.0.1:9', counting = false): Capture {
   const parts: string[] = [];
-  for (let i = 1; i <= n; i++) parts.push(sseEvent(i, n, bytesPerEvent));
+  for (let i = 1; i <= n; i++) parts.push(sseEvent(i, n, bytesPerEvent, counting));
   const text = parts.join('');
   const chunks = chunkText(text, chunkSize);
   const src = 'bench-src';

@@ -23,6 +23,7 @@ import { newCaptureHealth, onGapRecord, onNoticeRecord } from './analysis/captur
 import { newSnapshotCache, takeSnapshot } from './analysis/snapshot';
 import { onWitnessNotice } from './analysis/witness-notices';
 import { attributeFaults } from './faults/attribution';
+import { ProgressShapes } from './progress-shape';
 
 export interface Analyzer {
   /** Consume one record (records of one source must come in seq order). */
@@ -70,6 +71,7 @@ export function createState(options?: AnalyzerOptions): AnalyzerState {
     lastConn: new Map(),
     lastConv: new Map(),
     getsByUrl: new Map(),
+    shapes: new ProgressShapes(),
   };
 }
 

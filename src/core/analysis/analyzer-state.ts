@@ -7,6 +7,7 @@ import type { ResolvedOptions } from '../options';
 import type { CaptureHealthState } from './capture-health';
 import type { EndpointState, GapNote, Growing, LostIds, OrdFinding, SessionState, StreamS } from './state';
 import type { ServerState } from './modern-state';
+import type { ProgressShapes } from '../progress-shape';
 
 export interface ConnState {
   req?: RequestRecord;
@@ -50,6 +51,8 @@ export interface AnalyzerState {
   lastConv: Map<string, SessionState>;
   /** GET streams (fetch, XHR, imported entries) per document and URL, the last few: one the browser held back (stalls.ts). */
   getsByUrl: Map<string, StreamS[]>;
+  /** Per stream: the shape its progress notifications are read by (progress-shape.ts). */
+  shapes: ProgressShapes;
 }
 
 export const connKey = (src: string, conn: string): string => src + '\u0000' + conn;

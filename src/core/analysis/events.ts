@@ -5,6 +5,7 @@
 import type { JsonRpcSummary, SseEvent } from '../model';
 import type { SseBlock } from '../sse';
 import { decodeJsonRpc, type DecodedMessage } from '../jsonrpc';
+import { ShapedMessage } from '../progress-shape';
 import { addCode, addFinding, NO_CODES } from './findings-log';
 import { ensureSession } from './sessions';
 import { onId } from './event-ids';
@@ -89,7 +90,13 @@ function eventStages(A: AnalyzerState, st: StreamS, s: SessionState, b: SseBlock
     return;
   }
   if (!b.data) return; // priming event / id-only block: idempotent
-  const d = decodeJsonRpc(b.data);
+  const shape = A.shapes.of(st);
+  const sm = shape.read(b.data);
+  if (sm !== undefined) {
+    ev.messages = [sm];
+    return onMessage(A, st, ev, new ShapedMessage(sm, b.data), at);
+  }
+  const d = shape.decode(b.data);
   if (d.error) ev.jsonError = d.error;
   ev.messages = summaries(d.messages);
   for (const m of d.messages) onMessage(A, st, ev, m, at);
