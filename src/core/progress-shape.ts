@@ -1,45 +1,21 @@
-// Decoding a stream's event data when consecutive progress notifications differ only in their
-// progress value (`…"progress":41,"total":100}}` then `…"progress":42,"total":100}}`), which is
-// what an SDK server sends when it reports progress without a message. JSON.parse of each would
-// build the whole message again: most of the analysis' time on such a stream, and most of its
-// garbage (issue 22, row 4). Two such events teach the text before and after the progress
-// number; an event that is that text around another JSON number is read without parsing.
+// Decoding a stream's progress notifications without JSON.parse when they differ from one another
+// only in values the summary does not read, and in the progress: `…"progress":41,…,"message":"step
+// 41"}}` then `…"progress":42,…,"message":"step 42"}}`, as servers send them. JSON.parse of each
+// builds the whole message again: most of the analysis' time on such a stream, and most of its
+// garbage (issue 22, row 4). Two such events, tokenized once, teach the shape: the text between
+// their varying values (holes) and each hole's type; an event that is that text with a valid token
+// of the same type in each hole is read without parsing.
 //
-// Why that is exact: the two events taught from are valid JSON that parsed to the same summary
-// except their progress, and differ only in one span of number characters, after a character that
-// is not one. Had the span been inside a string, the progress (a number read from elsewhere) would
-// be the same in both; so it is a whole number token, and it is the value params.progress is read
-// from. Any other number in its place gives valid JSON of the same structure, whose summary is the
-// same with that progress. Anything else is decoded by decodeJsonRpc, as before.
+// Why that is exact: the texts around the holes are the same, quotes included (a string hole is
+// the inside of a string), and each hole holds a whole token of its type, so the event tokenizes as
+// the taught one did: valid JSON of the same structure, keys included. Holes are values only, never
+// where summarize() reads (method, id, progressToken, total), except params.progress, which is read
+// from its hole; an object with a key twice is not taught from (JSON.parse keeps the last).
+// Anything else is decoded by decodeJsonRpc, as before.
 import { decodeJsonRpc, type DecodedMessage, type DecodeResult } from './jsonrpc';
 import type { JsonRpcSummary } from './model';
-
-/** A JSON number token, whole (RFC 8259 §6). */
-const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-
-/** 0-9 . e E + -: the characters a number token is made of. */
-function numberChar(c: number): boolean {
-  return (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45;
-}
-
-/**
- * The value of the number token `text[from, to)`, or NaN when it is not one. A plain integer (the
- * usual progress) is read here; anything else by Number() once the token is checked whole.
- */
-function numberAt(text: string, from: number, to: number): number {
-  if (to - from <= 15 && (text.charCodeAt(from) !== 48 || to - from === 1)) {
-    let v = 0;
-    let i = from;
-    for (; i < to; i++) {
-      const d = text.charCodeAt(i) - 48;
-      if (d < 0 || d > 9) break;
-      v = v * 10 + d; // at most 15 digits: exact, as Number() reads it
-    }
-    if (i === to) return v;
-  }
-  const token = text.slice(from, to);
-  return NUMBER.test(token) ? Number(token) : NaN;
-}
+import { fits, type Shape } from './shape/read';
+import { shapeOf } from './shape/teach';
 
 /** A message read from its shape: parsed only if something asks for the object itself. */
 export class ShapedMessage implements DecodedMessage {
@@ -62,8 +38,12 @@ function progressOf(d: DecodeResult): JsonRpcSummary | undefined {
 
 /** One stream's shape (its events come in order). */
 export class ProgressShape {
-  private head = '';
-  private tail = '';
+  /** The text around the holes (one more than holes), each hole's kind, and which is the progress. */
+  private segs: string[] = [];
+  private holes: number[] = [];
+  private progressHole = -1;
+  /** Whether to try, on the next event read, the shape of it and the one before (see read). */
+  private recheck = false;
   private base: JsonRpcSummary | undefined;
   private lastText = '';
   private last: JsonRpcSummary | undefined;
@@ -79,14 +59,16 @@ export class ProgressShape {
   read(text: string): JsonRpcSummary | undefined {
     const b = this.base;
     if (b === undefined) return undefined;
-    const h = this.head.length;
-    const e = text.length - this.tail.length;
-    // Compared as slices: V8 compares equal-length strings with memcmp, where startsWith goes
-    // character by character (about 6× slower on a 100-character head).
-    if (e <= h || text.slice(e) !== this.tail || text.slice(0, h) !== this.head) return undefined;
-    const progress = numberAt(text, h, e);
+    const progress = fits(text, this.segs, this.holes, this.progressHole);
     if (progress !== progress) return undefined;
     this.pause = 1;
+    if (this.recheck) {
+      // Taught from two events that differed in a message too (the digits of a counter changed
+      // its length): if the next two differ in fewer values, their shape is read faster.
+      this.recheck = false;
+      const t = shapeOf(this.lastText, text);
+      if (t && t.holes.length < this.holes.length) this.use(t);
+    }
     // Key for key the literal summarize() builds for such a message (snapshots compare as text).
     const summary: JsonRpcSummary =
       b.total !== undefined
@@ -105,16 +87,20 @@ export class ProgressShape {
   }
 
   private learn(text: string, s: JsonRpcSummary | undefined): void {
+    // Other messages between progress notifications (a log message) do not interrupt the lesson.
+    if (!s) return;
     const prev = this.last;
     const prevText = this.lastText;
     this.last = s;
-    this.lastText = s ? text : '';
-    if (!s || !prev) return;
+    this.lastText = text;
+    if (!prev) return;
     if (this.wait > 0) {
       this.wait--;
       return;
     }
-    if (prev.progressToken === s.progressToken && prev.total === s.total && prev.method === s.method && prev.progress !== s.progress && this.teach(prevText, prev.progress!, text, s.progress!)) {
+    const t = prev.progressToken === s.progressToken && prev.total === s.total && prev.method === s.method ? shapeOf(prevText, text) : undefined;
+    if (t) {
+      this.use(t);
       this.base = s;
       return;
     }
@@ -122,25 +108,11 @@ export class ProgressShape {
     this.pause = Math.min(this.pause * 2, 1024);
   }
 
-  /** The text around the one number token in which `a` and `b` differ, if they differ only there. */
-  private teach(a: string, pa: number, b: string, pb: number): boolean {
-    const na = a.length;
-    const nb = b.length;
-    const min = Math.min(na, nb);
-    let pre = 0;
-    while (pre < min && a.charCodeAt(pre) === b.charCodeAt(pre)) pre++;
-    if (pre === min) return false;
-    let suf = 0;
-    while (suf < min - pre && a.charCodeAt(na - 1 - suf) === b.charCodeAt(nb - 1 - suf)) suf++;
-    while (pre > 0 && numberChar(a.charCodeAt(pre - 1))) pre--;
-    while (suf > 0 && numberChar(a.charCodeAt(na - suf))) suf--;
-    if (pre === 0 || suf === 0) return false;
-    const ma = a.slice(pre, na - suf);
-    const mb = b.slice(pre, nb - suf);
-    if (!NUMBER.test(ma) || !NUMBER.test(mb) || Number(ma) !== pa || Number(mb) !== pb) return false;
-    this.head = a.slice(0, pre);
-    this.tail = a.slice(na - suf);
-    return true;
+  private use(t: Shape): void {
+    this.segs = t.segs;
+    this.holes = t.holes;
+    this.progressHole = t.progress;
+    this.recheck = t.holes.length > 1;
   }
 }
 
