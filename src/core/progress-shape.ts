@@ -55,7 +55,7 @@ export class ProgressShape {
   private wait = 0;
   private pause = 1;
 
-  /** The summary of `text` when it is the shape around a number; otherwise undefined (decode it). */
+  /** The summary of `text` when it fits the stream's shape; otherwise undefined (decode it). */
   read(text: string): JsonRpcSummary | undefined {
     const b = this.base;
     if (b === undefined) return undefined;
