@@ -120,6 +120,6 @@ export function shapeOf(a: string, b: string): Shape | undefined {
   // The text around the holes must be the same in both: then both are this shape.
   const pa = fits(a, segs, holes, progress);
   if (pa !== pa) return undefined;
-return { segs, holes, progress };
+  return { segs, holes, progress };
 }
 
