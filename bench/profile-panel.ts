@@ -3,7 +3,10 @@
 // of each. Where row 2c's per-POST CPU goes (issue 22).
 //
 //   flock /tmp/chromium.lock npx tsx bench/profile-panel.ts [--dist=<dir>] [--posts=1000] [--stream=100000]
-//     [--trace] [--no-profile] [--page-trace] [--page-profile]
+//     [--warm=200] [--trace] [--no-profile] [--page-trace] [--page-profile]
+//
+// PP_CATS=v8,disabled-by-default-v8.compile (environment): more trace categories, to see what the
+// extension process's background threads do (JIT compiles, GC); PP_DUMP=<file>: the trace's events.
 //
 // --page-profile: the page's thread is profiled too (the hook, the relay and the page's own work).
 // --page-trace (with --stream): a trace of the page's and the extension's main threads around the
@@ -88,8 +91,8 @@ try {
   const sessions: [string, string][] = [['panel', arm.panel!.sessionId], ...(swSession ? [['worker', swSession] as [string, string]] : []), ...(args.includes('--page-profile') ? [['page', arm.page] as [string, string]] : [])];
   const expr = stream ? `consume(${JSON.stringify(server.url(`/sse?n=${stream}&b=500`))})` : `rpcMany(${posts})`;
   if (stream) server.bodyFor(stream, 500);
-  // Warm-up (JIT).
-  await cdp.evaluate(arm.page, stream ? expr : `rpcMany(200)`, { timeoutMs: 300_000 });
+  // Warm-up (JIT): --warm=N POSTs (200 by default; the bench's row 2c runs after row 2b's thousands).
+  await cdp.evaluate(arm.page, stream ? expr : `rpcMany(${Number(opt('warm') ?? 200)})`, { timeoutMs: 300_000 });
   await new Promise((r) => setTimeout(r, 1500));
   await cdp.evaluate(arm.page, 'location.reload(), true');
   await new Promise((r) => setTimeout(r, 1500));
@@ -107,7 +110,7 @@ try {
   if (trace) {
     cdp.on('Tracing.dataCollected', (p: { value: typeof events }) => void events.push(...p.value));
     cdp.on('Tracing.tracingComplete', () => done());
-    await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'devtools.timeline', 'blink', '__metadata', ...(pageTrace ? ['blink.user_timing'] : [])], recordMode: 'recordAsMuchAsPossible' }, transferMode: 'ReportEvents' });
+    await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'devtools.timeline', 'blink', '__metadata', ...(process.env.PP_CATS ? process.env.PP_CATS.split(',') : []), ...(pageTrace ? ['blink.user_timing'] : [])], recordMode: 'recordAsMuchAsPossible' }, transferMode: 'ReportEvents' });
   }
   // What the panel's DOM does during the run: mutations by element and attribute, and frames.
   await arm.panel!.eval(`(() => {
@@ -148,6 +151,7 @@ try {
   if (trace) {
     await cdp.send('Tracing.end');
     await complete;
+    if (process.env.PP_DUMP) writeFileSync(process.env.PP_DUMP, JSON.stringify(events));
     const procs = new Map<number, string>();
     const threads = new Map<string, string>();
     for (const e of events) {

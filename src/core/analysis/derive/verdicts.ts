@@ -31,24 +31,37 @@ function endedByDelete(s: SessionState, last: StreamS): boolean {
   return s.streams.some((x) => x.method === 'DELETE' && x !== last && x.start <= last.end!);
 }
 
+const NO_LOSSES: readonly GapLoss[] = Object.freeze([]);
+
 function answered(D: Derivation, r: ReqState, unverifiedRoots: Map<StreamS, number[]>, cross: CrossSessionLoss): Verdict {
   const { s } = D;
   const root = r.stream.root;
   const respOrd = r.responseOrd!;
-  const resyncs = root.resyncOrds.concat(s.resyncOrds);
-  // A resync after the loss and before the result: the client was told to discard.
-  const discounted = (prevOrd: number) => resyncs.some((x) => x > prevOrd && x < respOrd);
-  const losses: GapLoss[] = (D.I.gapOrds.get(root) ?? []).concat(root.crossOrds.map((o) => [o - 1, o, '', false] as GapLoss), cross.losses.get(root) ?? []);
-  const lossesBefore = losses.filter(([, o]) => o >= r.ord && o <= respOrd);
-  // Gaps whose ids may be in records the capture does not hold make the result unverifiable,
-  // not lossy: whether events were lost cannot be known.
-  const certain = lossesBefore.filter((l) => !l[3]);
-  const affected = certain.some(([p]) => !discounted(p));
-  const maybe = lossesBefore.filter((l) => l[3] && !discounted(l[0]));
-  const unverified = (unverifiedRoots.get(root) ?? []).some((o) => o >= r.ord && o < respOrd);
+  // (Runs for every request at every snapshot: a chain with no loss, the rule, allocates nothing.)
+  const gapLosses = D.I.gapOrds.get(root);
+  const crossLosses = cross.losses.get(root);
+  let lossesBefore: readonly GapLoss[] = NO_LOSSES;
+  if ((gapLosses && gapLosses.length > 0) || root.crossOrds.length > 0 || (crossLosses && crossLosses.length > 0)) {
+    const losses: GapLoss[] = (gapLosses ?? []).concat(root.crossOrds.map((o) => [o - 1, o, '', false] as GapLoss), crossLosses ?? []);
+    lossesBefore = losses.filter(([, o]) => o >= r.ord && o <= respOrd);
+  }
+  let certain: readonly GapLoss[] = NO_LOSSES;
+  let affected = false;
+  let maybe: readonly GapLoss[] = NO_LOSSES;
+  if (lossesBefore.length > 0) {
+    const resyncs = root.resyncOrds.concat(s.resyncOrds);
+    // A resync after the loss and before the result: the client was told to discard.
+    const discounted = (prevOrd: number) => resyncs.some((x) => x > prevOrd && x < respOrd);
+    // Gaps whose ids may be in records the capture does not hold make the result unverifiable,
+    // not lossy: whether events were lost cannot be known.
+    certain = lossesBefore.filter((l) => !l[3]);
+    affected = certain.some(([p]) => !discounted(p));
+    maybe = lossesBefore.filter((l) => l[3] && !discounted(l[0]));
+  }
+  const unverified = unverifiedRoots.get(root)?.some((o) => o >= r.ord && o < respOrd) === true;
   const incomplete = root.segments.some((x) => x.captureIncomplete);
   // Another session's result taken as this request's own: wrong whatever it accumulated.
-  const foreignResult = r.responseStream !== undefined && r.responseIndex !== undefined && cross.foreign.has(`${r.responseStream.id}\u0000${r.responseIndex}`);
+  const foreignResult = cross.foreign.size > 0 && r.responseStream !== undefined && r.responseIndex !== undefined && cross.foreign.has(`${r.responseStream.id}\u0000${r.responseIndex}`);
   answeredNotTaken(D, r);
   // Output delivered twice before the result: never `complete` (issue 19), whatever else applies.
   const dup = duplicatedOutput(D, r);
@@ -154,6 +167,15 @@ function unanswered(D: Derivation, r: ReqState): Verdict {
 /** The session's requests with their verdicts (codes from findings are added by the caller). */
 export function requestVerdicts(D: Derivation, unverifiedRoots: Map<StreamS, number[]>, cross: CrossSessionLoss): RequestInfo[] {
   const requests: RequestInfo[] = [];
+  const mv = D.mv;
+  const links: [keyof RequestInfo & ('reissueOf' | 'reissuedAs' | 'retryOf' | 'retriedAs'), Map<ReqState, ReqState>][] = mv
+    ? [
+        ['reissueOf', mv.reissueOf],
+        ['reissuedAs', mv.reissuedAs],
+        ['retryOf', mv.retryOf],
+        ['retriedAs', mv.retriedAs],
+      ]
+    : [];
   for (const r of D.s.requests) {
     const verdict = r.response !== undefined ? answered(D, r, unverifiedRoots, cross) : unanswered(D, r);
     const info: RequestInfo = {
@@ -169,18 +191,9 @@ export function requestVerdicts(D: Derivation, unverifiedRoots: Map<StreamS, num
     };
     if (r.params !== undefined) info.params = r.params;
     if (r.x.resultType !== undefined) info.resultType = r.x.resultType;
-    const mv = D.mv;
-    if (mv) {
-      const links: [keyof RequestInfo & ('reissueOf' | 'reissuedAs' | 'retryOf' | 'retriedAs'), Map<ReqState, ReqState>][] = [
-        ['reissueOf', mv.reissueOf],
-        ['reissuedAs', mv.reissuedAs],
-        ['retryOf', mv.retryOf],
-        ['retriedAs', mv.retriedAs],
-      ];
-      for (const [k, m] of links) {
-        const o = m.get(r);
-        if (o) info[k] = o.id;
-      }
+    for (const [k, m] of links) {
+      const o = m.get(r);
+      if (o) info[k] = o.id;
     }
     if (r.progressToken !== undefined) info.progressToken = r.progressToken;
     if (r.responseStream) info.responseStreamId = r.responseStream.id;

@@ -2,7 +2,7 @@
 // live capture, a file being read (progress bar and Cancel), the analysis catching up, analyzer errors.
 
 import { useRenderProbe } from '../common/render-probe';
-import { formatBytes, visible } from '../common/text';
+import { formatBytes, formatCount, visible } from '../common/text';
 import { useNav, useNavDispatch } from '../navigation/NavigationProvider';
 import { memo } from 'react';
 import type { InspectorState } from '../store/inspector-store';
@@ -55,7 +55,7 @@ export const Banners = memo(function Banners({ mode }: { mode: 'devtools' | 'vie
           {reading.total ? <progress max={reading.total} value={reading.read} /> : <progress />}
           <span>
             {visible(`Reading ${reading.name ?? 'the file'}: ${formatBytes(reading.read) || '0 B'}${reading.total ? ` of ${formatBytes(reading.total)}` : ''}`)}
-            {progress ? ` · ${progress.total.toLocaleString('en-US')} records so far` : ''}
+            {progress ? ` · ${formatCount(progress.total)} records so far` : ''}
           </span>
           <button type="button" className="linkbtn" onClick={() => store.cancelReading()} data-testid="import-cancel">
             Cancel
@@ -67,7 +67,7 @@ export const Banners = memo(function Banners({ mode }: { mode: 'devtools' | 'vie
           {progress.importing ? <progress /> : <progress max={progress.total} value={progress.fed} />}
           <span>
             {progress.importing ? 'Reading the file and analysing: ' : 'Analysing '}
-            {progress.fed.toLocaleString('en-US')} / {progress.total.toLocaleString('en-US')} records{progress.importing ? ' so far' : ''}… findings that need the end of the capture appear when done.
+            {formatCount(progress.fed)} / {formatCount(progress.total)} records{progress.importing ? ' so far' : ''}… findings that need the end of the capture appear when done.
           </span>
         </div>
       )}

@@ -86,6 +86,9 @@ describe('render counts: records that add events to a shown stream', () => {
     expect(c.timeline ?? 0).toBeGreaterThanOrEqual(n);
     expect(c.timeline ?? 0).toBeLessThanOrEqual(n + 2);
     for (const v of ['sessions', 'banners', 'capture-notices', 'toolbar', 'shell', 'search', 'faults']) expect({ view: v, renders: c[v] ?? 0 }).toEqual({ view: v, renders: 0 });
+    // The requests under the timeline are listed, and none of them changed: no row renders again.
+    expect($$(m!.container, '[data-testid=summary-request-row]').length).toBeGreaterThan(0);
+    expect(c['summary-row'] ?? 0).toBe(0);
   });
 
   it('on the events tab, the timeline (not shown) and the session list do not render', async () => {

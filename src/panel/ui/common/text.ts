@@ -10,6 +10,16 @@ export function shortId(id: string | null | undefined, n = 8): string {
   return id.length > n + 1 ? `${id.slice(0, n)}…` : id;
 }
 
+const COUNT = new Intl.NumberFormat('en-US');
+
+/**
+ * A count with thousands separators, "12,345". One formatter for the panel: `toLocaleString` looks
+ * its locale data up on every call, and the timeline formats a count per lane with every render.
+ */
+export function formatCount(n: number): string {
+  return COUNT.format(n);
+}
+
 export function formatBytes(n: number | undefined): string {
   if (n === undefined || !Number.isFinite(n)) return '';
   if (n < 1024) return `${n} B`;

@@ -1,5 +1,5 @@
 import { useDeferredValue, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
-import { visibleLine } from '../common/text';
+import { formatCount, visibleLine } from '../common/text';
 import { navActions } from '../navigation/actions';
 import type { NavAction } from '../navigation/reducer';
 import { useNav, useNavDispatch } from '../navigation/NavigationProvider';
@@ -76,7 +76,7 @@ export function SearchBar() {
         onKeyDown={onKey}
       />
       <span className="search-count" data-testid="search-count" aria-live="polite">
-        {!text.trim() ? '' : n === 0 ? 'No matches' : `${cur ? search.index + 1 : '–'} of ${n.toLocaleString('en-US')}${result.capped ? '+' : ''}`}
+        {!text.trim() ? '' : n === 0 ? 'No matches' : `${cur ? search.index + 1 : '–'} of ${formatCount(n)}${result.capped ? '+' : ''}`}
       </span>
       <button type="button" className="tb-btn" aria-label="Previous match" title="Previous match (Shift+Enter)" disabled={!n} onClick={() => step(-1)} data-testid="search-prev">
         ▲

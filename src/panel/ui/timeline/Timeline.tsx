@@ -7,7 +7,7 @@ import { isCopyKey } from '../common/copy';
 import { eventMethods } from '../common/labels';
 import { useMeasured } from '../common/use-measured';
 import { observeRectWithFallback } from '../common/virtual';
-import { formatRel, visibleLine } from '../common/text';
+import { formatCount, formatRel, visibleLine } from '../common/text';
 import { useEventActions } from '../events/use-event-actions';
 import { useNavActions, useSelection } from '../navigation/NavigationProvider';
 import type { EventRef } from '../navigation/state';
@@ -238,7 +238,7 @@ export function Timeline() {
                     ? ' · accepted, no body'
                     : awaitingResponse(s)
                       ? ' · awaiting response'
-                      : ` · ${s.events.length.toLocaleString('en-US')} events · ${s.state}${s.endReason ? ` (${s.endReason})` : ''}`,
+                      : ` · ${formatCount(s.events.length)} events · ${s.state}${s.endReason ? ` (${s.endReason})` : ''}`,
                   80,
                 )}
               </div>

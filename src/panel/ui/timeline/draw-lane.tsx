@@ -6,7 +6,7 @@
 import type { ReactNode } from 'react';
 import type { AnalysisSnapshot, SseEvent, Stream } from '../../../core/model';
 import { eventMethods } from '../common/labels';
-import { visibleLine } from '../common/text';
+import { formatCount, visibleLine } from '../common/text';
 import type { SeverityIndex } from '../findings/severity-index';
 import { BIN_PX, binEvents, densityPath, specialsIn, type Special } from './density';
 import { textW, type Frame } from './geometry';
@@ -78,7 +78,7 @@ export function drawLane(p: LaneInput, els: ReactNode[], labelEls: ReactNode[]):
       const lo = s.events.at(bins.first)!;
       const hi = s.events.at(bins.first + bins.total - 1)!;
       const ids = lo.id !== undefined && hi.id !== undefined ? ` · ids ${visibleLine(lo.id, 14)}…${visibleLine(hi.id, 14)}` : '';
-      const text = `${bins.total.toLocaleString('en-US')} events${ids}`;
+      const text = `${formatCount(bins.total)} events${ids}`;
       // at the lane's first event in view, kept inside the canvas
       const lx = Math.max(2, Math.min(f.x(lo.t), f.width - textW(text) - 4));
       const label = (
