@@ -41,7 +41,7 @@ function answered(D: Derivation, r: ReqState, unverifiedRoots: Map<StreamS, numb
   const gapLosses = D.I.gapOrds.get(root);
   const crossLosses = cross.losses.get(root);
   let lossesBefore: readonly GapLoss[] = NO_LOSSES;
-  if ((gapLosses && gapLosses.length > 0) || root.crossOrds.length > 0 || (crossLosses && crossLosses.length > 0)) {
+  if (gapLosses?.length || root.crossOrds.length || crossLosses?.length) {
     const losses: GapLoss[] = (gapLosses ?? []).concat(root.crossOrds.map((o) => [o - 1, o, '', false] as GapLoss), crossLosses ?? []);
     lossesBefore = losses.filter(([, o]) => o >= r.ord && o <= respOrd);
   }

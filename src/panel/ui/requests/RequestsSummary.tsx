@@ -70,7 +70,12 @@ export function RequestsSummary() {
   const act = useNavActions();
   const cols = useGridColumns('requests-summary', COLUMNS);
   const key = view?.session.key;
-  const open = useCallback((id: string) => key !== undefined && act.openRequest(key, id), [act, key]);
+  const open = useCallback(
+    (id: string) => {
+      if (key !== undefined) act.openRequest(key, id);
+    },
+    [act, key],
+  );
   const reqs = view?.requests ?? [];
   if (!view || !reqs.length) return null;
   return (
