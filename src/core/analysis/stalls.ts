@@ -25,6 +25,11 @@ const KEEP = 16;
 const held = (st: StreamS) => st.method === 'GET' && (st.transport === 'fetch' || st.transport === 'xhr' || st.transport === 'import');
 /** How far an imported entry's timings.blocked may be from the wait and still be that wait. */
 const BLOCKED_SLACK_MS = 250;
+/**
+ * A HAR times each entry on its own: a held entry's answer can show a few ms before the headers
+ * that let it go (2 ms in DevTools' HAR of a use-mcp run, test/e2e/use-mcp.test.ts).
+ */
+const IMPORT_ORDER_SLACK_MS = 20;
 const urlKey = (src: string, url: string) => src + '\u0000' + url;
 
 /** A GET stream started (its request sent at st.start). */
@@ -46,11 +51,24 @@ export function noteGet(A: AnalyzerState, src: string, st: StreamS): void {
  */
 export function checkStall(A: AnalyzerState, src: string, st: StreamS, s: SessionState, at: number): void {
   if (!held(st) || !st.url) return;
+  judgeStall(A, src, st, s, at);
+  if (st.transport !== 'import') return;
+  // An imported GET answered just before these headers may have been let go by them (the HAR's
+  // order of the two is not theirs): judged again now that they are known.
+  for (const y of A.getsByUrl.get(urlKey(src, st.url)) ?? []) {
+    const r = y.respondedAt;
+    if (y === st || y.stallFound || y.transport !== 'import' || !y.session || r === undefined || r >= at || at - r > IMPORT_ORDER_SLACK_MS || y.start < st.start) continue;
+    judgeStall(A, src, y, y.session, r);
+  }
+}
+
+function judgeStall(A: AnalyzerState, src: string, st: StreamS, s: SessionState, at: number): void {
   let by: StreamS | undefined;
   let freed = -Infinity; // when `by`'s headers came: `st` left the browser then
-  for (const x of A.getsByUrl.get(urlKey(src, st.url)) ?? []) {
+  const until = at + (st.transport === 'import' ? IMPORT_ORDER_SLACK_MS : 0);
+  for (const x of A.getsByUrl.get(urlKey(src, st.url!)) ?? []) {
     const r = x.respondedAt;
-    if (x === st || r === undefined || x.start > st.start || r <= st.start || r > at || r <= freed) continue;
+    if (x === st || r === undefined || x.start > st.start || r <= st.start || r > until || r <= freed) continue;
     by = x;
     freed = r;
   }
@@ -62,6 +80,7 @@ export function checkStall(A: AnalyzerState, src: string, st: StreamS, s: Sessio
     if (shown === undefined || Math.abs(shown - waited) > Math.max(BLOCKED_SLACK_MS, waited / 10)) return;
   }
   const req = st.root.requests[0];
+  st.stallFound = true;
   addFinding(A, s, ++A.ord, 'request-stalled', {
     streamId: st.id,
     relatedStreamIds: [by.id],

@@ -140,7 +140,7 @@ export interface StreamS {
   resumes?: StreamS;
   resumedBy: string[];
   start: number;
-  respondedAt?: number; blockedMs?: number; // response record's time; an imported HAR entry's timings.blocked (stalls.ts)
+  respondedAt?: number; blockedMs?: number; stallFound?: boolean; // response record's time; an imported HAR entry's timings.blocked; a request-stalled finding names it (stalls.ts)
   end?: number;
   state: StreamState;
   endReason?: string;

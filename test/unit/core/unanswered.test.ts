@@ -172,6 +172,15 @@ describe('in other wire formats and files', () => {
     expect(unnamed(again)).toEqual(unnamed(found));
   });
 
+  it("DevTools' HAR where the held resume's answer shows 2 ms before the headers that let it go: still request-stalled", () => {
+    // A CI run's use-mcp HAR (test/e2e/use-mcp.test.ts): the resume from Last-Event-ID 15 was
+    // blocked 9.7 s and answered at 46.394 s; the GET it waited behind got its headers at 46.396 s.
+    const text = readFileSync(join(import.meta.dirname, '../../fixtures/captures/browser/use-mcp-stalled-tie.devtools.har'), 'utf8');
+    const found = analyzeRecords(importText(text).records).findings.filter((f) => f.code === 'request-stalled');
+    expect(found.map((f) => f.eventIds[0] ?? '(none)')).toEqual(expect.arrayContaining(['15', '8']));
+    expect(found.find((f) => f.eventIds[0] === '15')!.message).toMatch(/waited in the browser \(the HAR's timings: blocked 9\.7 s before it was sent\)/);
+  });
+
   it('request-stalled survives the HAR export and audit (the transport is kept in _msi)', () => {
     const c = new Capture();
     initSession(c);
