@@ -35,7 +35,13 @@ export interface NetEntry {
 }
 
 export const netHeaders = (hs: readonly NetHeader[] | undefined): Header[] => (hs ?? []).map((h) => [String(h.name), String(h.value)]);
-const get = (hs: readonly NetHeader[] | undefined, name: string) => headerValue(netHeaders(hs), name);
+/** headerValue over DevTools' headers without copying them: asked several times of every network entry. */
+function get(hs: readonly NetHeader[] | undefined, name: string): string | undefined {
+  if (!hs) return undefined;
+  const lower = name.toLowerCase();
+  for (const h of hs) if (String(h.name).toLowerCase() === lower) return String(h.value);
+  return undefined;
+}
 
 export function isPreflight(e: NetEntry): boolean {
   return e._resourceType === 'preflight' || (e.request.method === 'OPTIONS' && get(e.request.headers, 'access-control-request-method') !== undefined);
