@@ -36,7 +36,7 @@ export interface NetEntry {
 
 export const netHeaders = (hs: readonly NetHeader[] | undefined): Header[] => (hs ?? []).map((h) => [String(h.name), String(h.value)]);
 /** headerValue over DevTools' headers without copying them: asked several times of every network entry. */
-function get(hs: readonly NetHeader[] | undefined, name: string): string | undefined {
+export function netHeader(hs: readonly NetHeader[] | undefined, name: string): string | undefined {
   if (!hs) return undefined;
   const lower = name.toLowerCase();
   for (const h of hs) if (String(h.name).toLowerCase() === lower) return String(h.value);
@@ -44,7 +44,7 @@ function get(hs: readonly NetHeader[] | undefined, name: string): string | undef
 }
 
 export function isPreflight(e: NetEntry): boolean {
-  return e._resourceType === 'preflight' || (e.request.method === 'OPTIONS' && get(e.request.headers, 'access-control-request-method') !== undefined);
+  return e._resourceType === 'preflight' || (e.request.method === 'OPTIONS' && netHeader(e.request.headers, 'access-control-request-method') !== undefined);
 }
 
 function looksJsonRpc(text: string | undefined): boolean {
@@ -61,10 +61,10 @@ function looksJsonRpc(text: string | undefined): boolean {
 export function mcpMarkers(e: NetEntry): string[] {
   if (isPreflight(e)) return [];
   const out: string[] = [];
-  const ct = get(e.response.headers, 'content-type') ?? e.response.content?.mimeType;
+  const ct = netHeader(e.response.headers, 'content-type') ?? e.response.content?.mimeType;
   if (isEventStreamType(ct)) out.push('text/event-stream');
-  for (const h of MCP_REQUEST_HEADERS) if (get(e.request.headers, h) !== undefined) out.push(h);
-  if (!out.includes('mcp-session-id') && get(e.response.headers, 'mcp-session-id') !== undefined) out.push('mcp-session-id (response)');
+  for (const h of MCP_REQUEST_HEADERS) if (netHeader(e.request.headers, h) !== undefined) out.push(h);
+  if (!out.includes('mcp-session-id') && netHeader(e.response.headers, 'mcp-session-id') !== undefined) out.push('mcp-session-id (response)');
   if (looksJsonRpc(e.request.postData?.text)) out.push('JSON-RPC body');
   return out;
 }
@@ -163,7 +163,7 @@ export function likelyReason(e: NetEntry, ctx: ReasonContext): UnseenReason {
   if (ctx.bufferCapAt !== undefined && startedAt(e) <= ctx.bufferCapAt) return 'buffer-cap';
   // The Referer is the requesting document's URL (or its origin alone, cross-origin): a document
   // no relay reported is a frame the hook does not run in.
-  const ref = get(e.request.headers, 'referer');
+  const ref = netHeader(e.request.headers, 'referer');
   if (ref && ctx.documents.length > 0) {
     const o = originOf(ref);
     const known = ctx.documents.some((d) => d === ref || (o !== null && originOf(d) === o));
@@ -197,7 +197,7 @@ const list = (v: string | undefined) =>
     .filter(Boolean);
 
 /** Whether the request carried credentials (then `*` is not a wildcard in CORS answers). */
-const credentialed = (e: NetEntry | undefined) => !!e && (get(e.request.headers, 'cookie') !== undefined || get(e.request.headers, 'authorization') !== undefined);
+const credentialed = (e: NetEntry | undefined) => !!e && (netHeader(e.request.headers, 'cookie') !== undefined || netHeader(e.request.headers, 'authorization') !== undefined);
 
 /**
  * The entry failed before the page's code saw an answer (Chrome: status 0, with `_error` such as
@@ -218,35 +218,35 @@ export const failedBeforeAnswer = (e: NetEntry) => e.response.status === 0;
 export function preflightProblem(preflight: NetEntry, actual?: NetEntry, sessionIdHint?: string): CorsProblem | null {
   if (!isPreflight(preflight)) return null;
   if (actual && !failedBeforeAnswer(actual)) return null;
-  const asked = list(get(preflight.request.headers, 'access-control-request-headers'));
+  const asked = list(netHeader(preflight.request.headers, 'access-control-request-headers'));
   const mcpAsked = asked.filter((h) => (MCP_REQUEST_HEADERS as readonly string[]).includes(h));
-  const actualMcp = actual ? MCP_REQUEST_HEADERS.filter((h) => get(actual.request.headers, h) !== undefined) : [];
+  const actualMcp = actual ? MCP_REQUEST_HEADERS.filter((h) => netHeader(actual.request.headers, h) !== undefined) : [];
   if (mcpAsked.length === 0 && (!actual || (actualMcp.length === 0 && mcpMarkers(actual).length === 0))) return null;
   const res = preflight.response;
-  const allowed = list(get(res.headers, 'access-control-allow-headers'));
+  const allowed = list(netHeader(res.headers, 'access-control-allow-headers'));
   const wildcard = allowed.includes('*') && !credentialed(actual);
   const refused = wildcard ? [] : mcpAsked.filter((h) => !allowed.includes(h));
-  const method = actual?.request.method ?? (get(preflight.request.headers, 'access-control-request-method') ?? 'POST').toUpperCase();
+  const method = actual?.request.method ?? (netHeader(preflight.request.headers, 'access-control-request-method') ?? 'POST').toUpperCase();
   const url = actual?.request.url ?? preflight._initiator?.url ?? preflight.request.url;
-  const sessionId = (actual && get(actual.request.headers, 'mcp-session-id')) ?? sessionIdHint;
+  const sessionId = (actual && netHeader(actual.request.headers, 'mcp-session-id')) ?? sessionIdHint;
   const base = { code: 'cors-preflight-rejected' as const, method, url, ...(sessionId !== undefined ? { sessionId } : {}) };
-  const origin = get(preflight.request.headers, 'origin') ?? 'the page';
+  const origin = netHeader(preflight.request.headers, 'origin') ?? 'the page';
   if (refused.length > 0) {
     return {
       ...base,
       headers: refused,
       message:
         `The browser refused ${method} ${url} before sending it: its CORS preflight (OPTIONS) was answered with ` +
-        `Access-Control-Allow-Headers: ${get(res.headers, 'access-control-allow-headers') ?? '(none)'}, which does not allow ${refused.join(', ')} ` +
+        `Access-Control-Allow-Headers: ${netHeader(res.headers, 'access-control-allow-headers') ?? '(none)'}, which does not allow ${refused.join(', ')} ` +
         `that the MCP client sends from ${origin}. The client saw only a network error ("Failed to fetch"), the server never saw the request. ` +
         `Add ${refused.join(', ')} to the server's Access-Control-Allow-Headers (with content-type, mcp-session-id, mcp-protocol-version and last-event-id, the headers MCP clients send).`,
     };
   }
   // Refused for another reason: the preflight's status or its Allow-Origin / Allow-Methods.
   const status = res.status;
-  const allowOrigin = get(res.headers, 'access-control-allow-origin');
-  const methods = list(get(res.headers, 'access-control-allow-methods'));
-  const reqMethod = (get(preflight.request.headers, 'access-control-request-method') ?? method).toLowerCase();
+  const allowOrigin = netHeader(res.headers, 'access-control-allow-origin');
+  const methods = list(netHeader(res.headers, 'access-control-allow-methods'));
+  const reqMethod = (netHeader(preflight.request.headers, 'access-control-request-method') ?? method).toLowerCase();
   let why: string;
   let add: string[];
   if (!actual || status === 0) return null; // no failed request to explain, or the preflight itself did not reach the server
@@ -278,14 +278,14 @@ export function preflightProblem(preflight: NetEntry, actual?: NetEntry, session
  */
 export function exposeProblem(e: NetEntry, pageVisible?: readonly Header[]): CorsProblem | null {
   if (failedBeforeAnswer(e)) return null;
-  const sid = get(e.response.headers, 'mcp-session-id');
+  const sid = netHeader(e.response.headers, 'mcp-session-id');
   if (sid === undefined) return null;
-  const allowOrigin = get(e.response.headers, 'access-control-allow-origin');
-  const reqOrigin = get(e.request.headers, 'origin');
+  const allowOrigin = netHeader(e.response.headers, 'access-control-allow-origin');
+  const reqOrigin = netHeader(e.request.headers, 'origin');
   if (!allowOrigin && !reqOrigin) return null; // same-origin: every header is visible
   if (reqOrigin && originOf(e.request.url) === reqOrigin) return null;
   if (pageVisible && headerValue(pageVisible, 'mcp-session-id') !== undefined) return null;
-  const exposed = list(get(e.response.headers, 'access-control-expose-headers'));
+  const exposed = list(netHeader(e.response.headers, 'access-control-expose-headers'));
   if (exposed.includes('mcp-session-id')) return null;
   if (exposed.includes('*') && !credentialed(e)) return null;
   const method = e.request.method;
@@ -296,7 +296,7 @@ export function exposeProblem(e: NetEntry, pageVisible?: readonly Header[]): Cor
     headers: ['Mcp-Session-Id'],
     message:
       `The server answered ${method} ${e.request.url} with Mcp-Session-Id: ${sid}, but its Access-Control-Expose-Headers ` +
-      `(${get(e.response.headers, 'access-control-expose-headers') ?? 'none'}) does not list it, so the page's MCP client cannot read it from this cross-origin response` +
+      `(${netHeader(e.response.headers, 'access-control-expose-headers') ?? 'none'}) does not list it, so the page's MCP client cannot read it from this cross-origin response` +
       `${pageVisible ? ' (the capture, which sees what the page sees, has no Mcp-Session-Id on it)' : ''}: its next requests go without the session id ` +
       `(the server then answers 400, or starts a new session each time). Add Mcp-Session-Id to the server's Access-Control-Expose-Headers.`,
   };

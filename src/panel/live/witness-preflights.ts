@@ -5,7 +5,7 @@
 // order. A preflight that refused an MCP header is reported with or without it; the session id
 // then comes from the capture's request to that URL.
 
-import { failedBeforeAnswer, isPreflight, netHeaders, preflightProblem, startedAt, type CorsProblem, type NetEntry } from '../../core/witness';
+import { failedBeforeAnswer, isPreflight, netHeader, preflightProblem, startedAt, type CorsProblem, type NetEntry } from '../../core/witness';
 
 const PREFLIGHT_WAIT_MS = 3000;
 
@@ -60,7 +60,7 @@ export function createPreflights(env: PreflightEnv): Preflights {
       seen.add(k);
       if (seen.size > 2000) seen.delete(seen.values().next().value!);
       // Only a preflight asking for an MCP header, or for a JSON POST, can concern MCP.
-      const asked = (netHeaders(e.request.headers).find(([n]) => n.toLowerCase() === 'access-control-request-headers')?.[1] ?? '').toLowerCase();
+      const asked = (netHeader(e.request.headers, 'access-control-request-headers') ?? '').toLowerCase();
       if (!/mcp-|last-event-id|content-type/.test(asked)) return true;
       waiting.push(e);
       seenAt.set(e, env.now());

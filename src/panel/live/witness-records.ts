@@ -12,7 +12,7 @@ import { readEventSourceMessages } from '../../core/import/har-event-source';
 import type { CaptureRecord } from '../../core/record';
 import { isEventStreamType, isJsonType } from '../../core/record';
 import { utf8Length } from '../../core/utf8';
-import { netHeaders, type CorsProblem, type NetEntry } from '../../core/witness';
+import { netHeader, netHeaders, type CorsProblem, type NetEntry } from '../../core/witness';
 import { WITNESS_SRC } from './witness-capture-index';
 import type { MissingRequest, WitnessEntry } from './witness-types';
 
@@ -25,7 +25,7 @@ const recordHeaders = (hs: NetEntry['request']['headers']) => netHeaders(hs).fil
 
 /** What kind of body the capture would hold of this response (null: none worth adding). */
 export function bodyKind(e: NetEntry): 'sse' | 'json' | null {
-  const ct = netHeaders(e.response.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? e.response.content?.mimeType;
+  const ct = netHeader(e.response.headers, 'content-type') ?? e.response.content?.mimeType;
   if (isEventStreamType(ct)) return 'sse';
   if (isJsonType(ct)) return 'json';
   return null;
@@ -102,7 +102,7 @@ export function createWitnessRecords(): WitnessRecords {
       const { method, url } = m;
       // The request's session id, else the one its response created (initialize): the analysis
       // files the capture's streams of this request under that session too.
-      const sidOf = (hs: NetEntry['request']['headers']) => netHeaders(hs).find(([k]) => k.toLowerCase() === 'mcp-session-id')?.[1];
+      const sidOf = (hs: NetEntry['request']['headers']) => netHeader(hs, 'mcp-session-id');
       const sid = sidOf(e.request.headers) ?? sidOf(e.response.headers);
       // Its events held (observed by the network view): a warning finding, since how the page
       // read them is unknown. Not held: a gap, since the capture lacks them.
