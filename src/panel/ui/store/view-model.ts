@@ -67,7 +67,8 @@ export function createViewModelBuilder(): ViewModelBuilder {
     if (!merger) mergers.set(s.key, (merger = createEventRowsMerger(stats.merge)));
     const rows = merger.update(snap, s.streamIds);
     const prevSnap = prev?.snap;
-    const sameStreams = !!old && !!prevSnap && old.lanes.streams.length === s.streamIds.length && s.streamIds.every((id) => snap.streams[id] === prevSnap.streams[id]);
+    // (a finished capture's timeline range is the tight one: see buildLanes)
+    const sameStreams = !!old && !!prevSnap && prevSnap.finished === snap.finished && old.lanes.streams.length === s.streamIds.length && s.streamIds.every((id) => snap.streams[id] === prevSnap.streams[id]);
     if (old && sameStreams && old.session === s && old.findings === findings && old.requests === requests && old.rows === rows) return old;
     stats.sessionsBuilt++;
     const requestById = new Map(requests.map((r) => [r.id, r]));

@@ -85,6 +85,17 @@ export function buildLanes(snap: AnalysisSnapshot, session: Session, reqs: Reado
   if (Number.isFinite(a)) {
     const pad = Math.max(20, (b - a) * 0.04);
     range = { start: a - pad, end: b + pad * 2.5 };
+    // A live session grows with every published snapshot. Kept while its streams still fit, and
+    // grown by a quarter when they no longer do, the range stays put between steps: the marks do
+    // not slide left four times a second, and a tool call adds its own lane's marks instead of
+    // moving every mark, tick and span drawn (and re-laying out the timeline's SVG; issue 22's row 2c).
+    // A session's first build (a reload) and a finished capture (a file read to its end) get the
+    // tight range.
+    const p = snap.finished ? undefined : prev?.range;
+    if (p && a >= p.start && p.end - p.start <= 2 * (range.end - range.start)) {
+      if (b + pad <= p.end) range = p;
+      else range = { start: range.start, end: b + pad + (b - a) * 0.25 };
+    }
   }
   return { streams, laneOf, labels, t0: streams.length ? streams[0]!.start : 0, range, name: sameLabels ? prev.name : lazyNamer(labels) };
 }
