@@ -186,6 +186,12 @@ try {
   const muts = await arm.panel!.eval<[string, number][]>(`(() => { globalThis.__mo.disconnect(); return [...globalThis.__muts].sort((a, b) => b[1] - a[1]).slice(0, 25); })()`);
   console.log('panel DOM mutations (type, element, attribute: count):');
   for (const [k, v] of muts) console.log(`  ${String(v).padStart(7)}  ${k}`);
+  // What the panel's layouts walk: its elements by tag and first class, most first.
+  const census = await arm.panel!.eval<[string, number][]>(`(() => {
+    const m = new Map();
+    for (const n of document.querySelectorAll('*')) { const k = n.tagName.toLowerCase() + (n.getAttribute('class') ? '.' + String(n.getAttribute('class')).split(' ')[0] : ''); m.set(k, (m.get(k) ?? 0) + 1); }
+    return [...m].sort((a, b) => b[1] - a[1]).slice(0, 15); })()`);
+  console.log(`panel elements: ${census.map(([k, v]) => `${v} ${k}`).join(', ')}`);
   console.log(`page: ${r.ms.toFixed(0)} ms (${pageMs} ms wall), caught up ${since - t0 - pageMs} ms after`);
   for (const [name, s] of profile ? sessions : []) {
     const { profile } = await cdp.send<{ profile: Profile }>('Profiler.stop', {}, s);
