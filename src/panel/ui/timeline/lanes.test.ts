@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createAnalyzer } from '../../../core';
-import type { AnalysisSnapshot } from '../../../core/model';
+import type { AnalysisSnapshot, RequestInfo } from '../../../core/model';
 import { manyCalls } from '../test-support/generated';
 import { buildLanes, streamEnd, type Lanes } from './lanes';
 
-const reqs = new Map();
+/** Empty: lane labels fall back to the streams, and the range depends on the streams alone. */
+const reqs: ReadonlyMap<string, RequestInfo> = new Map();
 
 /** The session's lanes after each record, each built on the previous ones (as the view model does). */
 function live(records: ReturnType<typeof manyCalls>) {
