@@ -86,6 +86,27 @@ beforeAll(async () => {
     });
   </script></head><body>attack</body></html>`);
 
+  // A JSON-RPC POST answered with JSON, read whole: the hook reads such an answer with the native
+  // consumer and decodes it itself (hook/fetch.ts readWhole). Every global it could reach for is
+  // tampered with first: what the page gets must be what Chrome gives, and the record the truth.
+  server.route('/rpc', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":1,"result":{"tools":["réal"]}}');
+  });
+  server.page('/json-tamper.html', `<!doctype html><html><head><script>
+    const post = () => fetch('/rpc', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    TextDecoder.prototype.decode = function () { return '{"forged":"FORGED-decode"}'; };
+    JSON.parse = function () { return { forged: 'FORGED-parse' }; };
+    Object.defineProperty(ArrayBuffer.prototype, 'byteLength', { configurable: true, get() { return 3; } });
+    const then = Promise.prototype.then;
+    Promise.prototype.then = function (a, b) { return then.call(this, a, b); };
+    window.got = (async () => {
+      const j = await (await post()).json();
+      const t = await (await post()).text();
+      const b = new Uint8Array(await (await post()).arrayBuffer());
+      return { j, t, b: Array.from(b.subarray(0, 12)), n: b.length };
+    })();
+  </script></head><body>json</body></html>`);
+
   server.page('/wrap.html', `<!doctype html><html><head><script>
     const orig = window.fetch;
     window.fetch = function fetch(...a) { return orig.apply(this, a); };
@@ -161,6 +182,20 @@ describe('a page that fights back', () => {
     expect(bodyText(records, 'tag=attack')).toBe(pageText);
     expect(reqs(records).map((r) => r.url)).toEqual([server.url('/sse?tag=attack')]);
     expect(duplicateKeys(records)).toEqual([]);
+    denseSeqs(records);
+  });
+
+  it('a JSON answer read whole gives the page what Chrome gives and the panel the truth, whatever globals the page replaced', async () => {
+    await navigate(h, server.url('/json-tamper.html'));
+    const answer = '{"jsonrpc":"2.0","id":1,"result":{"tools":["réal"]}}';
+    const bytes = [...new TextEncoder().encode(answer)];
+    const got = await h.evalPage<{ j: unknown; t: string; b: number[]; n: number }>('window.got');
+    expect(got).toEqual({ j: { jsonrpc: '2.0', id: 1, result: { tools: ['réal'] } }, t: answer, b: bytes.slice(0, 12), n: bytes.length });
+    const records = await waitForRecords(h.panel, (rs) => rs.filter((r) => r.kind === 'end').length >= 3, 'the three JSON answers');
+    const ends = records.filter((r): r is Extract<CaptureRecord, { kind: 'end' }> => r.kind === 'end');
+    expect(ends.map((e) => e.how)).toEqual(['complete', 'complete', 'complete']);
+    for (const e of ends) expect(records.filter((r) => r.kind === 'chunk' && r.conn === e.conn).map((r) => (r as { text: string }).text).join('')).toBe(answer);
+    expect(JSON.stringify(records)).not.toContain('FORGED');
     denseSeqs(records);
   });
 

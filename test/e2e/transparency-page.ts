@@ -17,6 +17,16 @@ export function installRoutes(server: TestServer): void {
   server.route('/t/json', (_q, res, body) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: 7, result: { echo: body.length } }));
   });
+  // JSON answers to JSON-RPC POSTs cut mid-body: the hook reads a JSON answer the page reads
+  // whole with the native consumer (hook/fetch.ts, readWhole); its errors must be Chrome's.
+  server.route('/t/jsonhang', (_q, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"jsonrpc":"2.0","id":7,"res');
+  });
+  server.route('/t/jsonreset', (_q, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"jsonrpc":"2.0","id":7,"res', () => setTimeout(() => res.socket?.destroy(), 50));
+  });
   server.route('/t/plain', (_q, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('plain text'));
   server.route('/t/badjson', (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{not json'));
   server.route('/t/hang', (_q, res) => {
@@ -47,6 +57,13 @@ export const PROBE = String.raw`(async () => {
   await probe('sseMeta', async () => { const r = await fetch('/t/sse', post); const m = meta(r); await r.arrayBuffer(); return m; });
   await probe('json', async () => { const r = await fetch('/t/json', post); const j = await r.json(); return { m: meta(r), j, used: r.bodyUsed }; });
   await probe('badJson', async () => { const r = await fetch('/t/badjson', post); return await r.json(); });
+  await probe('jsonUsedSync', async () => { const r = await fetch('/t/json', post); const p = r.json(); const u = [r.bodyUsed, r.body === r.body, r.body.locked]; return { u, j: await p, after: [r.bodyUsed, r.body.locked] }; });
+  await probe('jsonTwice', async () => { const r = await fetch('/t/json', post); await r.json(); return await r.text(); });
+  await probe('jsonCloneAfter', async () => { const r = await fetch('/t/json', post); const p = r.text(); try { r.clone(); return 'cloned'; } catch (e) { await p; return err(e); } });
+  await probe('jsonBodyThenJson', async () => { const r = await fetch('/t/json', post); const b = r.body; const j = await r.json(); return { j, same: r.body === b, locked: b.locked, used: r.bodyUsed }; });
+  await probe('jsonKinds', async () => { const out = []; for (const k of ['arrayBuffer', 'blob', 'bytes', 'formData']) { const r = await fetch('/t/json', post); if (!r[k]) continue; try { const v = await r[k](); out.push([k, v.constructor.name, v.byteLength ?? v.size ?? v.length ?? null, v.type ?? null]); } catch (e) { out.push([k, err(e)]); } } return out; });
+  await probe('jsonAbortDuring', async () => { const ac = new AbortController(); const r = await fetch('/t/jsonhang', { ...post, signal: ac.signal }); const p = r.json(); setTimeout(() => ac.abort(), 30); return await p; });
+  await probe('jsonResetMid', async () => { const r = await fetch('/t/jsonreset', post); return await r.text(); });
   await probe('arrayBuffer', async () => { const r = await fetch('/t/sse'); const b = await r.arrayBuffer(); return { n: b.byteLength, cls: b.constructor.name }; });
   await probe('bytes', async () => { const r = await fetch('/t/sse'); if (!r.bytes) return 'no bytes()'; const b = await r.bytes(); return { n: b.length, cls: b.constructor.name }; });
   await probe('blob', async () => { const r = await fetch('/t/sse'); const b = await r.blob(); return { n: b.size, type: b.type }; });

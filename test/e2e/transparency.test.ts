@@ -70,6 +70,24 @@ describe('transparency (with vs without the extension)', () => {
     const howFor = (path: string) => reqs.filter((r) => r.url.endsWith(path)).map((r) => ends.get(r.conn)?.how);
     expect(howFor('/t/hang')).toEqual(expect.arrayContaining(['page-cancelled', 'page-aborted']));
     expect(howFor('/t/reset')).toContain('network-error');
+    // JSON answers read whole (the native consumer reads them: hook/fetch.ts readWhole), or through
+    // the body the page took first: each one's text once, its end as the page met it.
+    const answer = JSON.stringify({ jsonrpc: '2.0', id: 7, result: { echo: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }).length } });
+    // (A response the page never read, requestObjectTwice's first, has no end until collected; its
+    // second fetch fails before any response.)
+    const answered = new Set(records.filter((r) => r.kind === 'response').map((r) => (r as any).conn));
+    const jsonRead = reqs.filter((r) => r.url.endsWith('/t/json') && ends.has(r.conn) && answered.has(r.conn));
+    expect(jsonRead.length).toBeGreaterThanOrEqual(10);
+    for (const r of jsonRead) {
+      expect(ends.get(r.conn)?.how, r.conn).toBe('complete');
+      expect(textOf(r.conn), r.conn).toBe(answer);
+    }
+    expect(howFor('/t/jsonhang')).toEqual(['page-aborted']);
+    expect(howFor('/t/jsonreset')).toEqual(['network-error']);
+    for (const path of ['/t/jsonhang', '/t/jsonreset']) {
+      const r = reqs.find((x) => x.url.endsWith(path))!;
+      expect(textOf(r.conn)).toBe('');
+    }
     const xhr = reqs.find((r) => r.transport === 'xhr' && r.url.endsWith('/t/sse'))!;
     expect(textOf(xhr.conn)).toBe(full);
     expect(reqs.filter((r) => r.transport === 'eventsource').length).toBeGreaterThanOrEqual(2);

@@ -58,9 +58,17 @@ interface FaultPipe {
 interface BodyState {
   cs: ConnState;
   res: Response;
-  wrapped: ReadableStream<Uint8Array>;
+  /**
+   * What the page gets as `body`: made on first use (`wrappedOf`), since a JSON answer read whole
+   * never needs it. Its byte source has no start and a highWaterMark of 0, so nothing runs when it
+   * is made: made later, it behaves as made at once.
+   */
+  wrapped: ReadableStream<Uint8Array> | null;
+  source: UnderlyingByteSource;
   reader: ReadableStreamDefaultReader<Uint8Array> | null;
   disturbed: boolean;
+  /** The page was handed `wrapped` (it read `body`): its consumers must go through it. */
+  exposed: boolean;
   index: number;
   contentType: string | null;
 }
@@ -127,12 +135,18 @@ const unreadRegistry = new FinalizationRegistry<ConnState>((cs) => {
   if (--cs.alive <= 0) finish(cs, 'unread', 'response garbage-collected before its body was fully read');
 });
 
+function wrappedOf(st: BodyState): ReadableStream<Uint8Array> {
+  if (st.wrapped === null) st.wrapped = new N.ReadableStream<Uint8Array>(st.source as UnderlyingSource<Uint8Array>, { highWaterMark: 0 });
+  return st.wrapped;
+}
+
 function makeState(res: Response, cs: ConnState, contentType: string | null): BodyState {
   const st = {} as BodyState;
   st.cs = cs;
   st.res = res;
   st.reader = null;
   st.disturbed = false;
+  st.exposed = false;
   st.index = 0;
   st.contentType = contentType;
   const source: UnderlyingByteSource = {
@@ -192,7 +206,8 @@ function makeState(res: Response, cs: ConnState, contentType: string | null): Bo
       return faultPull(st, c);
     };
   }
-  st.wrapped = new N.ReadableStream<Uint8Array>(source as UnderlyingSource<Uint8Array>, { highWaterMark: 0 });
+  st.source = source;
+  st.wrapped = null;
   states.set(res, st);
   unreadRegistry.register(res, cs);
   return st;
@@ -323,7 +338,7 @@ function unusable(st: BodyState): Response {
  * to "Failed to fetch" where a real body rejects with the AbortError/TypeError of the read.
  */
 async function readAll(st: BodyState): Promise<Uint8Array<ArrayBuffer>> {
-  const reader = call<ReadableStreamDefaultReader<Uint8Array>>(N.streamGetReader, st.wrapped);
+  const reader = call<ReadableStreamDefaultReader<Uint8Array>>(N.streamGetReader, wrappedOf(st));
   const parts: Uint8Array[] = [];
   let n = 0;
   for (;;) {
@@ -349,6 +364,61 @@ async function readAll(st: BodyState): Promise<Uint8Array<ArrayBuffer>> {
   return out;
 }
 
+/** UTF-8, a leading BOM stripped: how the body consumers decode (Fetch, "UTF-8 decode"). */
+const utf8 = new N.TextDecoder();
+
+/** Bytes per chunk record of a body read whole (`readWhole`): about what one network read gives. */
+const WHOLE_PIECE = 65536;
+
+/**
+ * A JSON answer the page reads whole (text(), json()…, the usual JSON-RPC POST) before touching
+ * its body in any other way, with no clone and no fault in play: nothing the page can observe
+ * depends on the reads in between (it gets the bytes at once), so the native consumer reads the
+ * real body and the bytes are recorded when it resolves, instead of going read by read through the
+ * pull-driven wrapper (its stream, reader and promises per read were most of what a JSON-RPC POST
+ * cost the page's thread: docs/benchmarks.md, row 2c). Event streams keep the wrapper: their
+ * events are timed by the reads.
+ */
+function wholeJson(st: BodyState): boolean {
+  return !st.exposed && st.cs.branches === 1 && !st.cs.fault && isJsonType(st.contentType);
+}
+
+/**
+ * The body of `res` read by the native `arrayBuffer` (which consumes it as the page's own call
+ * would: same errors, same abort), recorded in pieces of WHOLE_PIECE bytes when it resolves. The
+ * response is the native one from here on (body, bodyUsed, clone and the consumers answer as
+ * Chrome does for a body being read).
+ */
+function readWhole(res: Response, st: BodyState, nativeArrayBuffer: () => Promise<ArrayBuffer>): Promise<ArrayBuffer> {
+  const cs = st.cs;
+  st.disturbed = true;
+  states.delete(res);
+  return call<Promise<ArrayBuffer>>(
+    N.promiseThen,
+    call<Promise<ArrayBuffer>>(nativeArrayBuffer, res),
+    (buf: ArrayBuffer) => {
+      try {
+        const n = call<number>(N.arrayBufferByteLength, buf);
+        for (let o = 0; o < n; o += WHOLE_PIECE) recordChunk(st, new N.Uint8Array(buf, o, n - o < WHOLE_PIECE ? n - o : WHOLE_PIECE));
+        finish(cs, 'complete');
+      } catch {
+        // recording must never break the page's read
+      }
+      return buf;
+    },
+    (e: unknown) => {
+      try {
+        const aborted = abortReason(cs.signal);
+        if (aborted !== null) finish(cs, 'page-aborted', aborted);
+        else finish(cs, 'network-error', errText(e));
+      } catch {
+        // never change the page's error
+      }
+      throw e;
+    },
+  );
+}
+
 function installResponsePatches() {
   const P = N.Response.prototype;
   const native = {
@@ -367,7 +437,9 @@ function installResponsePatches() {
       {
         get body() {
           const st = states.get(this as unknown as Response);
-          return st ? st.wrapped : call(G.resBody, this);
+          if (!st) return call(G.resBody, this);
+          st.exposed = true;
+          return wrappedOf(st);
         },
       },
       'body',
@@ -393,8 +465,18 @@ function installResponsePatches() {
       [name](this: Response) {
         const st = states.get(this);
         if (!st) return call(nativeFn, this);
-        if (st.wrapped.locked || st.disturbed) return call(nativeFn, unusable(st));
+        if (st.disturbed || (st.wrapped !== null && st.wrapped.locked)) return call(nativeFn, unusable(st));
         const headers: Header[] = st.contentType ? [['content-type', st.contentType]] : [];
+        if (wholeJson(st)) {
+          const whole = readWhole(this, st, native.arrayBuffer);
+          // What the native consumers do with a body's bytes (Fetch: UTF-8 decode, BOM stripped, then
+          // JSON.parse for json()), without a Response to hold them.
+          if (name === 'json') return call(N.promiseThen, whole, (buf: ArrayBuffer) => N.jsonParse(call<string>(N.textDecode, utf8, buf)));
+          if (name === 'text') return call(N.promiseThen, whole, (buf: ArrayBuffer) => call<string>(N.textDecode, utf8, buf));
+          if (name === 'arrayBuffer') return whole;
+          if (name === 'bytes') return call(N.promiseThen, whole, (buf: ArrayBuffer) => new N.Uint8Array(buf));
+          return call(N.promiseThen, whole, (buf: ArrayBuffer) => call(nativeFn, new N.Response(buf, { headers })));
+        }
         const all = readAll(st);
         st.disturbed = true;
         if (name === 'json') {
@@ -414,11 +496,11 @@ function installResponsePatches() {
     clone(this: Response) {
       const st = states.get(this);
       if (!st) return call(native.clone, this);
-      if (st.wrapped.locked || st.disturbed) return call(native.clone, unusable(st));
+      if (st.disturbed || (st.wrapped !== null && st.wrapped.locked)) return call(native.clone, unusable(st));
       if (st.cs.fault) {
         // A faulted body: both branches get what the page gets (a native clone would tee the
         // server's body, withheld events included).
-        const branches = call<ReadableStream<Uint8Array>[]>(N.streamTee, st.wrapped);
+        const branches = call<ReadableStream<Uint8Array>[]>(N.streamTee, wrappedOf(st));
         st.wrapped = branches[0]!;
         const h = call<Headers>(G.resHeaders, this);
         return new N.Response(branches[1]!, { status: call(G.resStatus, this), statusText: call(G.resStatusText, this), headers: h });

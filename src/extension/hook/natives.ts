@@ -17,9 +17,12 @@ export const N = {
   Headers: window.Headers,
   ReadableStream: window.ReadableStream,
   TextDecoder: window.TextDecoder,
+  textDecode: TextDecoder.prototype.decode,
   Uint8Array: window.Uint8Array,
   /** %TypedArray%.prototype.buffer getter. */
   typedArrayBuffer: Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype) as object, 'buffer')!.get!,
+  /** ArrayBuffer.prototype.byteLength getter. */
+  arrayBufferByteLength: Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength')!.get!,
   /** %TypedArray%.prototype.byteLength getter. */
   typedArrayByteLength: Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype) as object, 'byteLength')!.get!,
   MessageChannel: window.MessageChannel,

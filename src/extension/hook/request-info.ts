@@ -73,7 +73,7 @@ function bodyOf(body: unknown, info: RequestInfo): void {
     info.body = body.toString();
   } else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
     try {
-      const c = cap(decoder.decode(body as ArrayBuffer));
+      const c = cap(call<string>(N.textDecode, decoder, body as ArrayBuffer));
       info.body = c.body;
       if (c.truncated) info.bodyNote = 'truncated';
     } catch {
