@@ -131,6 +131,13 @@ function finish(cs: ConnState, how: 'complete' | 'network-error' | 'page-aborted
   cs.conn.end(how, reason);
 }
 
+/** A read of the body rejected with `e`: the page aborted it (its signal fired), or the network failed. */
+function failed(cs: ConnState, e: unknown) {
+  const aborted = abortReason(cs.signal);
+  if (aborted !== null) finish(cs, 'page-aborted', aborted);
+  else finish(cs, 'network-error', errText(e));
+}
+
 const unreadRegistry = new FinalizationRegistry<ConnState>((cs) => {
   if (--cs.alive <= 0) finish(cs, 'unread', 'response garbage-collected before its body was fully read');
 });
@@ -168,9 +175,7 @@ function makeState(res: Response, cs: ConnState, contentType: string | null): Bo
           try {
             r = await call<Promise<ReadableStreamReadResult<Uint8Array>>>(N.readerRead, st.reader);
           } catch (e) {
-            const aborted = abortReason(cs.signal);
-            if (aborted !== null) finish(cs, 'page-aborted', aborted);
-            else finish(cs, 'network-error', errText(e));
+            failed(cs, e);
             controller.error(e);
             return;
           }
@@ -284,9 +289,7 @@ async function faultPull(st: BodyState, c: ReadableStreamController<Uint8Array>)
       r = await call<Promise<ReadableStreamReadResult<Uint8Array>>>(N.readerRead, reader);
     } catch (e) {
       void cs.emitter.ask(cs.conn.id, { ch: CHANNEL, v: PROTOCOL_VERSION, type: 'fault-read', conn: cs.conn.id, error: errText(e) });
-      const aborted = abortReason(cs.signal);
-      if (aborted !== null) finish(cs, 'page-aborted', aborted);
-      else finish(cs, 'network-error', errText(e));
+      failed(cs, e);
       controller.error(e);
       return;
     }
@@ -408,9 +411,7 @@ function readWhole(res: Response, st: BodyState, nativeArrayBuffer: () => Promis
     },
     (e: unknown) => {
       try {
-        const aborted = abortReason(cs.signal);
-        if (aborted !== null) finish(cs, 'page-aborted', aborted);
-        else finish(cs, 'network-error', errText(e));
+        failed(cs, e);
       } catch {
         // never change the page's error
       }
