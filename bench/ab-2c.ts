@@ -10,15 +10,19 @@
 //
 // --closed: DevTools closed in all three browsers (no panel: the hook's and the relay's own cost,
 // without DevTools' network instrumentation in the page's thread).
+// --stream=<events>: row 1's workload instead (one event stream of <events> 500-byte events read as
+// fast as the page can); figures per event, and each run's DevTools copy class (rows 1 · none…):
+// the medians are printed over the runs DevTools did not copy, and over all.
 
 import { startBenchServer } from './lib/server';
 import { median } from './lib/stats';
-import { openArm, tracedRun, type Arm } from './page';
+import { devtoolsCopy, openArm, tracedRun, type Arm } from './page';
 const args = process.argv.slice(2);
 const opt = (k: string) => args.find((a) => a.startsWith(`--${k}=`))?.slice(k.length + 3);
 const posts = Number(opt('posts') ?? 250);
 const rounds = Number(opt('rounds') ?? 8);
 const warm = Number(opt('warm') ?? 1000);
+const stream = opt('stream') ? Number(opt('stream')) : undefined;
 if (!opt('a') || !opt('b')) throw new Error('usage: --a=<dist> --b=<dist> (two built extensions)');
 const dt = !args.includes('--closed');
 const server = await startBenchServer();
@@ -28,6 +32,15 @@ try {
   arms.push(['none', await openArm('none', null, dt, url, false)]);
   arms.push(['a', await openArm('base', opt('a')!, dt, url, dt)]);
   arms.push(['b', await openArm('new', opt('b')!, dt, url, dt)]);
+  const path = stream ? `/sse?n=${stream}&b=500` : '';
+  if (stream) await streams(path, stream);
+  else await posts1();
+} finally {
+  for (const [, a] of arms) await a.browser.close().catch(() => {});
+  await server.close();
+}
+
+async function posts1() {
   for (const [, a] of arms) await a.browser.cdp.evaluate(a.page, `rpcMany(${warm})`, { timeoutMs: 600_000 });
   const main = new Map<string, number[]>(arms.map(([k]) => [k, []]));
   const ext = new Map<string, number[]>(arms.map(([k]) => [k, []]));
@@ -46,7 +59,23 @@ try {
   console.log('b − a per round (ms/POST):', diff.map((x) => x.toFixed(3)).join(', '), 'median', median(diff).toFixed(3));
   console.log('pair ratios b/a (over none):', pr.map((x) => x.toFixed(2)).join(', '), 'median', median(pr).toFixed(3));
   for (const [k, v] of ext) console.log(`ext ${k.padEnd(5)} median ${median(v).toFixed(3)} ms/POST`);
-} finally {
-  for (const [, a] of arms) await a.browser.close().catch(() => {});
-  await server.close();
+}
+
+async function streams(path: string, events: number) {
+  const expr = `consume(${JSON.stringify(server.url(path))})`;
+  const runs = new Map<string, { us: number; copy: string }[]>(arms.map(([k]) => [k, []]));
+  for (let i = 0; i < rounds; i++) {
+    const order = arms.map((_, j) => arms[(j + i) % arms.length]!);
+    for (const [k, a] of order) {
+      const r = await tracedRun(a, url, expr);
+      const c = dt ? await devtoolsCopy(a, path, events) : undefined;
+      runs.get(k)!.push({ us: (r.mainMs * 1000) / events, copy: c?.copy ?? 'closed' });
+    }
+  }
+  const none = (k: string) => runs.get(k)!.filter((x) => x.copy === 'none' || x.copy === 'closed').map((x) => x.us);
+  for (const [k, v] of runs)
+    console.log(`page main ${k.padEnd(5)} µs/event: median ${median(v.map((x) => x.us)).toFixed(3)} all, ${none(k).length ? median(none(k)).toFixed(3) : '—'} not copied (${none(k).length} runs)  [${v.map((x) => `${x.us.toFixed(2)}${x.copy[0]}`).join(', ')}]`);
+  const pairs = runs.get('a')!.map((x, i) => [x, runs.get('b')![i]!] as const).filter(([x, y]) => x.copy === y.copy && (x.copy === 'none' || x.copy === 'closed'));
+  const diff = pairs.map(([x, y]) => y.us - x.us);
+  if (diff.length) console.log(`b − a, rounds where neither was copied (${diff.length}): ${diff.map((d) => d.toFixed(3)).join(', ')}; median ${median(diff).toFixed(3)} µs/event`);
 }

@@ -97,13 +97,21 @@ beforeAll(async () => {
     TextDecoder.prototype.decode = function () { return '{"forged":"FORGED-decode"}'; };
     JSON.parse = function () { return { forged: 'FORGED-parse' }; };
     Object.defineProperty(ArrayBuffer.prototype, 'byteLength', { configurable: true, get() { return 3; } });
+    // A then that forges the text of any request body read through it (\`await\` does not call it;
+    // the hook must not either: it reads a Request's or a Blob's body as a promise of text).
     const then = Promise.prototype.then;
-    Promise.prototype.then = function (a, b) { return then.call(this, a, b); };
+    Promise.prototype.then = function (a, b) {
+      return then.call(this, typeof a === 'function' ? (v) => a(typeof v === 'string' && v.includes('tools/list') ? '{"jsonrpc":"2.0","id":9,"method":"FORGED-then"}' : v) : a, b);
+    };
+    const body = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}';
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     window.got = (async () => {
       const j = await (await post()).json();
       const t = await (await post()).text();
       const b = new Uint8Array(await (await post()).arrayBuffer());
-      return { j, t, b: Array.from(b.subarray(0, 12)), n: b.length };
+      const r = await (await fetch(new Request('/rpc', { method: 'POST', headers, body }))).json();
+      const bl = await (await fetch('/rpc', { method: 'POST', headers, body: new Blob([body]) })).json();
+      return { j, t, b: Array.from(b.subarray(0, 12)), n: b.length, r, bl };
     })();
   </script></head><body>json</body></html>`);
 
@@ -190,10 +198,14 @@ describe('a page that fights back', () => {
     const answer = '{"jsonrpc":"2.0","id":1,"result":{"tools":["réal"]}}';
     const bytes = [...new TextEncoder().encode(answer)];
     const got = await h.evalPage<{ j: unknown; t: string; b: number[]; n: number }>('window.got');
-    expect(got).toEqual({ j: { jsonrpc: '2.0', id: 1, result: { tools: ['réal'] } }, t: answer, b: bytes.slice(0, 12), n: bytes.length });
-    const records = await waitForRecords(h.panel, (rs) => rs.filter((r) => r.kind === 'end').length >= 3, 'the three JSON answers');
+    const parsed = { jsonrpc: '2.0', id: 1, result: { tools: ['réal'] } };
+    expect(got).toEqual({ j: parsed, t: answer, b: bytes.slice(0, 12), n: bytes.length, r: parsed, bl: parsed });
+    const records = await waitForRecords(h.panel, (rs) => rs.filter((r) => r.kind === 'end').length >= 5, 'the five JSON answers');
     const ends = records.filter((r): r is Extract<CaptureRecord, { kind: 'end' }> => r.kind === 'end');
-    expect(ends.map((e) => e.how)).toEqual(['complete', 'complete', 'complete']);
+    expect(ends.map((e) => e.how)).toEqual(['complete', 'complete', 'complete', 'complete', 'complete']);
+    // The bodies the hook read as promises (a Request's, a Blob's) are what the page sent.
+    const reqs = records.filter((r): r is Extract<CaptureRecord, { kind: 'request' }> => r.kind === 'request');
+    expect(reqs.map((r) => r.body)).toEqual(Array(5).fill('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'));
     for (const e of ends) expect(records.filter((r) => r.kind === 'chunk' && r.conn === e.conn).map((r) => (r as { text: string }).text).join('')).toBe(answer);
     expect(JSON.stringify(records)).not.toContain('FORGED');
     denseSeqs(records);

@@ -82,10 +82,7 @@ function bodyOf(body: unknown, info: RequestInfo): void {
   } else if (body instanceof Blob) {
     // Blobs are immutable: reading one does not touch what the page sends.
     info.body = null;
-    info.bodyAsync = call<Promise<string>>(N.blobText, body).then(
-      (t) => cap(t).body,
-      () => null,
-    );
+    info.bodyAsync = textOf(call<Promise<string>>(N.blobText, body));
   } else if (body instanceof ReadableStream) {
     info.body = null;
     info.bodyNote = 'stream';
@@ -93,6 +90,15 @@ function bodyOf(body: unknown, info: RequestInfo): void {
     info.body = null;
     info.bodyNote = 'binary'; // FormData and others: multipart, not JSON-RPC
   }
+}
+
+/**
+ * A body's text as the record holds it (capped; null when it cannot be read). Chained with the
+ * `then` captured at install: a page that replaced Promise.prototype.then would otherwise see,
+ * and could rewrite, the body text the record gets.
+ */
+function textOf(p: Promise<string>): Promise<string | null> {
+  return call<Promise<string | null>>(N.promiseThen, p, (t: string) => cap(t).body, () => null);
 }
 
 /**
@@ -136,10 +142,7 @@ export function describeRequest(input: unknown, init: RequestInit | undefined): 
     if (method === 'POST' && (declaresJson || acceptsSse) && !call(G.reqBodyUsed, input)) {
       try {
         const copy = call<Request>(N.requestClone, input);
-        info.bodyAsync = call<Promise<string>>(N.requestText, copy).then(
-          (t) => cap(t).body,
-          () => null,
-        );
+        info.bodyAsync = textOf(call<Promise<string>>(N.requestText, copy));
       } catch {
         info.bodyNote = 'unreadable';
       }
