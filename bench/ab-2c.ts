@@ -32,15 +32,14 @@ try {
   arms.push(['none', await openArm('none', null, dt, url, false)]);
   arms.push(['a', await openArm('base', opt('a')!, dt, url, dt)]);
   arms.push(['b', await openArm('new', opt('b')!, dt, url, dt)]);
-  const path = stream ? `/sse?n=${stream}&b=500` : '';
-  if (stream) await streams(path, stream);
-  else await posts1();
+  if (stream) await streamRounds(stream);
+  else await postRounds();
 } finally {
   for (const [, a] of arms) await a.browser.close().catch(() => {});
   await server.close();
 }
 
-async function posts1() {
+async function postRounds() {
   for (const [, a] of arms) await a.browser.cdp.evaluate(a.page, `rpcMany(${warm})`, { timeoutMs: 600_000 });
   const main = new Map<string, number[]>(arms.map(([k]) => [k, []]));
   const ext = new Map<string, number[]>(arms.map(([k]) => [k, []]));
@@ -61,7 +60,8 @@ async function posts1() {
   for (const [k, v] of ext) console.log(`ext ${k.padEnd(5)} median ${median(v).toFixed(3)} ms/POST`);
 }
 
-async function streams(path: string, events: number) {
+async function streamRounds(events: number) {
+  const path = `/sse?n=${events}&b=500`;
   const expr = `consume(${JSON.stringify(server.url(path))})`;
   const runs = new Map<string, { us: number; copy: string }[]>(arms.map(([k]) => [k, []]));
   for (let i = 0; i < rounds; i++) {

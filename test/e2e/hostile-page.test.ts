@@ -197,7 +197,7 @@ describe('a page that fights back', () => {
     await navigate(h, server.url('/json-tamper.html'));
     const answer = '{"jsonrpc":"2.0","id":1,"result":{"tools":["réal"]}}';
     const bytes = [...new TextEncoder().encode(answer)];
-    const got = await h.evalPage<{ j: unknown; t: string; b: number[]; n: number }>('window.got');
+    const got = await h.evalPage<{ j: unknown; t: string; b: number[]; n: number; r: unknown; bl: unknown }>('window.got');
     const parsed = { jsonrpc: '2.0', id: 1, result: { tools: ['réal'] } };
     expect(got).toEqual({ j: parsed, t: answer, b: bytes.slice(0, 12), n: bytes.length, r: parsed, bl: parsed });
     const records = await waitForRecords(h.panel, (rs) => rs.filter((r) => r.kind === 'end').length >= 5, 'the five JSON answers');
