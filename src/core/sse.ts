@@ -3,16 +3,17 @@
 // move the cursor), and reports a last block that never got its closing blank line (`truncated`):
 // a parser never dispatches such a block, and a client silently loses it.
 //
-// The fields of a block are read here too, in one pass over the block's text, with the WHATWG
-// algorithm's grammar (what eventsource-parser implements): `data` lines joined by LF, `event` ('' = default),
-// `id` (ignored when it contains NUL), `retry` (digits only), comments, a field without a colon
-// takes an empty value, one leading BOM of the stream is stripped. Feeding each block to
-// eventsource-parser after splitting it cost a second scan of every byte; the equivalence is
+// The fields of a block are read in the same pass (sse-fields.ts), with the WHATWG algorithm's
+// grammar (what eventsource-parser implements); one leading BOM of the stream is stripped here. A
+// block that starts in the text fed (LF line ends) is read line by line as its blank line is
+// looked for, so each character is scanned once. Feeding each block to eventsource-parser after
+// splitting it cost a second scan of every byte; the equivalence is
 // tested against eventsource-parser 3 itself (src/core/sse-oracle.test.ts, which also says where 3
 // departs from the WHATWG text and how the oracle allows for it). The exporters read bodies with
 // this reader too (src/export/sse.ts).
 
 import type { SseBlock, SseConnectionParser } from './sse-types';
+import { BlockFields } from './sse-fields';
 
 export type { SseBlock, SseConnectionParser } from './sse-types';
 
@@ -43,89 +44,39 @@ export function createSseConnectionParser(): SseConnectionParser {
   let skipCR = false;
   let skipped = 0;
 
-  /** Where the last block's data starts in its raw text, when its data is one line (else -1). */
-  let dataAt = -1;
+  const f = new BlockFields();
 
-  /** `noCR`: the caller knows `raw` holds no CR (it came whole from a chunk without one). */
-  function runBlock(raw: string, truncated: boolean, noCR = false): SseBlock | undefined {
-    const n = raw.length;
-    let i = 0;
-    if (bomCheck) {
-      bomCheck = false;
-      if (raw.charCodeAt(0) === 0xfeff) i = 1;
-      else if (raw.startsWith('\xEF\xBB\xBF')) i = 3;
-    }
-    let id: string | undefined;
-    let event: string | undefined;
-    let data = '';
-    let dataLines = 0;
-    dataAt = -1;
-    let retry: number | undefined;
-    let comments = 0;
-    const lfOnly = noCR || raw.indexOf('\r', i) === -1;
-    while (i < n) {
-      let j: number;
-      let c = 0;
-      if (lfOnly) {
-        j = raw.indexOf('\n', i);
-        if (j === -1) j = n;
-        else c = 10;
-      } else {
-        j = i;
-        while (j < n) {
-          c = raw.charCodeAt(j);
-          if (c === 10 || c === 13) break;
-          j++;
-        }
-      }
-      if (j === i) break; // the blank line: end of the block
-      const c0 = raw.charCodeAt(i);
-      if (c0 === 58) {
-        comments++;
-      } else {
-        let colon = raw.indexOf(':', i);
-        if (colon >= j) colon = -1;
-        const fieldEnd = colon === -1 ? j : colon;
-        const vs = colon === -1 ? j : raw.charCodeAt(colon + 1) === 32 ? colon + 2 : colon + 1;
-        const len = fieldEnd - i;
-        if (len === 4 && c0 === 100 && raw.startsWith('data', i)) {
-          const v = vs < j ? raw.slice(vs, j) : '';
-          dataAt = dataLines === 0 ? vs : -1;
-          data = dataLines === 0 ? v : data + '\n' + v;
-          dataLines++;
-        } else if (len === 2 && c0 === 105 && raw.charCodeAt(i + 1) === 100) {
-          const v = vs < j ? raw.slice(vs, j) : '';
-          if (!v.includes('\0')) id = v;
-        } else if (len === 5 && c0 === 101 && raw.startsWith('event', i)) {
-          // Nearly every named event is "message": one shared string instead of a copy each.
-          event = vs < j ? (j - vs === 7 && raw.startsWith('message', vs) ? 'message' : raw.slice(vs, j)) : undefined;
-        } else if (len === 5 && c0 === 114 && raw.startsWith('retry', i)) {
-          let ok = vs < j;
-          for (let k = vs; k < j && ok; k++) {
-            const d = raw.charCodeAt(k);
-            if (d < 48 || d > 57) ok = false;
-          }
-          if (ok) retry = parseInt(raw.slice(vs, j), 10);
-        }
-      }
-      i = c === 13 && raw.charCodeAt(j + 1) === 10 ? j + 2 : j + 1;
-    }
+  /** The block read into `f`, with raw text `raw`; undefined when it has no id and no data. */
+  function made(raw: string, truncated: boolean): SseBlock | undefined {
+    const { id, event, data, retry, comments } = f;
     totalComments += comments;
     if (retry !== undefined) lastRetry = retry;
-    if (id === undefined && dataLines === 0) return undefined;
+    if (id === undefined && f.dataLines === 0) return undefined;
     if (!truncated && id !== undefined) cursor = id;
     // The usual block is built with its final shape (no property added after creation).
-    if (id !== undefined && dataLines > 0 && retry === undefined && !truncated)
+    if (id !== undefined && f.dataLines > 0 && retry === undefined && !truncated)
       return event !== undefined ? { comments, raw, id, event, data } : { comments, raw, id, data };
     const block: SseBlock = { comments, raw };
     if (id !== undefined) block.id = id;
-    if (dataLines > 0) {
+    if (f.dataLines > 0) {
       if (event !== undefined) block.event = event;
       block.data = data;
     }
     if (retry !== undefined) block.retry = retry;
     if (truncated) block.truncated = true;
     return block;
+  }
+
+  /** `noCR`: the caller knows `raw` holds no CR (it came whole from a chunk without one). */
+  function runBlock(raw: string, truncated: boolean, noCR = false): SseBlock | undefined {
+    let i = 0;
+    if (bomCheck) {
+      bomCheck = false;
+      if (raw.charCodeAt(0) === 0xfeff) i = 1;
+      else if (raw.startsWith('\xEF\xBB\xBF')) i = 3;
+    }
+    f.block(raw, i, noCR);
+    return made(raw, truncated);
   }
 
   /**
@@ -224,6 +175,19 @@ export function createSseConnectionParser(): SseConnectionParser {
       let start = 0;
       let lineStart = atLineStart;
       for (;;) {
+        if (buf === '' && lineStart && !bomCheck) {
+          // A block that starts in this text: its lines read as its end is looked for.
+          const endAt = f.lfBlock(text, start);
+          if (endAt === -1) break;
+          const b = made(text.slice(start, endAt), false);
+          if (b) {
+            out.push(b);
+            spans?.push(base + start);
+            dataAts?.push(f.dataAt);
+          }
+          start = endAt;
+          continue;
+        }
         let endAt: number;
         if (lineStart && start < n && text.charCodeAt(start) === 10) endAt = start + 1;
         else {
@@ -240,7 +204,7 @@ export function createSseConnectionParser(): SseConnectionParser {
         if (b) {
           out.push(b);
           spans?.push(whole ? base + endAt - raw.length : -1);
-          dataAts?.push(dataAt);
+          dataAts?.push(f.dataAt);
         }
       }
       if (start < n) {
@@ -296,7 +260,7 @@ export function createSseConnectionParser(): SseConnectionParser {
         if (b) {
           out.push(b);
           spans?.push(whole ? base + endAt - raw.length : -1);
-          dataAts?.push(dataAt);
+          dataAts?.push(f.dataAt);
         }
         if (swallowLF) heldBlock = b;
         continue;
