@@ -1,8 +1,9 @@
 // The fields of one SSE block, read line by line (sse.ts splits the stream into blocks and builds
 // each block from what is read here). The WHATWG grammar: `data` lines joined by LF, `event`,
 // `id` (ignored when it contains NUL), `retry` (digits only), comments (a line starting with a
-// colon), a field without a colon takes an empty value. Field names are compared by character
-// code: `startsWith` is a call out of optimized code, and this runs for every line of a stream.
+// colon), a field without a colon takes an empty value. The usual names (`data`, `event`, and the
+// value `message`) are compared by character code, which measured faster than `startsWith` on row
+// 4's lines (bench/sse-fields.ts, 2026-12-06: ~6 % of the reader's time); this runs for every line.
 
 export class BlockFields {
   id: string | undefined = undefined;
