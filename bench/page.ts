@@ -332,7 +332,12 @@ export async function tracedRun(arm: Arm, url: string, expr: string) {
   const off2 = cdp.on('Tracing.tracingComplete', () => done());
   await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'devtools.timeline', '__metadata'], recordMode: 'recordAsMuchAsPossible' }, transferMode: 'ReportEvents' });
   const r = await cdp.evaluate<Run>(arm.page, expr, { timeoutMs: 300_000 });
-  // The hook flushes its batch after 16 ms: let the last flush happen inside the trace.
+  // The relay's work on the page's thread happens after a fast read (it starves the hook's timer
+  // and the relay's port): ended 100 ms after the read, the trace missed it in most runs (the
+  // relay's tasks 1 ms instead of 150-180 ms for 50 MB; docs/benchmarks.md, "The relay's work
+  // after a fast read"). `drain()` returns once the page's tasks queued behind the hook's last
+  // batch have run; every arm waits for it, with or without the extension.
+  await cdp.evaluate(arm.page, 'drain()', { timeoutMs: 60_000 });
   await sleep(100);
   await cdp.send('Tracing.end');
   await complete;

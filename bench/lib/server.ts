@@ -28,6 +28,15 @@ window.consume = async (url) => {
   }
   return { ms: performance.now() - t0, bytes, events, reads };
 };
+// Resolves once the tasks queued when it is called have run: a timer past the hook's 16 ms flush,
+// then a posted-message round trip, which queues behind the hook's last batch to the relay (both
+// are MessagePort messages of this window: one FIFO task queue). A trace ended before them would
+// miss the relay's work on the page's thread: a fast read starves the hook's timer and the relay's
+// port until it ends (docs/benchmarks.md, "What a fast read starves").
+window.drain = async () => {
+  await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 2; i++) await new Promise((r) => { const c = new MessageChannel(); c.port1.onmessage = () => { c.port1.close(); r(); }; c.port2.postMessage(0); });
+};
 window.fetchMany = async (n) => {
   const t0 = performance.now();
   let sum = 0;
