@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptureRecord } from '../../src/core/record';
 import { stopServiceWorker } from '../support/devtools';
 import { bodyText, duplicateKeys, navigate, openInspected, setExtensionStorage, waitForRecords, type Harness } from '../support/extension';
+import { relayContext, relayStats } from '../support/relay';
 import { startTestServer, type TestServer } from '../support/server';
 import { waitFor } from '../support/wait';
 
@@ -43,6 +44,37 @@ beforeAll(async () => {
     };
     tick();
   });
+  // 3 MB of events with two-, three- and four-byte characters, written in 512 KiB writes; the page
+  // waits before it reads, so its reads are large (the hook sends reads of 256 KiB or more to a
+  // panel as Blobs) and characters fall across reads wherever the network cut them.
+  server.route('/big', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const ev = (i: number) => `id: ${i}\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"i":${i},"text":"${'é€😀x'.repeat(40 + (i % 7))}"}}\n\n`;
+    let i = 0;
+    const write = () => {
+      let s = '';
+      while (Buffer.byteLength(s) < 1 << 19) s += ev(++i);
+      const more = i < 7_000;
+      if (!more) return void res.end(s);
+      if (res.write(s)) setImmediate(write);
+      else res.once('drain', write);
+    };
+    write();
+  });
+  server.page(
+    '/big.html',
+    `<!doctype html><html><head><script>
+    window.pageText = ''; window.streamDone = false; window.reads = [];
+    (async () => {
+      const r = await fetch('/big', { headers: { accept: 'text/event-stream' } });
+      await new Promise((f) => setTimeout(f, 300));
+      const rd = r.body.getReader(); const dec = new TextDecoder();
+      for (;;) { const { done, value } = await rd.read(); if (done) break; window.reads.push(value.byteLength); window.pageText += dec.decode(value, { stream: true }); await new Promise((f) => setTimeout(f, 20)); }
+      window.pageText += dec.decode();
+      window.streamDone = true;
+    })();
+  </script></head><body>big</body></html>`,
+  );
   server.page('/late.html', streamPage('late', 20, 1));
   server.page('/sw.html', streamPage('sw', 300, 10));
   server.page('/gap.html', streamPage('gap', 100, 0));
@@ -145,6 +177,26 @@ describe('delivery', () => {
     const batches = (await h.panel.eval<number>('__MSI_PANEL__.batches()')) - batches0;
     console.log(`burst: 5000 events, ${chunks} chunk records, ${batches} batches to the panel`);
     expect(batches).toBeLessThan(Math.max(20, chunks / 5));
+  });
+
+  it('large reads sent to the panel as Blobs of the page\'s chunks decode to exactly the page\'s text', async () => {
+    await navigate(h, server.url('/big.html'));
+    await waitFor(() => h.evalPage('window.streamDone'), { timeoutMs: 60_000, message: 'big stream done' });
+    const pageText = await h.evalPage<string>('window.pageText');
+    const reads = await h.evalPage<number[]>('window.reads');
+    const bigEnded = (rs: CaptureRecord[]) => {
+      const req = rs.find((r) => r.kind === 'request' && r.url.endsWith('/big')) as { src: string; conn: string } | undefined;
+      return !!req && rs.some((r) => r.kind === 'end' && r.src === req.src && r.conn === req.conn);
+    };
+    const records = await waitForRecords(h.panel, bigEnded, 'big end', 60_000);
+    const stats = await relayStats(h.browser.cdp, h.page, await relayContext(h.browser.cdp, h.page));
+    const large = reads.filter((n) => n >= 256 * 1024).length;
+    console.log(`big: ${reads.length} reads, ${large} of 256 KiB or more; the hook sent ${stats.hookBlobs} as Blobs, the relay made ${stats.blobs}`);
+    expect(large).toBeGreaterThan(0);
+    expect(stats.hookBlobs).toBe(large);
+    expect(bodyText(records, '/big')).toBe(pageText);
+    expect(pageText.match(/\n\n/g)!.length).toBe(pageText.match(/^id: /gm)!.length);
+    expect(pageText.match(/^id: /gm)!.length).toBeGreaterThanOrEqual(7_000);
   });
 
   it('navigation clears the panel without Preserve log, and keeps a boundary with it', async () => {

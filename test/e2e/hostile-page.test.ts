@@ -7,6 +7,7 @@ import { PROTOCOL_VERSION } from '../../src/extension/wire/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptureRecord } from '../../src/core/record';
 import { bodyText, duplicateKeys, navigate, openInspected, waitForRecords, type Harness } from '../support/extension';
+import { relayContext, relayStats } from '../support/relay';
 import { startTestServer, type TestServer } from '../support/server';
 import { waitFor } from '../support/wait';
 
@@ -39,6 +40,38 @@ beforeAll(async () => {
     res.write(`id: ${tag}-1\ndata: {"jsonrpc":"2.0","method":"hello","params":{"from":"${tag}"}}\n\n`);
     setTimeout(() => res.end(`id: ${tag}-2\ndata: {"jsonrpc":"2.0","method":"bye","params":{"from":"${tag}"}}\n\n`), 20);
   });
+
+  // 1.5 MB in one write: read after a pause, the page's reads are large (the hook sends reads of
+  // 256 KiB or more to a panel as Blobs of the page's chunks).
+  server.route('/big-sse', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    let s = '';
+    for (let i = 1; Buffer.byteLength(s) < 1.5 * (1 << 20); i++) s += `id: ${i}\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"text":"${'é€😀x'.repeat(50)}"}}\n\n`;
+    res.end(s);
+  });
+  // A page that replaces Blob and watches array iteration after it loaded: the hook's Blob of a
+  // large read is made with the Blob captured at install, from parts given as an own-property
+  // iterable (natives.ts ownIterable). Chromium 156 reads a plain array of parts without calling
+  // the page's iterator (a hook passing [chunk] passed this test too), so `sawBytes` guards a
+  // Chromium that would; `blobs` fails for a hook that calls the global Blob.
+  server.page('/iter-tamper.html', `<!doctype html><html><head><script>
+    window.sawBytes = 0; window.blobs = 0; window.text = ''; window.reads = []; window.done = false;
+    const AI = Array.prototype[Symbol.iterator];
+    Array.prototype[Symbol.iterator] = function () { for (let i = 0; i < this.length && i < 4; i++) if (this[i] instanceof Uint8Array || this[i] instanceof ArrayBuffer) window.sawBytes++; return AI.call(this); };
+    const AIP = Object.getPrototypeOf([][Symbol.iterator]());
+    const next = AIP.next;
+    AIP.next = function () { const r = next.call(this); if (r && (r.value instanceof Uint8Array || r.value instanceof ArrayBuffer)) window.sawBytes++; return r; };
+    const B = window.Blob;
+    window.Blob = function (...a) { window.blobs++; return new B(...a); };
+    (async () => {
+      const r = await fetch('/big-sse', { headers: { accept: 'text/event-stream' } });
+      await new Promise((f) => setTimeout(f, 300));
+      const rd = r.body.getReader(); const dec = new TextDecoder();
+      for (;;) { const x = await rd.read(); if (x.done) break; window.reads.push(x.value.byteLength); window.text += dec.decode(x.value, { stream: true }); }
+      window.text += dec.decode();
+      window.done = true;
+    })();
+  </script></head><body>iter</body></html>`);
 
   // Everything a page script can try against the hook's channel, from the first inline script.
   server.page('/attack.html', `<!doctype html><html><head><script>
@@ -208,6 +241,24 @@ describe('a page that fights back', () => {
     expect(reqs.map((r) => r.body)).toEqual(Array(5).fill('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'));
     for (const e of ends) expect(records.filter((r) => r.kind === 'chunk' && r.conn === e.conn).map((r) => (r as { text: string }).text).join('')).toBe(answer);
     expect(JSON.stringify(records)).not.toContain('FORGED');
+    denseSeqs(records);
+  });
+
+  it('a large read sent to the panel as a Blob of the page\'s chunk passes through nothing the page patched', async () => {
+    await navigate(h, server.url('/iter-tamper.html'));
+    await waitFor(() => h.evalPage('window.done'), { message: 'iter-tamper stream read' });
+    const page = await h.evalPage<{ sawBytes: number; blobs: number; text: string; reads: number[] }>('({ sawBytes: window.sawBytes, blobs: window.blobs, text: window.text, reads: window.reads })');
+    const ended = (rs: CaptureRecord[]) => {
+      const req = reqs(rs).find((r) => r.url.endsWith('/big-sse'));
+      return !!req && rs.some((r) => r.kind === 'end' && r.src === req.src && r.conn === req.conn);
+    };
+    const records = await waitForRecords(h.panel, ended, 'big-sse end');
+    const stats = await relayStats(h.browser.cdp, h.page, await relayContext(h.browser.cdp, h.page));
+    expect(page.reads.some((n) => n >= 256 * 1024)).toBe(true);
+    expect(stats.hookBlobs).toBe(page.reads.filter((n) => n >= 256 * 1024).length);
+    expect(page.sawBytes).toBe(0); // no array of the page's bytes was iterated where the page could see it
+    expect(page.blobs).toBe(0); // the hook's Blob is the native one, captured at install
+    expect(bodyText(records, '/big-sse')).toBe(page.text);
     denseSeqs(records);
   });
 

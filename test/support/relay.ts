@@ -24,6 +24,9 @@ export interface RelayStats {
   held: number;
   heldBytes: number;
   notRecorded: number;
+  /** Blobs the relay made of chunk bytes, and large reads the hook sent as Blobs (kept). */
+  blobs: number;
+  hookBlobs: number;
 }
 
 const EXTENSION_NAME = 'MCP Stream Inspector';

@@ -14,6 +14,11 @@
 // read's length and last ≤ 3 bytes (what a streaming UTF-8 decoder could carry across it). On a
 // change the hook first posts the batch made in the old mode, then `mode-ack`.
 //
+// Panel: the relay also says whether a panel takes its records (`panel`). While one does, a large
+// read goes to the relay as a Blob made from the page's chunk (fetch.ts recordChunk): the Blob is
+// the one copy the bytes need on their way to the panel, where a copy here and a Blob of it in the
+// relay were two on the page's thread.
+//
 // Batching: records are collected and posted at most every FLUSH_MS (or at MAX_BATCH records), so
 // thousands of events per second cost tens of postMessages. `pagehide` flushes synchronously.
 
@@ -21,11 +26,9 @@ import type { HookRecord } from '../../core/record';
 import { messagePortAdapter, type PortNatives } from '../wire/message-port';
 import { CHANNEL, PROTOCOL_VERSION, type FaultOut, type FaultPlan, type HookBatch, type HookHello, type Mode, type ModeAck } from '../wire/protocol';
 import type { HookWireRecord } from '../wire/records';
-import { call, G, N } from './natives';
+import { call, G, N, ownIterable } from './natives';
 
 const FLUSH_MS = 16;
-/** Captured at install: a page could replace the global `Symbol` later. */
-const ITERATOR: typeof Symbol.iterator = Symbol.iterator;
 const MAX_BATCH = 512;
 /** Captured at install too: called for every batch, after page scripts ran. */
 const setProto = Object.setPrototypeOf;
@@ -51,6 +54,8 @@ export interface Emitter {
   flush(): void;
   /** Copy the bytes of reads (the relay records), or only say that a read happened. */
   copying(): boolean;
+  /** A panel takes the relay's records (the relay's `panel` message): large reads go as Blobs. */
+  toPanel(): boolean;
   /** The relay says faults are armed in this tab (issue 14): responses are checked with it. */
   faultsOn(): boolean;
   /**
@@ -65,24 +70,9 @@ export interface Emitter {
 
 const FAULT_ANSWER_MS = 3000;
 
-/**
- * The transfer list of a batch as an iterable built only of own properties (no Array.prototype
- * or %ArrayIteratorPrototype% lookup that a page could patch to see or disturb the conversion of
- * postMessage's `transfer` argument).
- */
-function transferList(buffers: readonly Transferable[]): Iterable<Transferable> {
-  let i = 0;
-  const n = buffers.length;
-  return {
-    [ITERATOR]: () => ({
-      next: () => (i < n ? { value: buffers[i++]!, done: false } : { value: undefined, done: true }),
-    }),
-  } as unknown as Iterable<Transferable>;
-}
-
 /** The private port with natives only (a page may patch every prototype after install). */
 const HOOK_PORT: PortNatives = {
-  post: (port, msg, transfer) => (transfer && transfer.length ? call(N.portPost, port, msg, transferList(transfer)) : call(N.portPost, port, msg)),
+  post: (port, msg, transfer) => (transfer && transfer.length ? call(N.portPost, port, msg, ownIterable(transfer)) : call(N.portPost, port, msg)),
   listen: (port, fn) => {
     call(N.addEventListener, port, 'message', (ev: MessageEvent) => fn(call(G.msgData, ev)));
     call(N.portStart, port);
@@ -101,6 +91,7 @@ export function createEmitter(): Emitter {
   let scheduled = false;
   let copy = true;
   let faults = false;
+  let panel = false;
   let onArm: ((on: boolean) => void) | undefined;
   // Keyed by the hook's own connection ids, without a prototype (no page setter can see a write).
   const waiting = Object.create(null) as Record<string, ((m: FaultPlan | FaultOut | null) => void) | undefined>;
@@ -129,6 +120,10 @@ export function createEmitter(): Emitter {
     const m = data as Partial<Mode> | null;
     if (typeof m !== 'object' || m === null || m.ch !== CHANNEL || m.v !== PROTOCOL_VERSION) return;
     const f = data as { type?: unknown; on?: unknown; conn?: unknown };
+    if (f.type === 'panel') {
+      panel = f.on === true;
+      return;
+    }
     if (f.type === 'fault-arm') {
       faults = f.on === true;
       onArm?.(faults);
@@ -156,6 +151,7 @@ export function createEmitter(): Emitter {
     },
     flush,
     copying: () => copy,
+    toPanel: () => panel,
     faultsOn: () => faults,
     onFaultArm(fn) {
       onArm = fn;

@@ -14,9 +14,9 @@
 
 import { isEventStreamType, isJsonType, type Header, type HookRecord } from '../../core/record';
 import { createConn, type Conn, type Emitter } from './emitter';
-import type { HookBytesChunk, HookSkip } from '../wire/records';
+import type { HookBlobChunk, HookBytesChunk, HookSkip } from '../wire/records';
 import { CHANNEL, PROTOCOL_VERSION, type FaultOut, type FaultPlan } from '../wire/protocol';
-import { call, disguise, G, N, now, patchGetter, patchMethod } from './natives';
+import { call, disguise, G, N, now, ownIterable, patchGetter, patchMethod } from './natives';
 import { describeRequest, type RequestInfo } from './request-info';
 
 interface ConnState {
@@ -75,6 +75,13 @@ interface BodyState {
 
 const states = new WeakMap<Response, BodyState>();
 
+/**
+ * Reads of this many bytes or more go to a panel as a Blob of the page's chunk (recordChunk). A
+ * Blob costs an IPC to register (~0.1-0.15 ms) where a copy costs ~3 ns a byte on the machines
+ * measured, so a small read is copied and goes in the relay's Blob of its message.
+ */
+const BLOB_READ_MIN = 256 * 1024;
+
 function headerList(h: Headers): Header[] {
   const out: Header[] = [];
   call(N.headersForEach, h, (v: string, k: string) => out.push([k, v]));
@@ -110,12 +117,20 @@ function recordChunk(st: BodyState, chunk: Uint8Array) {
     return;
   }
   // The page owns `chunk` (enqueueing it transfers its buffer to the page), so its bytes are
-  // copied once, into a Uint8Array whose buffer is transferred to the relay, and nothing is
-  // decoded here: the relay keeps them with the decoding carry (relay/carry.ts) and the panel
-  // decodes them (wire/decode.ts), exactly as one streaming decoder here would have. Not a Blob
-  // here: a Blob costs a synchronous IPC and a second copy, worth paying only for bytes that go to
-  // a panel (relay/delivery.ts); with DevTools closed and capture while closed on, a Blob per read
-  // made the 50 MB stream ~1.9x slower (bench row 1b', docs/benchmarks.md).
+  // copied once, and nothing is decoded here: the relay keeps them with the decoding carry
+  // (relay/carry.ts) and the panel decodes them (wire/decode.ts), exactly as one streaming decoder
+  // here would have. While a panel takes the records, a large read's copy is a Blob: the relay
+  // would put a copy in a Blob for the panel anyway (relay/delivery.ts), and that was the second
+  // copy of the same bytes on the page's thread (docs/benchmarks.md, "The relay's work after a
+  // fast read"). Otherwise a Uint8Array whose buffer is transferred to the relay: a Blob costs an
+  // IPC to register, worth paying only for bytes that go to a panel; with DevTools closed and
+  // capture while closed on, a Blob per read made the 50 MB stream ~1.9x slower (bench row 1b').
+  if (n >= BLOB_READ_MIN && cs.emitter.toPanel()) {
+    const blob: Blob = new N.Blob(ownIterable([chunk]) as unknown as BlobPart[]);
+    const big: HookBlobChunk = { kind: 'chunk', conn: cs.conn.id, t: now(), blob, n, tail };
+    cs.conn.emit(big);
+    return;
+  }
   const data = new N.Uint8Array(chunk);
   const rec: HookBytesChunk = { kind: 'chunk', conn: cs.conn.id, t: now(), data };
   cs.conn.emit(rec);

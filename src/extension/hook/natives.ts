@@ -45,6 +45,7 @@ export const N = {
   requestClone: Request.prototype.clone,
   requestText: Request.prototype.text,
   blobText: Blob.prototype.text,
+  Blob: window.Blob,
   jsonParse: JSON.parse,
   // Fault injection (issue 14): what the hook uses for a faulted response, captured at install.
   Promise: window.Promise,
@@ -81,6 +82,25 @@ export function call<R>(fn: unknown, thisArg: unknown, ...args: unknown[]): R {
 }
 
 export const now = (): number => N.timeOrigin + N.perfNow();
+
+/** Captured at install: a page could replace the global `Symbol` later. */
+const ITERATOR: typeof Symbol.iterator = Symbol.iterator;
+
+/**
+ * `items` as an iterable built only of own properties, for a native that takes a sequence
+ * (postMessage's transfer list, the Blob constructor's parts): converting an array would look up
+ * Array.prototype[Symbol.iterator] and %ArrayIteratorPrototype%.next, which a page can patch to see
+ * or disturb what the hook passes.
+ */
+export function ownIterable<T>(items: readonly T[]): Iterable<T> {
+  let i = 0;
+  const n = items.length;
+  return {
+    [ITERATOR]: () => ({
+      next: () => (i < n ? { value: items[i++]!, done: false } : { value: undefined, done: true }),
+    }),
+  } as unknown as Iterable<T>;
+}
 
 // replacement -> the native it stands for
 const disguised = new WeakMap<object, object>();

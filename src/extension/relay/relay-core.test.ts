@@ -304,6 +304,73 @@ describe('relay core: chunk bytes in a Blob', () => {
   });
 });
 
+describe('relay core: large reads the hook sent as Blobs', () => {
+  const enc = (s: string) => new TextEncoder().encode(s);
+  const tail = (b: Uint8Array) => b.slice(Math.max(0, b.length - 3));
+  const blobChunk = (b: Uint8Array, t: number, conn = 'c1') => ({ kind: 'chunk', conn, t, blob: new Blob([b as Uint8Array<ArrayBuffer>]), n: b.length, tail: tail(b) });
+
+  it('tells the hook when a panel takes the records, and no more after a detach or a release', () => {
+    const core = createRelayCore('S', {}, () => 0);
+    const told: boolean[] = [];
+    core.connectHook(() => {}, (on) => told.push(on));
+    expect(told).toEqual([]); // no panel yet: the hook starts without one
+    core.attach(sink(), {});
+    core.attach(sink(), {}); // a second attach changes nothing
+    core.detach();
+    core.attach(sink(), {});
+    core.release();
+    expect(told).toEqual([true, false, true, false]);
+  });
+
+  it('keeps a Blob read as a reference, sends it as a part and decodes it with the carry of the bytes around it, attached or not', async () => {
+    // "é" (C3 A9) and "€" (E2 82 AC) cut between reads of both kinds.
+    const all = enc('data: aé€b\n\ndata: €é\n\n');
+    const cuts = [8, 12, 20, all.length];
+    const parts: Uint8Array[] = [];
+    let o = 0;
+    for (const c of cuts) (parts.push(all.slice(o, c)), (o = c));
+    for (const attachedFirst of [true, false]) {
+      const core = create('S', { blobMinBytes: 1 << 30 }, () => 0);
+      const got: RelayBatch[] = [];
+      const take = { send: (b: RelayBatch) => void got.push(b) };
+      if (attachedFirst) core.attach(take, {});
+      const recs = parts.map((p, i) => (i % 2 === 0 ? blobChunk(p, i) : { kind: 'chunk', conn: 'c1', t: i, data: p }));
+      core.onHookMessage(batch([request('c1'), ...recs, { kind: 'end', conn: 'c1', t: 9, how: 'complete' }]));
+      if (!attachedFirst) core.attach(take, {});
+      expect(core.stats().rejected).toBe(0);
+      const decoded = (await Promise.all(got.map((b) => decodeBatch(b.records, b.blobs)))).flat();
+      const chunks = decoded.filter((r) => r.kind === 'chunk') as { text: string; bytes: number }[];
+      expect(chunks.map((c) => c.text).join('')).toBe(new TextDecoder().decode(all));
+      expect(chunks.reduce((n, c) => n + c.bytes, 0)).toBe(all.length);
+      // The hook's Blobs go on as they are: the relay made none for them.
+      expect(core.stats().blobs).toBe(0);
+      expect(core.stats().hookBlobs).toBe(2);
+      const sentBlobs = got.flatMap((b) => b.blobs ?? []);
+      expect(sentBlobs.map((b) => b.size)).toEqual([parts[0]!.length, parts[2]!.length]);
+      // A backfill sends the same Blobs again.
+      core.detach();
+      const again: RelayBatch[] = [];
+      core.attach({ send: (b) => void again.push(b) }, {});
+      expect(again.flatMap((b) => b.blobs ?? [])).toEqual(sentBlobs);
+    }
+  });
+
+  it('a Blob read made while not recording is not kept but moves the carry: the next kept read decodes as the page did', () => {
+    const core = createRelayCore('S', { recording: false }, () => 0);
+    // The Blob read ends with the lead byte of "é" (C3); the first read kept starts with A9.
+    core.onHookMessage(batch([request('c1'), blobChunk(new Uint8Array([0x64, 0x61, 0x3a, 0xc3]), 1)]));
+    core.setRecording(true);
+    core.onHookMessage(batch([{ kind: 'chunk', conn: 'c1', t: 2, data: new Uint8Array([0xa9, 0x0a, 0x0a]) }, { kind: 'end', conn: 'c1', t: 3, how: 'complete' }]));
+    const s = sink();
+    core.attach(s, {});
+    expect(core.stats().rejected).toBe(0);
+    const chunks = s.all().filter((r) => r.kind === 'chunk') as { text: string }[];
+    expect(chunks.map((c) => c.text)).toEqual(['é\n\n']);
+    const gap = s.all().find((r) => r.kind === 'capture-gap') as { lost: number } | undefined;
+    expect(gap?.lost).toBe(1);
+  });
+});
+
 describe('relay core: the hook copies only while the relay records', () => {
   const bytes = (text: string, t = 1) => ({ kind: 'chunk', conn: 'c1', t, data: new TextEncoder().encode(text) });
   const skip = (last: number[], n: number, t = 1) => ({ kind: 'skip', conn: 'c1', t, n, tail: new Uint8Array(last) });

@@ -19,7 +19,7 @@ import type { HookRecord } from '../../core/record';
 import { isMessage } from '../wire/guards';
 import type { Cursors } from '../wire/protocol';
 import { isHookWireRecord, type HookWireRecord, type WireRecord } from '../wire/records';
-import { createRelayBuffer, DEFAULT_BUFFER_OPTIONS, type RelayBuffer, type RelayBufferOptions, type Unnumbered } from './buffer';
+import { createRelayBuffer, DEFAULT_BUFFER_OPTIONS, type RelayBuffer, type RelayBufferOptions, type StoredRecord, type Unnumbered } from './buffer';
 import { createDecodingCarry } from './carry';
 import { createConnectionTable, MAX_TRACKED_CONNS } from './connections';
 import { createDelivery, type RelaySink } from './delivery';
@@ -72,6 +72,8 @@ export interface RelayStats {
   notRecorded: number;
   /** Blobs made to send chunk bytes (one synchronous IPC each on the page's thread). */
   blobs: number;
+  /** Large reads the hook sent as Blobs of the page's chunk while a panel took the records (kept). */
+  hookBlobs: number;
 }
 
 export interface RelayCore {
@@ -81,8 +83,11 @@ export interface RelayCore {
   onHookRecords(records: readonly unknown[]): number;
   /** A whole hook message (`hook-batch`); anything else is ignored. */
   onHookMessage(msg: unknown): number;
-  /** The hook's private port is there: `mode` tells it whether to copy the bytes of reads. */
-  connectHook(mode: (copy: boolean) => void): void;
+  /**
+   * The hook's private port is there: `mode` tells it whether to copy the bytes of reads, `panel`
+   * whether a panel takes the records (large reads then come as Blobs).
+   */
+  connectHook(mode: (copy: boolean) => void, panel?: (on: boolean) => void): void;
   /** The hook says that its records from here on are made in `copy` mode. */
   onModeAck(copy: boolean): void;
   /** A record made by the relay itself (navigation, notice, an injected fault). */
@@ -121,6 +126,16 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
   let cut = 0;
   let released = false;
   let lateSkips = 0;
+  let hookBlobs = 0;
+  let tellPanel: ((on: boolean) => void) | null = null;
+  let panelTold = false;
+  /** Tells the hook when a panel starts or stops taking the records. */
+  const panelChanged = () => {
+    const on = delivery.attached();
+    if (!tellPanel || on === panelTold) return;
+    panelTold = on;
+    tellPanel(on);
+  };
 
   const push = (rec: Unnumbered): WireRecord => buffer.push(rec);
   const notice = (code: string, message: string): WireRecord => push({ kind: 'notice', t: now(), level: 'warning', code, message });
@@ -136,9 +151,11 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
     const conn = r.conn;
     if (r.kind === 'request' ? !conns.start(conn) : !conns.known(conn)) return 'odd';
     const bytes = r.kind === 'chunk' && 'data' in r ? r.data : null;
+    const blob = r.kind === 'chunk' && 'blob' in r ? r : null;
     if (conns.state(conn) === 'drop') {
       // Given up while not recording: its request was never kept; nothing of it is.
       if (bytes) carry.skip(conn, tail3(bytes), bytes.length);
+      else if (blob) carry.skip(conn, blob.tail, blob.n);
       else if (r.kind === 'skip' && r.tail) carry.skip(conn, r.tail, r.n!);
       if (r.kind === 'end') carry.forget(conn);
       else holding.count();
@@ -146,6 +163,7 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
     }
     if (!onOff.recording()) {
       if (bytes) carry.skip(conn, tail3(bytes), bytes.length);
+      else if (blob) carry.skip(conn, blob.tail, blob.n);
       else if (r.kind === 'skip' && r.tail) carry.skip(conn, r.tail, r.n!);
       if (r.kind === 'request' || r.kind === 'response' || r.kind === 'end') holding.lifecycle(r);
       else holding.body(conn);
@@ -161,7 +179,13 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
         return 'ok';
       case 'chunk':
         if (bytes) out.push(push({ kind: 'chunk', conn, t: r.t, max: maxChars, data: bytes, ...carry.take(conn, tail3(bytes), bytes.length) }));
-        else out.push(push({ ...(r as Extract<HookWireRecord, { text: string }>), max: maxChars }));
+        else if (blob) {
+          // Kept as a chunk already sent in a Blob is (delivery.ts): the reference and its range.
+          const kept: StoredRecord = push({ kind: 'chunk', conn, t: r.t, max: maxChars, at: 0, len: blob.n, ...carry.take(conn, blob.tail, blob.n) });
+          kept.blob = blob.blob;
+          hookBlobs++;
+          out.push(kept);
+        } else out.push(push({ ...(r as Extract<HookWireRecord, { text: string }>), max: maxChars }));
         break;
       case 'end': {
         // The decoder's flush at a complete end (as a decoder in the page would): its tail chunk.
@@ -205,7 +229,11 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
       return out.length;
     },
     onHookMessage: (msg) => (isMessage(msg, 'hook-batch') ? core.onHookRecords(msg.records) : 0),
-    connectHook: (mode) => onOff.connectHook(mode),
+    connectHook(mode, panel) {
+      onOff.connectHook(mode);
+      tellPanel = panel ?? null;
+      panelChanged();
+    },
     onModeAck: (copy) => onOff.onModeAck(copy),
     add(rec) {
       if (released) return;
@@ -214,9 +242,13 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
     attach(s, cursors) {
       if (released) return;
       delivery.attach(s);
+      panelChanged();
       delivery.send(buffer.since(cursors[src] ?? 0), true);
     },
-    detach: () => delivery.detach(),
+    detach() {
+      delivery.detach();
+      panelChanged();
+    },
     attached: () => delivery.attached(),
     setRecording: (on) => onOff.set(on),
     recording: () => onOff.recording(),
@@ -249,12 +281,14 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
         ...holding.size(),
         notRecorded: holding.notRecorded(),
         blobs: delivery.blobs(),
+        hookBlobs,
         ...(lateSkips ? { lateSkips } : {}),
       };
     },
     release() {
       released = true;
       delivery.detach();
+      panelChanged();
       // The page keeps its hook: tell it to stop copying what no one will read.
       onOff.release();
       conns.clear();

@@ -104,7 +104,10 @@ export function createRelayLink(core: RelayCore, control: RelayControl, env: Rel
         else core.onHookRecords(m.records);
       });
       h.on('mode-ack', (m) => core.onModeAck(m.copy));
-      core.connectHook((copy) => void h.send('mode', { copy }));
+      core.connectHook(
+        (copy) => void h.send('mode', { copy }),
+        (on) => void h.send('panel', { on }),
+      );
       return true;
     },
     onRuntimeMessage(msg) {

@@ -18,6 +18,8 @@ describe('message guards', () => {
     expect(isMessage(env({ type: 'hook-batch', records: {} }), 'hook-batch')).toBe(false);
     expect(isMessage(env({ type: 'mode', copy: false }), 'mode')).toBe(true);
     expect(isMessage(env({ type: 'mode', copy: 0 }), 'mode')).toBe(false);
+    expect(isMessage(env({ type: 'panel', on: true }), 'panel')).toBe(true);
+    expect(isMessage(env({ type: 'panel', on: 1 }), 'panel')).toBe(false);
     expect(isMessage(env({ type: 'relay-hello', src: 'abc' }), 'relay-hello')).toBe(true);
     expect(isMessage(env({ type: 'attach', cursors: { a: 3 } }), 'attach')).toBe(true);
     expect(isMessage(env({ type: 'attach', cursors: { a: -1 } }), 'attach')).toBe(false);
@@ -40,7 +42,7 @@ describe('message guards', () => {
 
   it('has one guard per message type of the protocol map', () => {
     const types: MessageType[] = ['hook-hello', 'hook-batch', 'mode', 'mode-ack', 'relay-hello', 'relay-hello-reply', 'inspected', 'attach', 'attach-ack', 'detach', 'records', 'devtools-hello', 'panel-hello', 'tab-status',
-      'fault-arm', 'fault-query', 'fault-plan', 'fault-read', 'fault-out', 'faults', 'arm-faults', 'inspected-tabs', 'inspected-tabs-reply'];
+      'fault-arm', 'panel', 'fault-query', 'fault-plan', 'fault-read', 'fault-out', 'faults', 'arm-faults', 'inspected-tabs', 'inspected-tabs-reply'];
     expect(Object.keys(GUARDS).sort()).toEqual([...types].sort());
   });
 
@@ -52,6 +54,16 @@ describe('message guards', () => {
     expect(isHookWireRecord({ kind: 'chunk', conn: 'c1', t: 1, data: new Uint8Array(2) })).toBe(true);
     expect(isHookWireRecord({ kind: 'chunk', conn: 'c1', t: 1, data: [1, 2] })).toBe(false);
     expect(isHookWireRecord({ kind: 'chunk', conn: 'c1', t: 1, data: new Uint8Array(2), text: 'x' })).toBe(false);
+    // A large read as a Blob: its size must be its length, its tail its last min(3, n) bytes.
+    const big = { kind: 'chunk', conn: 'c1', t: 1, blob: new Blob(['abcdef']), n: 6, tail: new Uint8Array([100, 101, 102]) };
+    expect(isHookWireRecord(big)).toBe(true);
+    expect(isHookWireRecord({ ...big, n: 7 })).toBe(false); // the Blob says 6 bytes
+    expect(isHookWireRecord({ ...big, blob: 'abcdef' })).toBe(false);
+    expect(isHookWireRecord({ ...big, tail: new Uint8Array(2) })).toBe(false);
+    expect(isHookWireRecord({ ...big, tail: [100, 101, 102] })).toBe(false);
+    expect(isHookWireRecord({ ...big, text: 'abcdef' })).toBe(false);
+    expect(isHookWireRecord({ kind: 'chunk', conn: 'c1', t: 1, blob: new Blob(['ab']), n: 2, tail: new Uint8Array(2) })).toBe(true);
+    expect(isHookWireRecord({ kind: 'chunk', conn: 'c1', t: 1, blob: new Blob([]), n: 0, tail: new Uint8Array(0) })).toBe(false); // empty reads are never sent
     expect(isHookWireRecord({ kind: 'skip', conn: 'c1', t: 1 })).toBe(true);
     expect(isHookWireRecord({ kind: 'skip', conn: 'c1', t: 1, n: 9, tail: new Uint8Array(3) })).toBe(true);
     expect(isHookWireRecord({ kind: 'skip', conn: 'c1', t: 1, n: 9, tail: new Uint8Array(2) })).toBe(false); // a tail shorter than the read

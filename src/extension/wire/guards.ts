@@ -46,6 +46,7 @@ export const GUARDS: { [K in MessageType]: (m: O) => boolean } = {
   mode: (m) => bool(m.copy),
   'mode-ack': (m) => bool(m.copy),
   'fault-arm': (m) => bool(m.on),
+  panel: (m) => bool(m.on),
   'fault-query': (m) => str(m.conn) && str(m.method) && str(m.url) && isHeaders(m.headers) && (m.body === null || str(m.body)) && int(m.status) && (m.contentType === null || str(m.contentType)) && (m.live === undefined || bool(m.live)),
   'fault-plan': (m) => str(m.conn) && (m.plan === 'pass' || m.plan === 'stream' || m.plan === 'replace'),
   'fault-read': (m) => str(m.conn) && (m.data === undefined || m.data instanceof Uint8Array) && (m.done === undefined || bool(m.done)) && optStr(m.error),

@@ -58,6 +58,14 @@ export interface HookBatch extends Envelope<'hook-batch'> {
 export interface Mode extends Envelope<'mode'> {
   copy: boolean;
 }
+/**
+ * relay → hook: a panel takes the relay's records (`on`), or no longer does. While one does, a
+ * large read is sent as a Blob of the page's chunk (HookBlobChunk) instead of a copy: the relay
+ * would put the copy in a Blob for the panel anyway.
+ */
+export interface Panel extends Envelope<'panel'> {
+  on: boolean;
+}
 /** hook → relay, after the batch made in the previous mode: records from here on are in `copy` mode. */
 export interface ModeAck extends Envelope<'mode-ack'> {
   copy: boolean;
@@ -216,6 +224,7 @@ export interface Protocol {
   mode: Mode;
   'mode-ack': ModeAck;
   'fault-arm': FaultArm;
+  panel: Panel;
   'fault-query': FaultQuery;
   'fault-plan': FaultPlan;
   'fault-read': FaultRead;
@@ -241,7 +250,7 @@ export type Message = Protocol[MessageType];
 export type Body<M> = Omit<M, 'ch' | 'v' | 'type'>;
 
 // What each endpoint may receive. An endpoint drops anything else (endpoint.ts).
-export type HookInbox = Pick<Protocol, 'mode' | 'fault-arm' | 'fault-plan' | 'fault-out'>;
+export type HookInbox = Pick<Protocol, 'mode' | 'panel' | 'fault-arm' | 'fault-plan' | 'fault-out'>;
 export type RelayFromHook = Pick<Protocol, 'hook-batch' | 'mode-ack' | 'fault-query' | 'fault-read'>;
 export type RelayFromBackground = Pick<Protocol, 'detach'>;
 export type RelayRuntimeInbox = Pick<Protocol, 'attach' | 'inspected' | 'faults'>;

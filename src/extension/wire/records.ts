@@ -1,10 +1,11 @@
 // Records as they travel, before they are CaptureRecords (src/core/record.ts).
 //
 // hook → relay (HookWireRecord): the hook's records, except that a fetch read is a copy of its
-// bytes (`data`, its buffer transferred), an XHR delta is its text without a byte count, and a
-// read made while the relay does not record is only a `skip` (with the ≤ 3 last bytes a streaming
-// UTF-8 decoder could carry across it). Nothing per byte happens on the page's thread beyond
-// that one copy.
+// bytes (`data`, its buffer transferred) or, a large read while a panel takes the records, a Blob
+// of them (`blob`, with the length and last ≤ 3 bytes the decoding carry needs), an XHR delta is
+// its text without a byte count, and a read made while the relay does not record is only a `skip`
+// (with the ≤ 3 last bytes a streaming UTF-8 decoder could carry across it). Nothing per byte
+// happens on the page's thread beyond that one copy (the copy or the Blob).
 //
 // relay → panel (WireRecord): numbered CaptureRecords, except chunks (WireChunk): their text is
 // made by the panel (decode.ts), from the bytes and what the relay's decoding carry says about
@@ -27,6 +28,18 @@ export interface HookBytesChunk {
   data: Uint8Array;
 }
 /**
+ * A large fetch read while a panel takes the records: a Blob of its bytes (the relay sends it on
+ * as it is), its length and its last ≤ 3 bytes (the relay's decoding carry reads no Blob).
+ */
+export interface HookBlobChunk {
+  kind: 'chunk';
+  conn: string;
+  t: number;
+  blob: Blob;
+  n: number;
+  tail: Uint8Array;
+}
+/**
  * An XHR delta as the hook sends it: its text. `bytes` (and `droppedBytes`) only when the hook cut
  * the text at its hard bound; otherwise the panel counts the bytes.
  */
@@ -47,7 +60,7 @@ export interface HookSkip {
   n?: number;
   tail?: Uint8Array;
 }
-export type HookWireRecord = Exclude<HookRecord, { kind: 'chunk' }> | HookBytesChunk | HookTextChunk | HookSkip;
+export type HookWireRecord = Exclude<HookRecord, { kind: 'chunk' }> | HookBytesChunk | HookBlobChunk | HookTextChunk | HookSkip;
 
 /** A numbered chunk whose text the panel makes (decode.ts). */
 export interface WireChunk {
@@ -101,6 +114,9 @@ export function isHookWireRecord(x: unknown): x is HookWireRecord {
   if (r.kind === 'chunk') {
     if (!str(r.conn) || !num(r.t)) return false;
     if ('data' in r) return isBytes(r.data) && !('text' in r) && !('bytes' in r);
+    // The Blob's size is read here (no page code runs in the relay's world): it must be the length.
+    if ('blob' in r)
+      return r.blob instanceof Blob && num(r.n) && Number.isInteger(r.n) && r.n > 0 && r.blob.size === r.n && isBytes(r.tail) && r.tail.length === Math.min(3, r.n) && !('text' in r) && !('bytes' in r);
     // An XHR delta: the contract's chunk when it has its byte count (the hook cut it), else ours.
     if (r.bytes === undefined) return str(r.text) && r.droppedBytes === undefined;
   }
