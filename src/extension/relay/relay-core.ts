@@ -180,7 +180,7 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
       case 'chunk':
         if (bytes) out.push(push({ kind: 'chunk', conn, t: r.t, max: maxChars, data: bytes, ...carry.take(conn, tail3(bytes), bytes.length) }));
         else if (blob) {
-          // Kept as a chunk already sent in a Blob is (delivery.ts): the reference and its range.
+          // Kept as delivery.ts keeps a chunk it sent in a Blob: the reference and the range in it.
           const kept: StoredRecord = push({ kind: 'chunk', conn, t: r.t, max: maxChars, at: 0, len: blob.n, ...carry.take(conn, blob.tail, blob.n) });
           kept.blob = blob.blob;
           hookBlobs++;
