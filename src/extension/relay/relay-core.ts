@@ -151,20 +151,22 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
     const conn = r.conn;
     if (r.kind === 'request' ? !conns.start(conn) : !conns.known(conn)) return 'odd';
     const bytes = r.kind === 'chunk' && 'data' in r ? r.data : null;
-    const blob = r.kind === 'chunk' && 'blob' in r ? r : null;
+    const big = r.kind === 'chunk' && 'blob' in r ? r : null;
+    /** A read that is not kept still moves the decoding carry (its last ≤ 3 bytes and length). */
+    const passOver = () => {
+      if (bytes) carry.skip(conn, tail3(bytes), bytes.length);
+      else if (big) carry.skip(conn, big.tail, big.n);
+      else if (r.kind === 'skip' && r.tail) carry.skip(conn, r.tail, r.n!);
+    };
     if (conns.state(conn) === 'drop') {
       // Given up while not recording: its request was never kept; nothing of it is.
-      if (bytes) carry.skip(conn, tail3(bytes), bytes.length);
-      else if (blob) carry.skip(conn, blob.tail, blob.n);
-      else if (r.kind === 'skip' && r.tail) carry.skip(conn, r.tail, r.n!);
+      passOver();
       if (r.kind === 'end') carry.forget(conn);
       else holding.count();
       return 'ok';
     }
     if (!onOff.recording()) {
-      if (bytes) carry.skip(conn, tail3(bytes), bytes.length);
-      else if (blob) carry.skip(conn, blob.tail, blob.n);
-      else if (r.kind === 'skip' && r.tail) carry.skip(conn, r.tail, r.n!);
+      passOver();
       if (r.kind === 'request' || r.kind === 'response' || r.kind === 'end') holding.lifecycle(r);
       else holding.body(conn);
       return 'ok';
@@ -172,17 +174,17 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
     switch (r.kind) {
       case 'skip':
         // Made before the hook learnt that the relay records again: the read is not kept.
-        if (r.tail) carry.skip(conn, r.tail, r.n!);
+        passOver();
         lateSkips++;
         holding.count();
         out.push(push({ kind: 'capture-gap', t: r.t, lost: 1, conns: [conn], reason: 'not-recording' }));
         return 'ok';
       case 'chunk':
         if (bytes) out.push(push({ kind: 'chunk', conn, t: r.t, max: maxChars, data: bytes, ...carry.take(conn, tail3(bytes), bytes.length) }));
-        else if (blob) {
+        else if (big) {
           // Kept as delivery.ts keeps a chunk it sent in a Blob: the reference and the range in it.
-          const kept: StoredRecord = push({ kind: 'chunk', conn, t: r.t, max: maxChars, at: 0, len: blob.n, ...carry.take(conn, blob.tail, blob.n) });
-          kept.blob = blob.blob;
+          const kept: StoredRecord = push({ kind: 'chunk', conn, t: r.t, max: maxChars, at: 0, len: big.n, ...carry.take(conn, big.tail, big.n) });
+          kept.blob = big.blob;
           hookBlobs++;
           out.push(kept);
         } else out.push(push({ ...(r as Extract<HookWireRecord, { text: string }>), max: maxChars }));
