@@ -1,5 +1,6 @@
 // Entry of the agent bridge page (agent/bridge.ts): chrome.* wiring, and what the page shows so
 // the user sees that an agent reads the browser's captures.
+import { panelBlobReader } from './live/blob-reader';
 import { createPanelConnection } from './live/connection';
 import { AGENT_ACCESS_KEY, createBridge } from './agent/bridge';
 import { createChromeStorageAdapter, loadSettings } from './ui/settings/settings';
@@ -34,7 +35,8 @@ const bridge = createBridge({
     ),
   settings: () => loadSettings(createChromeStorageAdapter()),
   // The panel's own connection; no DevTools page here, so nothing to read from an inspected window.
-  connect: (tabId, store) => createPanelConnection({ tabId, store, pageStartedAt: async () => null, networkRequestsSince: async () => 0 }),
+  connect: (tabId, store) =>
+    createPanelConnection({ tabId, store, pageStartedAt: async () => null, networkRequestsSince: async () => 0, readBlobs: panelBlobReader().read }),
 });
 
 const state = document.getElementById('state')!;

@@ -3,6 +3,7 @@
 // the hook could not see; the health model tells the toolbar whether the panel records.
 
 import type { CaptureRecord } from '../core/record';
+import { panelBlobReader } from './live/blob-reader';
 import { createPanelConnection } from './live/connection';
 import { createCaptureHealth } from './live/health';
 import { createLiveStore } from './live/store';
@@ -23,7 +24,8 @@ store.subscribe(() => {
   localStorage.setItem(PRESERVE_KEY, on ? '1' : '0');
 });
 const tabId = chrome.devtools.inspectedWindow.tabId;
-const connection = createPanelConnection({ tabId, store });
+const blobReader = panelBlobReader();
+const connection = createPanelConnection({ tabId, store, readBlobs: blobReader.read });
 const witness = startWitness(store, {
   onRequestFinished: (cb) => chrome.devtools.network.onRequestFinished.addListener((e) => cb(e as unknown as WitnessEntry)),
   getHar: () =>
@@ -57,6 +59,8 @@ const api = {
   connects: () => connection.connects(),
   connected: () => connection.connected(),
   batches: () => connection.batches(),
+  /** Batches whose Blobs the panel's worker read / read on the panel's thread (its fallback). */
+  blobReads: () => blobReader.stats(),
   status: () => connection.status(),
   evicted: () => store.getSnapshot().evicted,
   witness: () => witness.snapshot(),

@@ -180,6 +180,7 @@ describe('delivery', () => {
   });
 
   it('large reads sent to the panel as Blobs of the page\'s chunks decode to exactly the page\'s text', async () => {
+    const reads0 = await h.panel.eval<{ worker: number; here: number }>('__MSI_PANEL__.blobReads()');
     await navigate(h, server.url('/big.html'));
     await waitFor(() => h.evalPage('window.streamDone'), { timeoutMs: 60_000, message: 'big stream done' });
     const pageText = await h.evalPage<string>('window.pageText');
@@ -195,6 +196,10 @@ describe('delivery', () => {
     expect(large).toBeGreaterThan(0);
     expect(stats.hookBlobs).toBe(large);
     expect(bodyText(records, '/big')).toBe(pageText);
+    // The panel read those Blobs in its worker (blob-reader.ts), none on its own thread.
+    const blobReads = await h.panel.eval<{ worker: number; here: number }>('__MSI_PANEL__.blobReads()');
+    expect(blobReads.worker).toBeGreaterThan(reads0.worker);
+    expect(blobReads.here).toBe(reads0.here);
     expect(pageText.match(/\n\n/g)!.length).toBe(pageText.match(/^id: /gm)!.length);
     expect(pageText.match(/^id: /gm)!.length).toBeGreaterThanOrEqual(7_000);
   });

@@ -10,6 +10,7 @@
 import type { CaptureRecord } from '../../core/record';
 import { mcpMarkers, type NetEntry } from '../../core/witness';
 import { decodeBatch, decodeRecords } from '../../extension/wire/decode';
+import type { BlobRead } from './blob-reader';
 import { createEndpoint } from '../../extension/wire/endpoint';
 import { PANEL_PORT, type ArmedFault, type BackgroundFromPanel, type PanelInbox, type RecordsBatch, type TabStatus } from '../../extension/wire/protocol';
 import { reconnectingPort, type PortLike } from '../../extension/wire/runtime-port';
@@ -48,6 +49,8 @@ export interface PanelConnectionOptions {
   pageStartedAt?: () => Promise<number | null>;
   /** Event-stream / JSON-RPC requests in DevTools' network log since `since` (default: getHAR). */
   networkRequestsSince?: (since: number) => Promise<number>;
+  /** Where a batch's Blobs are read (default: on this thread; the panel passes its worker's reader). */
+  readBlobs?: BlobRead;
 }
 
 /**
@@ -130,7 +133,7 @@ export function createPanelConnection(opts: PanelConnectionOptions): PanelConnec
     // Read this batch's Blobs now, beside those of the batches before it (each read is a round
     // trip to the browser process; one after another they made a 50 MB stream reach the panel
     // hundreds of ms after the page had read it: row 1c); hand them to the store in order.
-    const decoded = decodeBatch(msg.records, msg.blobs);
+    const decoded = decodeBatch(msg.records, msg.blobs, opts.readBlobs);
     decoded.catch(() => {}); // handled below, in order; not an unhandled rejection meanwhile
     queue = queue
       .then(() => decoded)
