@@ -74,6 +74,9 @@ export function decodeRecords(records: readonly WireRecord[], parts: readonly Ui
   return out;
 }
 
+/** Reads Blobs' bytes, one array per Blob (here, or in the panel's worker: panel/live/blob-reader.ts). */
+export type BlobRead = (blobs: readonly Blob[]) => Promise<Uint8Array[]>;
+
 /**
  * The bytes of a batch's Blobs, read as one: a Blob made of them is read once and cut back into
  * its parts. Each read of a Blob is a round trip through the browser process with a fixed cost;
@@ -102,7 +105,7 @@ export function cutParts(whole: Uint8Array, blobs: readonly Blob[]): Uint8Array[
 export async function decodeBatch(
   records: readonly WireRecord[],
   blobs: readonly Blob[] | undefined,
-  read: (blobs: readonly Blob[]) => Promise<Uint8Array[]> = readBlobs,
+  read: BlobRead = readBlobs,
 ): Promise<CaptureRecord[]> {
   return decodeRecords(records, blobs?.length ? await read(blobs) : []);
 }

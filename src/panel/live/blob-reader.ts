@@ -5,12 +5,13 @@
 // the panel's thread pays ~2 ms (docs/benchmarks.md, row 1c). The records are then decoded on the
 // panel's thread as before: receiving a worker's decoded strings costs as much as decoding them.
 //
-// Any failure of the worker (it cannot start, it errors, its answer does not match what was asked)
-// falls back to reading on the panel's thread: the bytes are read either way, never lost.
+// Any failure of the worker (it cannot start, it errors, its answer does not match what was asked,
+// or it does not answer in time) falls back to reading on the panel's thread: the bytes are read
+// either way, and the batch queue behind a read is never left waiting.
 
-import { cutParts, readBlobs } from '../../extension/wire/decode';
+import { cutParts, readBlobs, type BlobRead } from '../../extension/wire/decode';
 
-export type BlobRead = (blobs: readonly Blob[]) => Promise<Uint8Array[]>;
+export type { BlobRead };
 
 /** The part of Worker this reader uses (tests pass a fake). */
 export interface WorkerLike {

@@ -9,8 +9,7 @@
 
 import type { CaptureRecord } from '../../core/record';
 import { mcpMarkers, type NetEntry } from '../../core/witness';
-import { decodeBatch, decodeRecords } from '../../extension/wire/decode';
-import type { BlobRead } from './blob-reader';
+import { decodeBatch, decodeRecords, type BlobRead } from '../../extension/wire/decode';
 import { createEndpoint } from '../../extension/wire/endpoint';
 import { PANEL_PORT, type ArmedFault, type BackgroundFromPanel, type PanelInbox, type RecordsBatch, type TabStatus } from '../../extension/wire/protocol';
 import { reconnectingPort, type PortLike } from '../../extension/wire/runtime-port';
