@@ -7,6 +7,9 @@ import { createChromeStorageAdapter, loadSettings } from './ui/settings/settings
 import { envelope } from '../extension/wire/protocol';
 import { isMessage } from '../extension/wire/guards';
 
+// One Blob-reading worker for every tab this page opens (a connection closes; its worker would not).
+const blobReader = panelBlobReader();
+
 const access = () => chrome.storage.local.get(AGENT_ACCESS_KEY).then((v) => v[AGENT_ACCESS_KEY] === true);
 
 const bridge = createBridge({
@@ -36,7 +39,7 @@ const bridge = createBridge({
   settings: () => loadSettings(createChromeStorageAdapter()),
   // The panel's own connection; no DevTools page here, so nothing to read from an inspected window.
   connect: (tabId, store) =>
-    createPanelConnection({ tabId, store, pageStartedAt: async () => null, networkRequestsSince: async () => 0, readBlobs: panelBlobReader().read }),
+    createPanelConnection({ tabId, store, pageStartedAt: async () => null, networkRequestsSince: async () => 0, readBlobs: blobReader.read }),
 });
 
 const state = document.getElementById('state')!;
