@@ -1,7 +1,7 @@
 // The notifications linked to a request, as a snapshot shows them: [stream id, event index] pairs
 // read by position (issue 22, item 1). The analysis keeps them as runs of consecutive events of
 // one stream (a request's progress mostly is one run), not an array per pair; JSON gives the pairs.
-import { Column } from './analysis/columns';
+import { Column, U32 } from './analysis/columns';
 import { findRun } from './runs';
 
 export abstract class NotificationList implements Iterable<[string, number]> {
@@ -57,14 +57,15 @@ export class ArrayNotificationList extends NotificationList {
 export class NotificationStore extends NotificationList {
   length = 0;
   private streams: string[] = [];
-  private slotOf = new Map<string, number>();
+  /** Made at the first push (a request without notifications has a store too). */
+  private slotOf: Map<string, number> | undefined;
   /**
    * Runs of consecutive events of one stream (a request's progress is mostly that): per run, its
    * first notification, its stream's slot and its first event index. 12 bytes a run.
    */
-  private runFirst = new Column(new Uint32Array(0));
-  private runSlot = new Column(new Uint32Array(0));
-  private runIndex = new Column(new Uint32Array(0));
+  private runFirst = new Column(U32);
+  private runSlot = new Column(U32);
+  private runIndex = new Column(U32);
   private runs = 0;
   private hint = 0;
 
@@ -77,11 +78,12 @@ export class NotificationStore extends NotificationList {
       this.length++;
       return;
     }
-    let s = this.slotOf.get(streamId);
+    const slots = (this.slotOf ??= new Map());
+    let s = slots.get(streamId);
     if (s === undefined) {
       s = this.streams.length;
       this.streams.push(streamId);
-      this.slotOf.set(streamId, s);
+      slots.set(streamId, s);
     }
     this.runFirst.set(this.runs, this.length);
     this.runSlot.set(this.runs, s);

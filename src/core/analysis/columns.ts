@@ -1,12 +1,26 @@
 // Helpers of the analysis' columnar storage (event-store.ts, event-messages.ts).
 import { findRun } from '../runs';
 
-/** Repeated strings (event types, methods, key orders): index 0 is "none". */
+const NO_SEEDS: readonly never[] = Object.freeze([]);
+
+/**
+ * Repeated strings (event types, methods, key orders): index 0 is "none". `seeds` take indices 1,
+ * 2, … A stream's columns are made for every request (a page's JSON-RPC POSTs: one stream each),
+ * so the index is made at the first `put`, not with the dictionary.
+ */
 export class Dict<T = string> {
-  readonly list: (T | undefined)[] = [undefined];
-  private index = new Map<string, number>();
+  readonly list: (T | undefined)[];
+  private index: Map<string, number> | undefined;
+  constructor(private readonly seeds: readonly (readonly [string, T])[] = NO_SEEDS) {
+    this.list = [undefined];
+    for (const [, v] of seeds) this.list.push(v);
+  }
   /** The index of `key`, or 0 when the dictionary is full (65,535 entries: a Uint16 column's): the caller keeps that value on the side. */
   put(key: string, value: T): number {
+    if (this.index === undefined) {
+      this.index = new Map();
+      for (let k = 0; k < this.seeds.length; k++) this.index.set(this.seeds[k]![0], k + 1);
+    }
     let i = this.index.get(key);
     if (i === undefined) {
       i = this.list.length;
@@ -20,6 +34,15 @@ export class Dict<T = string> {
 }
 
 type Typed = Float64Array | Uint32Array | Uint16Array | Uint8Array;
+
+/**
+ * The zero-length arrays a column is made with (`new Column(U32)`): one of each type for every
+ * column, since a column never writes to it (its first write makes the first block).
+ */
+export const U8 = new Uint8Array(0);
+export const U16 = new Uint16Array(0);
+export const U32 = new Uint32Array(0);
+export const F64 = new Float64Array(0);
 
 /** Events per block of a long column. */
 const SHIFT = 12;
@@ -74,8 +97,8 @@ export class Column<T extends Typed> {
  * however long it is.
  */
 export class RunColumn {
-  private first = new Column(new Uint32Array(0));
-  private value = new Column(new Float64Array(0));
+  private first = new Column(U32);
+  private value = new Column(F64);
   private runs = 0;
   private n = 0;
   private hint = 0;

@@ -4,7 +4,7 @@
 // is rare. The summaries are built again when read, in the key order summarize() gives them
 // (jsonrpc.ts: kind, method, id, progressToken, progress, total, absent keys absent).
 import type { JsonRpcSummary } from '../model-events';
-import { Column, Dict, RunColumn } from './columns';
+import { Column, Dict, RunColumn, U16, U32, U8 } from './columns';
 
 const NONE: readonly never[] = Object.freeze([]);
 
@@ -16,20 +16,21 @@ const ASIDE = 0xfffffffe;
 const M = { None: 0, Notification: 1, Request: 2, Result: 3, Error: 4, Invalid: 5, Listed: 6 } as const;
 
 export class MessageColumns {
-  private kind = new Column(new Uint8Array(0));
-  private method = new Column(new Uint16Array(0));
+  private kind = new Column(U8);
+  private method = new Column(U16);
   /** The message's id (request, result, error) or progress token (notification). */
-  private refK = new Column(new Uint16Array(0));
+  private refK = new Column(U16);
   /** A progress token repeats on every notification of a request, an id once: one dictionary. */
   private refs = new Dict();
   /** Refs past the dictionary's 65,535, by event index (sparse). */
   private refX: (string | undefined)[] = [];
   /** Progress: almost always a whole number, so 4 bytes (ABSENT, ASIDE: see above). */
-  private progress = new Column(new Uint32Array(0));
-  private progressX = new Map<number, number>();
+  private progress = new Column(U32);
+  private progressX: Map<number, number> | undefined;
   /** Total: the same on every notification of a request, so runs (NaN: none). */
   private total = new RunColumn();
-  private listed = new Map<number, JsonRpcSummary[]>();
+  /** Made when first needed, as the side maps of event-store.ts. */
+  private listed: Map<number, JsonRpcSummary[]> | undefined;
   private methods = new Dict();
 
   /** Event `i` is new (its index is the next one): no messages yet. */
@@ -38,7 +39,7 @@ export class MessageColumns {
     this.refK.set(i, 0);
     this.total.push(NaN);
     if (this.refX.length > i) this.refX[i] = undefined;
-    this.listed.delete(i);
+    this.listed?.delete(i);
   }
 
   set(i: number, ms: readonly JsonRpcSummary[]): void {
@@ -80,14 +81,14 @@ export class MessageColumns {
       // The list holds the ref: nothing for the dictionary.
       this.refK.set(i, 0);
       if (this.refX.length > i) this.refX[i] = undefined;
-      this.listed.set(i, ms.slice());
+      (this.listed ??= new Map()).set(i, ms.slice());
       return;
     }
     const rk = ref === undefined ? 0 : this.refs.put(ref, ref);
     this.refK.set(i, rk);
     if (rk === 0 && ref !== undefined) this.refX[i] = ref;
     this.method.set(i, method);
-    putNumber(this.progress, this.progressX, i, m.progress);
+    if (!putNumber(this.progress, i, m.progress)) (this.progressX ??= new Map()).set(i, m.progress!);
     if (i !== this.total.length - 1) throw new RangeError(`messages of event ${i} set after event ${this.total.length - 1} began`);
     this.total.setLast(m.total ?? NaN);
   }
@@ -100,7 +101,7 @@ export class MessageColumns {
   /** Whether event `i` carries a result or an error. */
   answers(i: number): boolean {
     const k = this.kind.get(i);
-    return k === M.Result || k === M.Error || (k === M.Listed && this.listed.get(i)!.some((m) => m.kind === 'result' || m.kind === 'error'));
+    return k === M.Result || k === M.Error || (k === M.Listed && this.listed!.get(i)!.some((m) => m.kind === 'result' || m.kind === 'error'));
   }
 
   /** The messages of event `i` (a list shared with other callers when kept as built: do not change it). */
@@ -110,7 +111,7 @@ export class MessageColumns {
       case M.None:
         return NONE;
       case M.Listed:
-        return this.listed.get(i)!;
+        return this.listed!.get(i)!;
       case M.Invalid:
         return [{ kind: 'invalid' }];
       case M.Result:
@@ -137,16 +138,18 @@ export class MessageColumns {
   }
 }
 
-function putNumber(col: Column<Uint32Array>, side: Map<number, number>, i: number, v: number | undefined): void {
+/** Puts `v` in the column; false when it is ASIDE there and must be kept on the side. */
+function putNumber(col: Column<Uint32Array>, i: number, v: number | undefined): boolean {
   if (v === undefined) col.set(i, ABSENT);
   else if (Number.isInteger(v) && v >= 0 && v < ASIDE && !Object.is(v, -0)) col.set(i, v);
   else {
     col.set(i, ASIDE);
-    side.set(i, v);
+    return false;
   }
+  return true;
 }
 
-function getNumber(col: Column<Uint32Array>, side: Map<number, number>, i: number): number | undefined {
+function getNumber(col: Column<Uint32Array>, side: Map<number, number> | undefined, i: number): number | undefined {
   const v = col.get(i);
-  return v === ABSENT ? undefined : v === ASIDE ? side.get(i) : v;
+  return v === ABSENT ? undefined : v === ASIDE ? side!.get(i) : v;
 }

@@ -8,7 +8,7 @@
 // row 7), and nothing for the garbage collector to trace. `at(i)` builds the event again, key for key in the order the push
 // stages gave it (JSON.stringify of a snapshot is what it was: the pinned hashes are the net).
 import { EventList, EventView } from '../event-list';
-import { Column, Dict, RunColumn } from './columns';
+import { Column, Dict, RunColumn, U16, U8 } from './columns';
 import { MessageColumns } from './event-messages';
 import { EventTexts } from './event-text';
 import type { FindingCode, JsonRpcSummary, SseEvent } from '../model';
@@ -27,6 +27,15 @@ export type EventLiteral = 'with-id' | 'plain' | 'other';
 /** The key orders the two event literals of events.ts start with (see `push`). */
 const WITH_ID = 'index,event,data,t,raw,messages,findings,id,cursor';
 const PLAIN = 'index,event,data,t,raw,messages,findings';
+/** The shape dictionary's first entries (indices 1 and 2), the same for every stream. */
+const SHAPE_SEEDS: readonly (readonly [string, readonly string[]])[] = [
+  [WITH_ID, Object.freeze(WITH_ID.split(','))],
+  [PLAIN, Object.freeze(PLAIN.split(','))],
+];
+const WITH_ID_SHAPE = 1;
+const PLAIN_SHAPE = 2;
+/** `message` is type 1 (the default type: `begin` does not look it up). */
+const TYPE_SEEDS: readonly (readonly [string, string])[] = [['message', 'message']];
 
 /** The columns of one stream's events, and what they are shown with now (derived codes). */
 export class EventStore extends EventList {
@@ -36,20 +45,20 @@ export class EventStore extends EventList {
   private text = new EventTexts();
   /** The id `begin` kept, to see whether the stages changed it. */
   private begunId: string | undefined;
-  private types = new Column(new Uint16Array(0));
-  private shapes = new Column(new Uint16Array(0));
-  private flagBits = new Column(new Uint8Array(0));
+  private types = new Column(U16);
+  private shapes = new Column(U16);
+  private flagBits = new Column(U8);
   private msgs: MessageColumns;
-  private cursorX = new Map<number, string>();
-  private retries = new Map<number, number>();
-  private jsonErrors = new Map<number, string>();
-  private codes = new Map<number, FindingCode[]>();
-  private typeDict = new Dict();
+  // The rare facts on the side are made when first needed: a stream's store is made for every
+  // request (a page's JSON-RPC POSTs: one stream each, issue 22).
+  private cursorX: Map<number, string> | undefined;
+  private retries: Map<number, number> | undefined;
+  private jsonErrors: Map<number, string> | undefined;
+  private codes: Map<number, FindingCode[]> | undefined;
+  private typeDict = new Dict(TYPE_SEEDS);
   /** Types past the dictionary's 65,535. */
-  private typeX = new Map<number, string>();
-  private shapeDict = new Dict<readonly string[]>();
-  private readonly withId: number;
-  private readonly plain: number;
+  private typeX: Map<number, string> | undefined;
+  private shapeDict = new Dict<readonly string[]>(SHAPE_SEEDS);
   /** Codes the snapshot stage derives, by event index (stream-view.ts). */
   overlay: ReadonlyMap<number, readonly FindingCode[]> | undefined;
   /** `overlay` may be held by a view (or by the derivation that made it): copied before a change. */
@@ -58,9 +67,6 @@ export class EventStore extends EventList {
   constructor() {
     super();
     this.msgs = new MessageColumns();
-    this.typeDict.put('message', 'message');
-    this.withId = this.shapeDict.put(WITH_ID, WITH_ID.split(','));
-    this.plain = this.shapeDict.put(PLAIN, PLAIN.split(','));
   }
 
   /**
@@ -75,10 +81,10 @@ export class EventStore extends EventList {
     this.begunId = ev.id;
     const type = ev.event === 'message' ? 1 : this.typeDict.put(ev.event, ev.event);
     this.types.set(i, type);
-    if (type === 0) this.typeX.set(i, ev.event);
+    if (type === 0) (this.typeX ??= new Map()).set(i, ev.event);
     this.flagBits.set(i, 0);
     this.msgs.begin(i);
-    this.shapes.set(i, this.plain);
+    this.shapes.set(i, PLAIN_SHAPE);
     return i;
   }
 
@@ -98,12 +104,12 @@ export class EventStore extends EventList {
     if (ev.synthetic === 'json-body') flags |= F.Synthetic;
     if (ev.cursor !== undefined) {
       if (ev.cursor === ev.id) flags |= F.CursorIsId;
-      else this.cursorX.set(i, ev.cursor);
+      else (this.cursorX ??= new Map()).set(i, ev.cursor);
     }
     this.flagBits.set(i, flags);
-    if (ev.retry !== undefined) this.retries.set(i, ev.retry);
-    if (ev.jsonError !== undefined) this.jsonErrors.set(i, ev.jsonError);
-    if (ev.findings.length) this.codes.set(i, ev.findings.slice());
+    if (ev.retry !== undefined) (this.retries ??= new Map()).set(i, ev.retry);
+    if (ev.jsonError !== undefined) (this.jsonErrors ??= new Map()).set(i, ev.jsonError);
+    if (ev.findings.length) (this.codes ??= new Map()).set(i, ev.findings.slice());
     this.msgs.set(i, ev.messages);
     this.shapes.set(i, this.shapeOf(ev, literal));
   }
@@ -112,8 +118,8 @@ export class EventStore extends EventList {
     // The two literals of events.ts, without keys added after them, are known without listing
     // keys; any other event has its keys listed (rarer, and cheap).
     if (ev.duplicate === undefined && ev.jsonError === undefined) {
-      if (literal === 'with-id') return this.withId;
-      if (literal === 'plain' && ev.cursor === undefined && ev.id === undefined && ev.retry === undefined && ev.idOnly === undefined && ev.truncated === undefined) return this.plain;
+      if (literal === 'with-id') return WITH_ID_SHAPE;
+      if (literal === 'plain' && ev.cursor === undefined && ev.id === undefined && ev.retry === undefined && ev.idOnly === undefined && ev.truncated === undefined) return PLAIN_SHAPE;
     }
     const keys = Object.keys(ev);
     // Key orders come from the push stages' code paths, a handful: never 65,535.
@@ -169,10 +175,10 @@ export class EventStore extends EventList {
           o.cursor = this.cursorAt(i);
           break;
         case 'retry':
-          o.retry = this.retries.get(i);
+          o.retry = this.retries?.get(i);
           break;
         case 'jsonError':
-          o.jsonError = this.jsonErrors.get(i);
+          o.jsonError = this.jsonErrors?.get(i);
           break;
         case 'duplicate':
           o.duplicate = (this.flagBits.get(i) & F.Duplicate) !== 0 ? true : undefined;
@@ -195,15 +201,15 @@ export class EventStore extends EventList {
 
   private typeAt(i: number): string {
     const k = this.types.get(i);
-    return k === 1 ? 'message' : k === 0 ? this.typeX.get(i)! : this.typeDict.list[k]!;
+    return k === 1 ? 'message' : k === 0 ? this.typeX!.get(i)! : this.typeDict.list[k]!;
   }
   private cursorAt(i: number): string | undefined {
     if ((this.flagBits.get(i) & F.CursorIsId) !== 0) return this.text.id(i);
-    return this.cursorX.get(i);
+    return this.cursorX?.get(i);
   }
   /** Finding codes of event `i` (which must exist) with the derived codes of `overlay`. */
   codesAt(i: number, overlay: ReadonlyMap<number, readonly FindingCode[]> | undefined, copy = false): readonly FindingCode[] {
-    const base = this.codes.get(i);
+    const base = this.codes?.get(i);
     const add = overlay?.get(i);
     if (!add) return base ? (copy ? base.slice() : base) : copy ? [] : NONE;
     const codes = base ? base.slice() : [];

@@ -5,7 +5,7 @@
 // per read at most), one not read from a body (an EventSource event, a JSON answer), an id of 255
 // characters or more or starting that far into its event, data starting 65,534 characters or more
 // into its event, data spread over several `data:` lines.
-import { Column } from './columns';
+import { Column, U16, U32, U8 } from './columns';
 import { findRun } from '../runs';
 
 /** Kept whole on the side, not as a span. */
@@ -32,23 +32,23 @@ const TAILS = [0, 2, 4, 3];
 export class EventTexts {
   /** The texts fed, in feed order, and the first event whose raw text is in each (sorted). */
   private srcs: string[] = [];
-  private srcFirst = new Column(new Uint32Array(0));
-  private rawOff = new Column(new Uint32Array(0));
-  private ends = new Column(new Uint8Array(0));
+  private srcFirst = new Column(U32);
+  private rawOff = new Column(U32);
+  private ends = new Column(U8);
   /** Lengths of spans not ending where the next begins; the last span's length. */
-  private rawLenX = new Map<number, number>();
+  private rawLenX: Map<number, number> | undefined;
   private lastLen = -1;
   private last = -1;
   /** By event index, with holes where the raw text is a span (sparse: a dictionary in V8). */
   private rawX: (string | undefined)[] = [];
   /** NO_ID: no id, or the id is in `idX`. */
-  private idOff = new Column(new Uint8Array(0));
-  private idLen = new Column(new Uint8Array(0));
+  private idOff = new Column(U8);
+  private idLen = new Column(U8);
   private idX: (string | undefined)[] = [];
   /** Offsets into the raw text; NO_DATA: in `dataX`; EMPTY_DATA: ''. */
-  private dataOff = new Column(new Uint16Array(0));
-  private dataLenX = new Map<number, number>();
-  private dataX = new Map<number, string>();
+  private dataOff = new Column(U16);
+  private dataLenX: Map<number, number> | undefined;
+  private dataX: Map<number, string> | undefined;
   /** `srcOf`'s last answer: events are mostly read in order. */
   private srcK = 0;
 
@@ -64,7 +64,7 @@ export class EventTexts {
     // The previous event's span ends where this one begins, or its length is kept.
     if (p >= 0 && this.lastLen >= 0) {
       if (span && this.srcs[this.srcs.length - 1] === src && this.rawOff.get(p) + this.lastLen === at) this.ends.set(p, this.ends.get(p) | RawToNext);
-      else this.rawLenX.set(p, this.lastLen);
+      else (this.rawLenX ??= new Map()).set(p, this.lastLen);
     }
     this.last = i;
     this.lastLen = -1;
@@ -88,12 +88,12 @@ export class EventTexts {
       this.dataOff.set(i, d);
       const tail = TAILS.indexOf(raw.length - d - data.length);
       if (tail > 0) ends |= tail;
-      else this.dataLenX.set(i, data.length);
+      else (this.dataLenX ??= new Map()).set(i, data.length);
     } else if (data === '') {
       this.dataOff.set(i, EMPTY_DATA);
     } else {
       this.dataOff.set(i, NO_DATA);
-      this.dataX.set(i, data);
+      (this.dataX ??= new Map()).set(i, data);
     }
     this.ends.set(i, ends);
   }
@@ -118,18 +118,18 @@ export class EventTexts {
     // The data's length no longer follows from the raw text's end.
     if (off !== NO_DATA && off !== EMPTY_DATA) {
       const n = this.dataLen(i);
-      if (raw.startsWith(old)) this.dataLenX.set(i, n);
+      if (raw.startsWith(old)) (this.dataLenX ??= new Map()).set(i, n);
       else {
         this.dataOff.set(i, NO_DATA);
-        this.dataX.set(i, old.slice(off, off + n));
+        (this.dataX ??= new Map()).set(i, old.slice(off, off + n));
       }
     }
     this.ends.set(i, 0);
-    this.rawLenX.delete(i);
+    this.rawLenX?.delete(i);
     if (i === this.last) this.lastLen = -1;
     // The event before ends where this one began: that is no longer read from this one's offset.
     if (i > 0 && (this.ends.get(i - 1) & RawToNext) !== 0) {
-      this.rawLenX.set(i - 1, this.rawLen(i - 1));
+      (this.rawLenX ??= new Map()).set(i - 1, this.rawLen(i - 1));
       this.ends.set(i - 1, this.ends.get(i - 1) & ~RawToNext);
     }
     this.rawOff.set(i, NO_RAW);
@@ -139,11 +139,11 @@ export class EventTexts {
   /** Length of event `i`'s raw text, which is a span. */
   private rawLen(i: number): number {
     if ((this.ends.get(i) & RawToNext) !== 0) return this.rawOff.get(i + 1) - this.rawOff.get(i);
-    return i === this.last && this.lastLen >= 0 ? this.lastLen : this.rawLenX.get(i)!;
+    return i === this.last && this.lastLen >= 0 ? this.lastLen : this.rawLenX!.get(i)!;
   }
   private dataLen(i: number): number {
     const tail = this.ends.get(i) & DataTail;
-    if (tail === 0) return this.dataLenX.get(i)!;
+    if (tail === 0) return this.dataLenX!.get(i)!;
     const r = this.rawOff.get(i);
     return (r === NO_RAW ? this.rawX[i]!.length : this.rawLen(i)) - this.dataOff.get(i) - TAILS[tail]!;
   }
@@ -161,7 +161,7 @@ export class EventTexts {
 
   data(i: number): string {
     const off = this.dataOff.get(i);
-    if (off === NO_DATA) return this.dataX.get(i)!;
+    if (off === NO_DATA) return this.dataX!.get(i)!;
     if (off === EMPTY_DATA) return '';
     return this.rawSlice(i, off, this.dataLen(i));
   }

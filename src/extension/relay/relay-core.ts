@@ -111,6 +111,16 @@ export interface RelayCore {
 
 const tail3 = (b: Uint8Array) => (b.length > 3 ? b.subarray(b.length - 3) : b);
 
+/**
+ * A read that is not kept still moves the decoding carry (its last ≤ 3 bytes and length). A
+ * function of the module, not a closure made for every hook record on the page's thread.
+ */
+function passOver(carry: ReturnType<typeof createDecodingCarry>, conn: string, r: HookWireRecord, bytes: Uint8Array | null, big: Extract<HookWireRecord, { blob: Blob }> | null): void {
+  if (bytes) carry.skip(conn, tail3(bytes), bytes.length);
+  else if (big) carry.skip(conn, big.tail, big.n);
+  else if (r.kind === 'skip' && r.tail) carry.skip(conn, r.tail, r.n!);
+}
+
 export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, now = () => Date.now()): RelayCore {
   const buffer = createRelayBuffer(src, opts);
   const setTimer = opts.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
@@ -152,21 +162,15 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
     if (r.kind === 'request' ? !conns.start(conn) : !conns.known(conn)) return 'odd';
     const bytes = r.kind === 'chunk' && 'data' in r ? r.data : null;
     const big = r.kind === 'chunk' && 'blob' in r ? r : null;
-    /** A read that is not kept still moves the decoding carry (its last ≤ 3 bytes and length). */
-    const passOver = () => {
-      if (bytes) carry.skip(conn, tail3(bytes), bytes.length);
-      else if (big) carry.skip(conn, big.tail, big.n);
-      else if (r.kind === 'skip' && r.tail) carry.skip(conn, r.tail, r.n!);
-    };
     if (conns.state(conn) === 'drop') {
       // Given up while not recording: its request was never kept; nothing of it is.
-      passOver();
+      passOver(carry, conn, r, bytes, big);
       if (r.kind === 'end') carry.forget(conn);
       else holding.count();
       return 'ok';
     }
     if (!onOff.recording()) {
-      passOver();
+      passOver(carry, conn, r, bytes, big);
       if (r.kind === 'request' || r.kind === 'response' || r.kind === 'end') holding.lifecycle(r);
       else holding.body(conn);
       return 'ok';
@@ -174,7 +178,7 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
     switch (r.kind) {
       case 'skip':
         // Made before the hook learnt that the relay records again: the read is not kept.
-        passOver();
+        passOver(carry, conn, r, bytes, big);
         lateSkips++;
         holding.count();
         out.push(push({ kind: 'capture-gap', t: r.t, lost: 1, conns: [conn], reason: 'not-recording' }));

@@ -11,7 +11,6 @@
 
 import { cutParts, readBlobs, type BlobRead } from '../../extension/wire/decode';
 
-export type { BlobRead };
 
 /** The part of Worker this reader uses (tests pass a fake). */
 export interface WorkerLike {

@@ -85,6 +85,20 @@ export interface DeriveCache {
   out?: { session: Session; requests: RequestInfo[]; findings: OrdFinding[] };
   /** Issue 19: each legacy request's params key (method + params without `_meta`), made once (derive/client-loops.ts). */
   reqKeys?: WeakMap<ReqState, string>;
+  /** Each legacy request's key for same-call grouping ('' when its params cannot be keyed), made once (derive/client-results.ts). */
+  callKeys?: WeakMap<ReqState, string>;
+  /** The session's requests grouped by method and params as far as `n` (derive/client-results.ts: extended, not rebuilt). */
+  sameCalls?: SameCalls;
+}
+
+/** Requests with the same method and params, in order: each request's list and its place in it. */
+export interface SameCalls {
+  requests: readonly ReqState[];
+  /** How many of `requests` are grouped, and the last of them (a list that changed otherwise is grouped again). */
+  n: number;
+  last: ReqState | undefined;
+  lists: Map<string, ReqState[]>;
+  out: Map<ReqState, { list: ReqState[]; at: number }>;
 }
 
 export function newIncState(key: string): IncState {

@@ -24,23 +24,35 @@ function reissueOf(D: Derivation, r: ReqState): ReqState | undefined {
 }
 
 /**
- * The session's requests grouped by method and params, in order, once per derivation: asked for
- * every answered request at every snapshot, a scan of the later requests (each keyed again when
- * its era keeps no key) grew with the square of the session's requests.
+ * The session's requests grouped by method and params, in order: asked for every answered request
+ * at every snapshot, a scan of the later requests (each keyed again when its era keeps no key) grew
+ * with the square of the session's requests. A session's requests only ever gain new ones at the
+ * end (sessions.ts), so the grouping of the previous derivation is extended with them; a list that
+ * changed otherwise (another array, fewer requests, a different one where the last grouped was) is
+ * grouped again from the start.
  */
 function sameCalls(D: Derivation): Map<ReqState, { list: ReqState[]; at: number }> {
   if (D.sameCalls) return D.sameCalls;
-  const lists = new Map<string, ReqState[]>();
-  const out = new Map<ReqState, { list: ReqState[]; at: number }>();
-  for (const q of D.s.requests) {
-    const key = q.x.key ?? paramsKey(q.method, q.params);
+  const reqs = D.s.requests;
+  let c = D.cache.sameCalls;
+  if (!c || c.requests !== reqs || c.n > reqs.length || (c.n > 0 && reqs[c.n - 1] !== c.last)) {
+    c = D.cache.sameCalls = { requests: reqs, n: 0, last: undefined, lists: new Map(), out: new Map() };
+  }
+  // A legacy request keeps no key (eras.ts): made once per request, not at every snapshot.
+  const keys = (D.cache.callKeys ??= new WeakMap());
+  for (let i = c.n; i < reqs.length; i++) {
+    const q = reqs[i]!;
+    let key = q.x.key ?? keys.get(q);
+    if (key === undefined) keys.set(q, (key = paramsKey(q.method, q.params)));
     if (key === '') continue;
-    let list = lists.get(key);
-    if (!list) lists.set(key, (list = []));
-    out.set(q, { list, at: list.length });
+    let list = c.lists.get(key);
+    if (!list) c.lists.set(key, (list = []));
+    c.out.set(q, { list, at: list.length });
     list.push(q);
   }
-  return (D.sameCalls = out);
+  c.n = reqs.length;
+  c.last = reqs[c.n - 1];
+  return (D.sameCalls = c.out);
 }
 
 /** A request whose response came only in an event type the SDKs ignore: `result-not-taken`, verdict incomplete. */

@@ -47,6 +47,27 @@ export interface ViewModelStats {
 
 const EMPTY_REQS: readonly RequestInfo[] = Object.freeze([]) as readonly RequestInfo[];
 
+/**
+ * A session's requests by id (the last of a repeated id, as a Map made of the list keeps it). A live
+ * session's list mostly gains requests at its end and changes a few: the previous view's index is
+ * copied (a native copy, no entry arrays to collect) and only what changed or came is set.
+ */
+export function indexRequests(requests: readonly RequestInfo[], old?: Pick<SessionView, 'requests' | 'requestById'>): ReadonlyMap<string, RequestInfo> {
+  if (old?.requests === requests) return old.requestById;
+  const before = old?.requests;
+  if (!old || !before || requests.length < before.length) return new Map(requests.map((r) => [r.id, r]));
+  for (let i = 0; i < before.length; i++) if (requests[i]!.id !== before[i]!.id) return new Map(requests.map((r) => [r.id, r]));
+  const m = new Map(old.requestById);
+  for (let i = 0; i < requests.length; i++) {
+    const r = requests[i]!;
+    if (i < before.length) {
+      // A changed request replaces its entry only where the index held it (not a later namesake).
+      if (r !== before[i] && m.get(r.id) === before[i]) m.set(r.id, r);
+    } else m.set(r.id, r);
+  }
+  return m;
+}
+
 export interface ViewModelBuilder {
   build(snap: AnalysisSnapshot, records: readonly CaptureRecord[]): ViewModel;
   readonly stats: ViewModelStats;
@@ -71,7 +92,7 @@ export function createViewModelBuilder(): ViewModelBuilder {
     const sameStreams = !!old && !!prevSnap && prevSnap.finished === snap.finished && old.lanes.streams.length === s.streamIds.length && s.streamIds.every((id) => snap.streams[id] === prevSnap.streams[id]);
     if (old && sameStreams && old.session === s && old.findings === findings && old.requests === requests && old.rows === rows) return old;
     stats.sessionsBuilt++;
-    const requestById = new Map(requests.map((r) => [r.id, r]));
+    const requestById = indexRequests(requests, old);
     const counts = index.counts(s.key);
     const row: SessionRow = { key: s.key, session: s, errors: counts.errors, warnings: counts.warnings, worst: index.worst(s.key), ...openStreams(snap, s), server: serverOf(snap, s) };
     return { session: s, row, findings, requests, requestById, lanes: buildLanes(snap, s, requestById, old?.lanes), rows };
