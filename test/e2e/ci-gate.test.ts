@@ -53,7 +53,6 @@ function runStep(step: Step, env: Record<string, string>) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** Whether the HAR holds the body of the tools/call response (the page did not abort it). */
 /**
  * The recording the gate is meant for: the tools/call response has its body, and every response
  * Playwright kept no body for (the standalone GET stream, aborted when the client closes) had ended

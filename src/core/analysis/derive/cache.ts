@@ -85,8 +85,6 @@ export interface DeriveCache {
   out?: { session: Session; requests: RequestInfo[]; findings: OrdFinding[] };
   /** Issue 19: each legacy request's params key (method + params without `_meta`), made once (derive/client-loops.ts). */
   reqKeys?: WeakMap<ReqState, string>;
-  /** Each legacy request's key for same-call grouping ('' when its params cannot be keyed), made once (derive/client-results.ts). */
-  callKeys?: WeakMap<ReqState, string>;
   /** The session's requests grouped by method and params as far as `n` (derive/client-results.ts: extended, not rebuilt). */
   sameCalls?: SameCalls;
 }

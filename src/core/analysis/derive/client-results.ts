@@ -38,12 +38,10 @@ function sameCalls(D: Derivation): Map<ReqState, { list: ReqState[]; at: number 
   if (!c || c.requests !== reqs || c.n > reqs.length || (c.n > 0 && reqs[c.n - 1] !== c.last)) {
     c = D.cache.sameCalls = { requests: reqs, n: 0, last: undefined, lists: new Map(), out: new Map() };
   }
-  // A legacy request keeps no key (eras.ts): made once per request, not at every snapshot.
-  const keys = (D.cache.callKeys ??= new WeakMap());
+  // (each request is grouped once: a legacy one, which keeps no key (eras.ts), is keyed then)
   for (let i = c.n; i < reqs.length; i++) {
     const q = reqs[i]!;
-    let key = q.x.key ?? keys.get(q);
-    if (key === undefined) keys.set(q, (key = paramsKey(q.method, q.params)));
+    const key = q.x.key ?? paramsKey(q.method, q.params);
     if (key === '') continue;
     let list = c.lists.get(key);
     if (!list) c.lists.set(key, (list = []));

@@ -55,15 +55,15 @@ const EMPTY_REQS: readonly RequestInfo[] = Object.freeze([]) as readonly Request
 export function indexRequests(requests: readonly RequestInfo[], old?: Pick<SessionView, 'requests' | 'requestById'>): ReadonlyMap<string, RequestInfo> {
   if (old?.requests === requests) return old.requestById;
   const before = old?.requests;
-  if (!old || !before || requests.length < before.length) return new Map(requests.map((r) => [r.id, r]));
-  for (let i = 0; i < before.length; i++) if (requests[i]!.id !== before[i]!.id) return new Map(requests.map((r) => [r.id, r]));
+  const whole = () => new Map(requests.map((r) => [r.id, r]));
+  if (!old || !before || requests.length < before.length) return whole();
   const m = new Map(old.requestById);
   for (let i = 0; i < requests.length; i++) {
     const r = requests[i]!;
-    if (i < before.length) {
-      // A changed request replaces its entry only where the index held it (not a later namesake).
-      if (r !== before[i] && m.get(r.id) === before[i]) m.set(r.id, r);
-    } else m.set(r.id, r);
+    if (i >= before.length) m.set(r.id, r);
+    else if (r.id !== before[i]!.id) return whole();
+    // A changed request replaces its entry only where the index held it (not a later namesake).
+    else if (r !== before[i] && m.get(r.id) === before[i]) m.set(r.id, r);
   }
   return m;
 }
