@@ -49,6 +49,26 @@ beforeAll(async () => {
     for (let i = 1; Buffer.byteLength(s) < 1.5 * (1 << 20); i++) s += `id: ${i}\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"text":"${'é€😀x'.repeat(50)}"}}\n\n`;
     res.end(s);
   });
+  // What a page can try against the hook's synchronous channel (emitter.ts) from its first script:
+  // listeners for its events, a dispatchEvent that keeps every target it sees them on, getters and
+  // setters on Object.prototype for what its dictionaries and messages hold. `window.syncSeen`
+  // lists anything of it the page saw; `targets` and `DE` are used by the forgeries after it.
+  const SYNC_SPY = `
+    window.syncSeen = [];
+    const SH = 'mcp-stream-inspector-sync-hello', SM = 'mcp-stream-inspector-sync';
+    for (const t of [SH, SM]) for (const at of [window, document]) for (const cap of [true, false]) at.addEventListener(t, () => window.syncSeen.push('listener:' + t), cap);
+    const DE = EventTarget.prototype.dispatchEvent;
+    const targets = [];
+    EventTarget.prototype.dispatchEvent = function (e) { if (String(e.type).startsWith('mcp-stream-inspector')) { window.syncSeen.push('dispatch:' + e.type); targets.push(this); } return RA(DE, this, [e]); };
+    const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+    const hookish = (o) => o !== null && typeof o === 'object' && (o instanceof Event || ['ch', 'records', 'data', 'lastEventId', 'relatedTarget'].some((k) => own(o, k)));
+    for (const k of ['seq', 'relatedTarget', 'lastEventId', 'cancelable', 'data', 'origin', 'source', 'ports', 'detail']) {
+      Object.defineProperty(Object.prototype, k, { configurable: true,
+        get() { if (hookish(this)) window.syncSeen.push('get:' + k); return undefined; },
+        set(v) { if (hookish(this)) { window.syncSeen.push('set:' + k); try { this.records && this.records.push({ kind: 'request', conn: 'forged-seq', t: 1, transport: 'fetch', method: 'GET', url: 'http://forged/seq', headers: [], body: null }); } catch {} } Object.defineProperty(this, k, { value: v, writable: true, enumerable: true, configurable: true }); } });
+    }
+  `;
+
   // A page that replaces Blob and watches array iteration after it loaded: the hook's Blob of a
   // large read is made with the Blob captured at install, from parts given as an own-property
   // iterable (natives.ts ownIterable). Chromium 156 reads a plain array of parts without calling
@@ -56,6 +76,8 @@ beforeAll(async () => {
   // Chromium that would; `blobs` fails for a hook that calls the global Blob.
   server.page('/iter-tamper.html', `<!doctype html><html><head><script>
     window.sawBytes = 0; window.blobs = 0; window.text = ''; window.reads = []; window.done = false;
+    const RA = Reflect.apply;
+    ${SYNC_SPY}
     const AI = Array.prototype[Symbol.iterator];
     Array.prototype[Symbol.iterator] = function () { for (let i = 0; i < this.length && i < 4; i++) if (this[i] instanceof Uint8Array || this[i] instanceof ArrayBuffer) window.sawBytes++; return AI.call(this); };
     const AIP = Object.getPrototypeOf([][Symbol.iterator]());
@@ -112,9 +134,18 @@ beforeAll(async () => {
     window.postMessage({ ch: 'mcp-stream-inspector', v: ${PROTOCOL_VERSION}, type: 'hook-hello' }, '*', [ch.port2]);
     ch.port1.postMessage({ ch: 'mcp-stream-inspector', v: ${PROTOCOL_VERSION}, type: 'hook-batch', records: [{ kind: 'request', conn: 'forged-hello', t: 1, transport: 'fetch', method: 'GET', url: 'http://forged/hello', headers: [], body: null }] });
     window.postMessage({ ch: 'mcp-stream-inspector', v: ${PROTOCOL_VERSION}, type: 'hook-batch', records: [{ kind: 'request', conn: 'forged-window', t: 1, transport: 'fetch', method: 'GET', url: 'http://forged/window', headers: [], body: null }] }, '*');
-    window.text = ${readSse('attack')}.then((t) => {
+    // 7. the synchronous channel (emitter.ts): see SYNC_SPY; then a forged hello with a target of
+    // the page's, and messages on it (and, after the read, on every target the spy kept)
+    ${SYNC_SPY}
+    const fake = new EventTarget();
+    const forge = (target, seq, conn) => DE.call(target, new MessageEvent(SM, { lastEventId: String(seq), data: { ch: 'mcp-stream-inspector', v: ${PROTOCOL_VERSION}, type: 'hook-batch', seq, records: [{ kind: 'request', conn, t: 1, transport: 'fetch', method: 'GET', url: 'http://forged/' + conn, headers: [], body: null }] } }));
+    window.syncHelloTaken = !DE.call(window, new FocusEvent(SH, { relatedTarget: fake, cancelable: true }));
+    for (let s = 0; s < 8; s++) forge(fake, s, 'forged-sync');
+    // (read once the panel takes the records: the synchronous channel is used only then)
+    window.text = new Promise((f) => setTimeout(f, 300)).then(() => ${readSse('attack')}).then((t) => {
       // 6. anything stolen is used to post forged batches
       for (const p of window.stolen) try { MP.call(p, { ch: 'mcp-stream-inspector', v: ${PROTOCOL_VERSION}, type: 'hook-batch', records: [{ kind: 'chunk', conn: 'c1', t: 1, text: 'FORGED-stolen', bytes: 13 }] }); } catch {}
+      for (const x of targets) for (let s = 0; s < 64; s++) forge(x, s, 'forged-stolen-target');
       return t;
     });
   </script></head><body>attack</body></html>`);
@@ -214,6 +245,15 @@ describe('a page that fights back', () => {
       '({ stolen: window.stolen.length, seen: window.seen })',
     );
     expect(page.stolen).toBe(0); // the port never passed through anything the page can patch
+    // The synchronous channel: its hello was the hook's (the page's came second, ignored and
+    // counted), its events and dictionaries touched nothing the page patched, and it was used
+    // (in the large-read test below: this page's stream is read in small reads, in batches that
+    // transfer their bytes, on the port).
+    const sync = await h.evalPage<{ seen: string[]; taken: boolean }>('({ seen: window.syncSeen, taken: window.syncHelloTaken })');
+    expect(sync.seen).toEqual([]);
+    expect(sync.taken).toBe(false);
+    const stats = await relayStats(h.browser.cdp, h.page, await relayContext(h.browser.cdp, h.page));
+    expect(stats.forgedHellos).toBeGreaterThanOrEqual(2);
     expect(page.seen.filter((m) => m.type === 'hook-hello' || m.ports > 0)).toEqual([]); // handshakes never reach page listeners
     const json = JSON.stringify(records);
     expect(json).not.toContain('FORGED');
@@ -259,6 +299,8 @@ describe('a page that fights back', () => {
     expect(page.sawBytes).toBe(0); // no array of the page's bytes was iterated where the page could see it
     expect(page.blobs).toBe(0); // the hook's Blob is the native one, captured at install
     expect(bodyText(records, '/big-sse')).toBe(page.text);
+    expect(stats.syncMessages).toBeGreaterThan(0); // the Blobs' batches took the synchronous channel
+    expect(await h.evalPage<string[]>('window.syncSeen')).toEqual([]);
     denseSeqs(records);
   });
 

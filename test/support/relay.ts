@@ -18,6 +18,9 @@ export interface RelayStats {
   rejected: number;
   cut: number;
   released: boolean;
+  /** Messages the relay read from the hook's synchronous channel; hellos it ignored as forged. */
+  syncMessages: number;
+  forgedHellos: number;
   /** Keeping records now (DevTools inspects the tab, or capture while closed is on). */
   recording: boolean;
   /** Connections held while not recording, their estimated bytes, body records dropped. */

@@ -21,10 +21,21 @@
 //
 // Batching: records are collected and posted at most every FLUSH_MS (or at MAX_BATCH records), so
 // thousands of events per second cost tens of postMessages. `pagehide` flushes synchronously.
+//
+// Synchronous channel: a port's message is a task, and a page reading a fast stream starves tasks
+// (its network's win), so the batches of a 50 MB read reached the relay, and the panel, only
+// after the read (docs/benchmarks.md, row 1c). The hook also hands the relay, once at install
+// (before any page script: no one else can listen), a private EventTarget; while a panel takes
+// the records and no fault is armed, a batch that transfers nothing (its large reads are Blobs,
+// which cross as handles) is dispatched there as a MessageEvent, and the relay reads it at once,
+// in the page's read; it is flushed by age as well as by the timer, which the read starves too.
+// A batch holding bytes in an ArrayBuffer still goes on the port, where they are transferred
+// (dispatched, they would be cloned: a copy more than the page pays for). Every message is
+// numbered (`seq`) and the relay puts the two channels back in order (wire/ordered-inbox.ts).
 
 import type { HookRecord } from '../../core/record';
 import { messagePortAdapter, type PortNatives } from '../wire/message-port';
-import { CHANNEL, PROTOCOL_VERSION, type FaultOut, type FaultPlan, type HookBatch, type HookHello, type Mode, type ModeAck } from '../wire/protocol';
+import { CHANNEL, PROTOCOL_VERSION, SYNC_HELLO, SYNC_MESSAGE, type FaultOut, type FaultPlan, type HookBatch, type HookHello, type Mode, type ModeAck } from '../wire/protocol';
 import type { HookWireRecord } from '../wire/records';
 import { call, G, N, ownIterable } from './natives';
 
@@ -45,6 +56,19 @@ function list<T>(): T[] {
 }
 function add<T>(a: T[], x: T): number {
   return call<number>(N.arrayPush, a, x);
+}
+/** An object without a prototype: a dictionary the browser reads finds no page getter on it. */
+function bare<T>(): T {
+  return N.objectCreate(null) as T;
+}
+/** `msg.seq = n`, defined (not set: a setter the page put on Object.prototype is not called). */
+function numbered(msg: object, n: number): void {
+  const d = bare<PropertyDescriptor>();
+  d.value = n;
+  d.writable = true;
+  d.enumerable = true;
+  d.configurable = true;
+  N.defineProperty(msg, 'seq', d);
 }
 
 export type WireRecord = HookWireRecord;
@@ -85,6 +109,16 @@ export function createEmitter(): Emitter {
   const port = messagePortAdapter(channel.port1, HOOK_PORT);
   const hello: HookHello = { ch: CHANNEL, v: PROTOCOL_VERSION, type: 'hook-hello' };
   N.windowPost(hello, '*', [channel.port2]);
+  const syncTarget: EventTarget = new N.EventTarget();
+  const helloInit = bare<FocusEventInit>();
+  helloInit.relatedTarget = syncTarget;
+  helloInit.cancelable = true;
+  // The relay (listed before the hook) cancels it when it listens on the target.
+  const syncOn = !call<boolean>(N.dispatchEvent, window, new N.FocusEvent(SYNC_HELLO, helloInit));
+  /** The number of the next message (see the header). */
+  let seq = 0;
+  /** When the batch's first record came (flushed by age on the synchronous channel). */
+  let batchAt = 0;
 
   let batch: WireRecord[] = list();
   let buffers: ArrayBuffer[] = list();
@@ -102,6 +136,26 @@ export function createEmitter(): Emitter {
     fn(m);
   };
 
+  const synchronous = () => syncOn && panel && !faults;
+
+  /** Sends `msg` with the next number, on the synchronous channel when it may; false if it could not be sent (then it took no number). */
+  function send(msg: object, transfer?: ArrayBuffer[]): boolean {
+    numbered(msg, seq);
+    if (synchronous() && (!transfer || transfer.length === 0)) {
+      const init = bare<MessageEventInit>();
+      init.data = msg;
+      init.lastEventId = '' + seq;
+      call(N.dispatchEvent, syncTarget, new N.MessageEvent(SYNC_MESSAGE, init));
+      seq++;
+      return true;
+    }
+    // A message that cannot be cloned is dropped (only if the page corrupted a prototype); nothing
+    // is thrown into the page.
+    if (!port.post(msg, transfer)) return false;
+    seq++;
+    return true;
+  }
+
   function flush() {
     scheduled = false;
     if (batch.length === 0) return;
@@ -109,9 +163,7 @@ export function createEmitter(): Emitter {
     const transfer = buffers;
     batch = list();
     buffers = list();
-    // A record that cannot be cloned is dropped with its batch (only if the page corrupted a
-    // prototype); nothing is thrown into the page.
-    port.post(msg, transfer);
+    send(msg, transfer);
   }
 
   port.listen((data) => {
@@ -137,13 +189,16 @@ export function createEmitter(): Emitter {
     flush();
     copy = m.copy;
     const ack: ModeAck = { ch: CHANNEL, v: PROTOCOL_VERSION, type: 'mode-ack', copy };
-    port.post(ack);
+    send(ack);
   });
 
   return {
     emit(rec) {
-      if (rec.kind === 'chunk' && 'data' in rec) add(buffers, call<ArrayBuffer>(N.typedArrayBuffer, rec.data));
-      if (add(batch, rec) >= MAX_BATCH) flush();
+      // Own property: `in` would see a `data` the page put on Object.prototype, and a Blob read's
+      // record would then throw here and be lost (hostile-page.test.ts).
+      if (rec.kind === 'chunk' && N.hasOwn(rec, 'data')) add(buffers, call<ArrayBuffer>(N.typedArrayBuffer, (rec as { data: Uint8Array }).data));
+      if (batch.length === 0) batchAt = N.perfNow();
+      if (add(batch, rec) >= MAX_BATCH || (synchronous() && N.perfNow() - batchAt >= FLUSH_MS)) flush();
       else if (!scheduled) {
         scheduled = true;
         N.setTimeout(flush, FLUSH_MS);
@@ -163,7 +218,7 @@ export function createEmitter(): Emitter {
         N.setTimeout(() => {
           if (waiting[conn] === me) answer(conn, null);
         }, FAULT_ANSWER_MS);
-        port.post(msg, transfer);
+        send(msg, transfer);
       });
     },
   };

@@ -36,6 +36,11 @@ export const N = {
   portClose: MessagePort.prototype.close,
   windowPost: window.postMessage.bind(window),
   addEventListener: EventTarget.prototype.addEventListener,
+  // The synchronous channel to the relay (emitter.ts).
+  EventTarget: window.EventTarget,
+  FocusEvent: window.FocusEvent,
+  MessageEvent: window.MessageEvent,
+  dispatchEvent: EventTarget.prototype.dispatchEvent,
   headersGet: Headers.prototype.get,
   headersForEach: Headers.prototype.forEach,
   streamGetReader: ReadableStream.prototype.getReader,
@@ -53,6 +58,8 @@ export const N = {
   streamTee: ReadableStream.prototype.tee,
   /** Object.create(null) without a global lookup at call time. */
   objectCreate: Object.create,
+  defineProperty: Object.defineProperty,
+  hasOwn: Object.hasOwn,
 } as const;
 
 function getter<T>(proto: object, name: string): (this: T) => unknown {

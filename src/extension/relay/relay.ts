@@ -8,6 +8,9 @@
 //    script can run; it must come from this window and carry a MessagePort; its propagation is
 //    stopped in the capture phase so page listeners never see the port;
 //  - ignores every other window message; later hellos (forgeries) are reported once;
+//  - takes, the same way, the first synchronous hello (a FocusEvent whose relatedTarget is the
+//    hook's private EventTarget: emitter.ts) and reads the hook's messages dispatched on that
+//    target, put back in the hook's order with the port's (wire/ordered-inbox.ts);
 //  - validates every record from the port (relay-core.ts) and numbers it itself;
 //  - sends into the page only `mode` and fault messages (fault-arm: on/off; the answers to the
 //    hook's fault questions: what the page gets), on the private port; which faults are armed,
@@ -16,7 +19,8 @@
 import { TEST_HOOKS } from '../shared/test-hooks';
 import { isMessage } from '../wire/guards';
 import { messagePortAdapter } from '../wire/message-port';
-import { CHANNEL, envelope, RELAY_PORT } from '../wire/protocol';
+import { orderedInbox, type OrderedInbox } from '../wire/ordered-inbox';
+import { CHANNEL, envelope, RELAY_PORT, SYNC_HELLO, SYNC_MESSAGE } from '../wire/protocol';
 import { portAdapter } from '../wire/runtime-port';
 import { createRelayControl, SETTINGS } from './control';
 import { createRelayCore } from './relay-core';
@@ -45,6 +49,39 @@ const link = createRelayLink(core, control, {
 });
 
 let forged = 0;
+const forgery = () => {
+  if (forged++ === 0)
+    core.add({ kind: 'notice', t: now(), level: 'warning', code: 'forged-hook-hello', message: 'The page posted a message imitating the capture hook; it was ignored.' });
+};
+
+/** The hook's messages, from its port and its synchronous channel (set by the port's hello). */
+let inbox: OrderedInbox | undefined;
+/** Synchronous messages before the port's hello (the hook sends none then: kept in case). */
+const early: [number, () => unknown][] = [];
+let syncTarget: EventTarget | undefined;
+/** Messages read from the synchronous channel (the test hook's stats). */
+let syncMessages = 0;
+window.addEventListener(
+  SYNC_HELLO,
+  (ev) => {
+    ev.stopImmediatePropagation();
+    const target = (ev as FocusEvent).relatedTarget;
+    if (syncTarget || !target) return forgery();
+    syncTarget = target;
+    ev.preventDefault();
+    target.addEventListener(SYNC_MESSAGE, (e) => {
+      const m = e as MessageEvent;
+      const id = m.lastEventId;
+      const seq = /^\d{1,15}$/.test(id) ? Number(id) : -1;
+      const read = () => m.data as unknown;
+      syncMessages++;
+      if (inbox) inbox.fromSync(seq, read);
+      else early.push([seq, read]);
+    });
+  },
+  { capture: true },
+);
+
 window.addEventListener(
   'message',
   (ev: MessageEvent) => {
@@ -53,9 +90,17 @@ window.addEventListener(
     // Any hello on our channel, whatever its version: all but the hook's first are forgeries.
     if (typeof d !== 'object' || d === null || d.ch !== CHANNEL || d.type !== 'hook-hello') return;
     ev.stopImmediatePropagation();
-    if (isMessage(d, 'hook-hello') && ev.ports.length === 1 && link.hook(messagePortAdapter(ev.ports[0]!))) return;
-    if (forged++ === 0)
-      core.add({ kind: 'notice', t: now(), level: 'warning', code: 'forged-hook-hello', message: 'The page posted a message imitating the capture hook; it was ignored.' });
+    if (isMessage(d, 'hook-hello') && ev.ports.length === 1 && !inbox) {
+      const ordered = orderedInbox(messagePortAdapter(ev.ports[0]!), (n, why) =>
+        core.add({ kind: 'notice', t: now(), level: 'warning', code: 'hook-messages-lost', message: why === 'gap' ? `${n} message(s) of the capture hook never reached the relay: their records are missing.` : 'A message of the capture hook could not be read: its records are missing.' }),
+      );
+      if (link.hook(ordered)) {
+        inbox = ordered;
+        for (const [seq, read] of early.splice(0)) ordered.fromSync(seq, read);
+        return;
+      }
+    }
+    forgery();
   },
   { capture: true },
 );
@@ -81,7 +126,7 @@ try {
 
 // Diagnostics for tests and curious users: the relay's counters, readable only from this
 // extension's isolated world (the page cannot see this global), never posted anywhere.
-if (TEST_HOOKS) Object.defineProperty(globalThis, '__MSI_RELAY__', { value: Object.freeze({ stats: () => core.stats(), faults: () => link.faults.ids() }) });
+if (TEST_HOOKS) Object.defineProperty(globalThis, '__MSI_RELAY__', { value: Object.freeze({ stats: () => ({ ...core.stats(), syncMessages, forgedHellos: forged }), faults: () => link.faults.ids() }) });
 
 chrome.runtime.onMessage.addListener((msg: unknown, _sender, sendResponse) => {
   const reply = link.onRuntimeMessage(msg);

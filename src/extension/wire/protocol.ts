@@ -45,6 +45,15 @@ interface Envelope<T extends string> {
 // ---------------------------------------------------------------------------------------------
 // hook ⇄ relay (the private MessagePort; the hello travels once on `window`)
 
+/**
+ * The hook's synchronous channel (emitter.ts, ordered-inbox.ts): the hook dispatches, once, a
+ * FocusEvent of type SYNC_HELLO on `window` whose relatedTarget is a private EventTarget (the
+ * relay cancels it to say it listens there), then messages as MessageEvents of type SYNC_MESSAGE
+ * on that target, `lastEventId` their `seq`. Every message the hook sends carries `seq`.
+ */
+export const SYNC_HELLO = 'mcp-stream-inspector-sync-hello';
+export const SYNC_MESSAGE = 'mcp-stream-inspector-sync';
+
 /** Posted once on `window` by the hook, carrying the MessagePort every later message uses. */
 export interface HookHello extends Envelope<'hook-hello'> {}
 /** hook → relay: records as the page's reads made them (untrusted: validated one by one). */

@@ -1,0 +1,94 @@
+// The relay's side of the hook's two channels, merged back into the order the hook sent in.
+//
+// Why two: the hook's private MessagePort delivers each message as a task of its own, and a page
+// that reads a fast stream starves such tasks (the network's win: docs/benchmarks.md, "What a
+// fast read starves"), so a 50 MB read reached the panel only after it ended (row 1c). While a
+// panel takes the records, the hook also dispatches a batch as a synchronous event on a private
+// EventTarget (emitter.ts): the relay reads it at once, inside the page's read. Only messages that
+// transfer nothing go that way (a Blob crosses as a handle; bytes in an ArrayBuffer would be
+// cloned twice instead of transferred: a copy more than the one the page pays for).
+//
+// Every message the hook sends carries `seq` (0, 1, 2, … in sending order, whatever the channel);
+// a message that arrives early is held until those before it came. The hook counts a message only
+// once it is sent, so a gap is never expected; if one ever holds up more than MAX_HELD messages,
+// the held ones are let through in order and `onSkipped` says how many were never seen (a silent
+// stall would lose every later record).
+//
+// Pure: no chrome.*, no DOM.
+
+import { listeners, type MessageAdapter } from './adapter';
+
+/** Messages held behind a gap before it is given up on. */
+export const MAX_HELD = 4096;
+
+export interface OrderedInbox extends MessageAdapter {
+  /** A message from the synchronous channel, numbered `seq`; `read` gives its data (it may throw: then it is lost). */
+  fromSync(seq: number, read: () => unknown): void;
+  /** Messages held now, behind a gap. */
+  held(): number;
+}
+
+const seqOf = (m: unknown): number => {
+  const s = typeof m === 'object' && m !== null ? (m as { seq?: unknown }).seq : undefined;
+  return typeof s === 'number' && Number.isInteger(s) && s >= 0 ? s : -1;
+};
+
+/**
+ * `port`: the hook's MessagePort (what the relay posts to the hook goes there too).
+ * `onSkipped(n, why)`: n numbered messages were never delivered (unreadable, or a gap given up).
+ */
+export function orderedInbox(port: MessageAdapter, onSkipped: (n: number, why: 'unreadable' | 'gap') => void): OrderedInbox {
+  const out = listeners<[unknown]>();
+  const held = new Map<number, unknown>();
+  const LOST = {};
+  let next = 0;
+
+  function release(): void {
+    while (held.has(next)) {
+      const m = held.get(next);
+      held.delete(next);
+      next++;
+      if (m !== LOST) out.emit(m);
+    }
+  }
+
+  function take(seq: number, m: unknown): void {
+    // Already delivered or already held: a message seen twice is not delivered twice.
+    if (seq < next || held.has(seq)) return;
+    held.set(seq, m);
+    release();
+    if (held.size > MAX_HELD) {
+      const first = Math.min(...held.keys());
+      onSkipped(first - next, 'gap');
+      next = first;
+      release();
+    }
+  }
+
+  port.listen((m) => {
+    const seq = seqOf(m);
+    // (unnumbered: not the hook's; the endpoint rejects it as it did before)
+    if (seq === -1) out.emit(m);
+    else take(seq, m);
+  });
+
+  return {
+    post: (m, transfer) => port.post(m, transfer),
+    listen: (fn) => out.add(fn),
+    onClose: (fn) => port.onClose(fn),
+    close: () => port.close(),
+    fromSync(seq, read) {
+      if (!(Number.isInteger(seq) && seq >= 0)) return;
+      let m: unknown;
+      try {
+        m = read();
+      } catch {
+        onSkipped(1, 'unreadable');
+        take(seq, LOST);
+        return;
+      }
+      take(seq, m);
+    },
+    held: () => held.size,
+  };
+}
