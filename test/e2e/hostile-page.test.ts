@@ -60,8 +60,9 @@ beforeAll(async () => {
     const DE = EventTarget.prototype.dispatchEvent;
     const targets = [];
     EventTarget.prototype.dispatchEvent = function (e) { if (String(e.type).startsWith('mcp-stream-inspector')) { window.syncSeen.push('dispatch:' + e.type); targets.push(this); } return RA(DE, this, [e]); };
-    const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
-    const hookish = (o) => o !== null && typeof o === 'object' && (o instanceof Event || ['ch', 'records', 'data', 'lastEventId', 'relatedTarget'].some((k) => own(o, k)));
+    const ownKey = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+    // (window.forging: the page's own forgeries below, whose dictionaries it builds itself)
+    const hookish = (o) => !window.forging && o !== null && typeof o === 'object' && (o instanceof Event || ['ch', 'records', 'data', 'lastEventId', 'relatedTarget'].some((k) => ownKey(o, k)));
     for (const k of ['seq', 'relatedTarget', 'lastEventId', 'cancelable', 'data', 'origin', 'source', 'ports', 'detail']) {
       Object.defineProperty(Object.prototype, k, { configurable: true,
         get() { if (hookish(this)) window.syncSeen.push('get:' + k); return undefined; },
@@ -138,8 +139,10 @@ beforeAll(async () => {
     // the page's, and messages on it (and, after the read, on every target the spy kept)
     ${SYNC_SPY}
     const fake = new EventTarget();
-    const forge = (target, seq, conn) => DE.call(target, new MessageEvent(SM, { lastEventId: String(seq), data: { ch: 'mcp-stream-inspector', v: ${PROTOCOL_VERSION}, type: 'hook-batch', seq, records: [{ kind: 'request', conn, t: 1, transport: 'fetch', method: 'GET', url: 'http://forged/' + conn, headers: [], body: null }] } }));
+    const forge = (target, seq, conn) => { window.forging = true; try { DE.call(target, new MessageEvent(SM, { lastEventId: String(seq), data: { ch: 'mcp-stream-inspector', v: ${PROTOCOL_VERSION}, type: 'hook-batch', seq, records: [{ kind: 'request', conn, t: 1, transport: 'fetch', method: 'GET', url: 'http://forged/' + conn, headers: [], body: null }] } })); } finally { window.forging = false; } };
+    window.forging = true;
     window.syncHelloTaken = !DE.call(window, new FocusEvent(SH, { relatedTarget: fake, cancelable: true }));
+    window.forging = false;
     for (let s = 0; s < 8; s++) forge(fake, s, 'forged-sync');
     // (read once the panel takes the records: the synchronous channel is used only then)
     window.text = new Promise((f) => setTimeout(f, 300)).then(() => ${readSse('attack')}).then((t) => {

@@ -19,7 +19,7 @@
 import { TEST_HOOKS } from '../shared/test-hooks';
 import { isMessage } from '../wire/guards';
 import { messagePortAdapter } from '../wire/message-port';
-import { orderedInbox, type OrderedInbox } from '../wire/ordered-inbox';
+import { MAX_HELD, orderedInbox, type OrderedInbox } from '../wire/ordered-inbox';
 import { CHANNEL, envelope, RELAY_PORT, SYNC_HELLO, SYNC_MESSAGE } from '../wire/protocol';
 import { portAdapter } from '../wire/runtime-port';
 import { createRelayControl, SETTINGS } from './control';
@@ -76,7 +76,8 @@ window.addEventListener(
       const read = () => m.data as unknown;
       syncMessages++;
       if (inbox) inbox.fromSync(seq, read);
-      else early.push([seq, read]);
+      // (bounded: only a page in a frame the hook did not reach could send here before the port)
+      else if (early.length < MAX_HELD) early.push([seq, read]);
     });
   },
   { capture: true },
