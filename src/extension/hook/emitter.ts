@@ -197,8 +197,10 @@ export function createEmitter(): Emitter {
       // Own property: `in` would see a `data` the page put on Object.prototype, and a Blob read's
       // record would then throw here and be lost (hostile-page.test.ts).
       if (rec.kind === 'chunk' && N.hasOwn(rec, 'data')) add(buffers, call<ArrayBuffer>(N.typedArrayBuffer, (rec as { data: Uint8Array }).data));
-      if (batch.length === 0) batchAt = N.perfNow();
-      if (add(batch, rec) >= MAX_BATCH || (synchronous() && N.perfNow() - batchAt >= FLUSH_MS)) flush();
+      // (the clock is read only while the synchronous channel is in use: this runs in every page)
+      const sync = synchronous();
+      if (sync && batch.length === 0) batchAt = N.perfNow();
+      if (add(batch, rec) >= MAX_BATCH || (sync && N.perfNow() - batchAt >= FLUSH_MS)) flush();
       else if (!scheduled) {
         scheduled = true;
         N.setTimeout(flush, FLUSH_MS);
