@@ -96,6 +96,41 @@ beforeAll(async () => {
     })();
   </script></head><body>iter</body></html>`);
 
+  // 40 events of ~1.5 KB, each written on its own after a pause: the page's reads are small, so
+  // (a panel open) the hook sends each with the page's own chunk, uncopied, on the synchronous
+  // channel (emitter.ts sendRead).
+  server.route('/drip-sse', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    let i = 0;
+    const next = () => {
+      if (++i > 40) return res.end();
+      res.write(`id: ${i}\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"text":"${'é€😀x'.repeat(100)}"}}\n\n`);
+      setTimeout(next, 8);
+    };
+    next();
+  });
+  // A page that, once it decoded a read, overwrites the chunk and then detaches its buffer (a
+  // transfer): the capture must hold what the page read, so the one copy of a read's bytes is made
+  // before the page has the chunk.
+  server.page('/chunk-tamper.html', `<!doctype html><html><head><script>
+    window.text = ''; window.reads = []; window.detached = 0; window.done = false;
+    const RA = Reflect.apply;
+    ${SYNC_SPY}
+    (async () => {
+      const r = await fetch('/drip-sse', { headers: { accept: 'text/event-stream' } });
+      const rd = r.body.getReader(); const dec = new TextDecoder();
+      for (;;) {
+        const x = await rd.read(); if (x.done) break;
+        window.reads.push(x.value.byteLength); window.text += dec.decode(x.value, { stream: true });
+        x.value.fill(88);
+        structuredClone(x.value.buffer, { transfer: [x.value.buffer] });
+        if (x.value.byteLength === 0) window.detached++;
+      }
+      window.text += dec.decode();
+      window.done = true;
+    })();
+  </script></head><body>chunks</body></html>`);
+
   // Everything a page script can try against the hook's channel, from the first inline script.
   server.page('/attack.html', `<!doctype html><html><head><script>
     window.seen = []; window.stolen = [];
@@ -303,6 +338,26 @@ describe('a page that fights back', () => {
     expect(page.blobs).toBe(0); // the hook's Blob is the native one, captured at install
     expect(bodyText(records, '/big-sse')).toBe(page.text);
     expect(stats.syncMessages).toBeGreaterThan(0); // the Blobs' batches took the synchronous channel
+    expect(await h.evalPage<string[]>('window.syncSeen')).toEqual([]);
+    denseSeqs(records);
+  });
+
+  it('a smaller read goes to the panel uncopied by the hook, and the capture holds what the page read even when the page overwrites and detaches its chunk', async () => {
+    await navigate(h, server.url('/chunk-tamper.html'));
+    await waitFor(() => h.evalPage('window.done'), { message: 'chunk-tamper stream read' });
+    const page = await h.evalPage<{ text: string; reads: number[]; detached: number }>('({ text: window.text, reads: window.reads, detached: window.detached })');
+    const ended = (rs: CaptureRecord[]) => {
+      const req = reqs(rs).find((r) => r.url.endsWith('/drip-sse'));
+      return !!req && rs.some((r) => r.kind === 'end' && r.src === req.src && r.conn === req.conn);
+    };
+    const records = await waitForRecords(h.panel, ended, 'drip-sse end');
+    const stats = await relayStats(h.browser.cdp, h.page, await relayContext(h.browser.cdp, h.page));
+    expect(page.detached).toBe(page.reads.length); // every chunk the page had was detached by it
+    expect(page.reads.every((n) => n < 256 * 1024)).toBe(true);
+    expect(page.reads.length).toBeGreaterThan(5);
+    expect(bodyText(records, '/drip-sse')).toBe(page.text);
+    // a new document's relay counts from 0; each read went on its own synchronous message
+    expect(stats.syncMessages).toBeGreaterThanOrEqual(page.reads.length);
     expect(await h.evalPage<string[]>('window.syncSeen')).toEqual([]);
     denseSeqs(records);
   });

@@ -29,14 +29,21 @@
 // the records and no fault is armed, a batch that transfers nothing (its large reads are Blobs,
 // which cross as handles) is dispatched there as a MessageEvent, and the relay reads it at once,
 // in the page's read; it is flushed by age as well as by the timer, which the read starves too.
-// A batch holding bytes in an ArrayBuffer still goes on the port, where they are transferred
-// (dispatched, they would be cloned: a copy more than the page pays for). Every message is
-// numbered (`seq`) and the relay puts the two channels back in order (wire/ordered-inbox.ts).
+// Every message is numbered (`seq`) and the relay puts the two channels back in order
+// (wire/ordered-inbox.ts).
+//
+// A read's bytes on the synchronous channel: a smaller read (under fetch.ts BLOB_READ_MIN) is not
+// copied here at all. Its record holds the page's own chunk and is sent at once (`sendRead`), with
+// the batch before it, before the chunk is handed to the page: the relay, reading the event in its
+// world, gets a clone, and that clone is the one copy of the bytes (made before the page can touch
+// them). Copied here into an ArrayBuffer, they would have to be transferred, so on the port, and a
+// batch on the port holds every later synchronous one in the relay's inbox until the read ends:
+// the tail of row 1c (docs/benchmarks.md).
 
 import type { HookRecord } from '../../core/record';
 import { messagePortAdapter, type PortNatives } from '../wire/message-port';
 import { CHANNEL, PROTOCOL_VERSION, SYNC_HELLO, SYNC_MESSAGE, type FaultOut, type FaultPlan, type HookBatch, type HookHello, type Mode, type ModeAck } from '../wire/protocol';
-import type { HookWireRecord } from '../wire/records';
+import type { HookBytesChunk, HookWireRecord } from '../wire/records';
 import { call, G, N, ownIterable } from './natives';
 
 const FLUSH_MS = 16;
@@ -76,6 +83,12 @@ export type WireRecord = HookWireRecord;
 export interface Emitter {
   emit(rec: WireRecord): void;
   flush(): void;
+  /**
+   * Sends `rec` now on the synchronous channel, after the records before it: its `data` is the
+   * page's own chunk (a whole buffer, not yet handed to the page), cloned by the relay as it reads
+   * the event. False when the channel is not in use (then nothing was sent: copy the bytes).
+   */
+  sendRead(rec: HookBytesChunk): boolean;
   /** Copy the bytes of reads (the relay records), or only say that a read happened. */
   copying(): boolean;
   /** A panel takes the relay's records (the relay's `panel` message): large reads go as Blobs. */
@@ -206,6 +219,14 @@ export function createEmitter(): Emitter {
         N.setTimeout(flush, FLUSH_MS);
       }
     },
+    sendRead(rec) {
+      if (!synchronous()) return false;
+      // a batch whose bytes are transferred goes first, on the port; then this one, here
+      if (buffers.length > 0) flush();
+      add(batch, rec);
+      flush();
+      return true;
+    },
     flush,
     copying: () => copy,
     toPanel: () => panel,
@@ -232,6 +253,8 @@ export interface Conn {
   started: boolean;
   ended: boolean;
   emit(rec: WireRecord): void;
+  /** Emitter.sendRead, once the request record went (false: not sent, copy the bytes). */
+  sendRead(rec: HookBytesChunk): boolean;
   start(rec: HookRecord): void;
   end(how: import('../../core/record').EndHow, reason?: string): void;
   /** No end record will follow (response not captured): stop tracking it as open. */
@@ -251,6 +274,9 @@ export function createConn(emitter: Emitter): Conn {
     emit(rec) {
       if (pending) add(pending, rec);
       else emitter.emit(rec);
+    },
+    sendRead(rec) {
+      return !pending && emitter.sendRead(rec);
     },
     start(rec) {
       if (conn.started) return;

@@ -131,9 +131,25 @@ function recordChunk(st: BodyState, chunk: Uint8Array) {
     cs.conn.emit(big);
     return;
   }
+  // On the synchronous channel a smaller read is not copied here: the relay's clone of the event
+  // is the one copy (emitter.ts, "A read's bytes on the synchronous channel"). Only a chunk that is
+  // its whole buffer: a clone copies the whole buffer of a view (readWhole's pieces are views).
+  if (wholeBuffer(chunk, n)) {
+    const own: HookBytesChunk = { kind: 'chunk', conn: cs.conn.id, t: now(), data: chunk };
+    if (cs.conn.sendRead(own)) return;
+  }
   const data = new N.Uint8Array(chunk);
   const rec: HookBytesChunk = { kind: 'chunk', conn: cs.conn.id, t: now(), data };
   cs.conn.emit(rec);
+}
+
+/** `chunk` (of `n` bytes) spans its whole ArrayBuffer (a SharedArrayBuffer's getter throws: no). */
+function wholeBuffer(chunk: Uint8Array, n: number): boolean {
+  try {
+    return call<number>(N.typedArrayByteOffset, chunk) === 0 && call<number>(N.arrayBufferByteLength, call<ArrayBuffer>(N.typedArrayBuffer, chunk)) === n;
+  } catch {
+    return false;
+  }
 }
 
 function finish(cs: ConnState, how: 'complete' | 'network-error' | 'page-aborted' | 'page-cancelled' | 'unread', reason?: string) {

@@ -25,6 +25,8 @@ export const N = {
   arrayBufferByteLength: Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength')!.get!,
   /** %TypedArray%.prototype.byteLength getter. */
   typedArrayByteLength: Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype) as object, 'byteLength')!.get!,
+  /** %TypedArray%.prototype.byteOffset getter. */
+  typedArrayByteOffset: Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype) as object, 'byteOffset')!.get!,
   MessageChannel: window.MessageChannel,
   setTimeout: window.setTimeout.bind(window),
   perfNow: performance.now.bind(performance),

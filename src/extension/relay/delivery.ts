@@ -11,6 +11,15 @@
 // range in it), and smaller ones inline. A chunk sent in a Blob keeps a reference to it in the
 // buffer instead of its bytes: a later backfill sends the same Blob again, with no copy at all.
 //
+// Pacing (the relay's, with `pace`): live records go to the sink at most once per PACE_MS, the
+// first after a quiet spell at once. The hook sends a smaller read the moment it happens (emitter.ts
+// sendRead: its bytes are the page's chunk, cloned as the relay reads it), so a page keeping up
+// with a fast stream hands the relay one message per read; sent on one by one, each would be a
+// runtime message through the background to the panel, and from 32 KiB a Blob with its IPC, where
+// the hook's 16 ms batches made one. Records wait at most PACE_MS (a timer; while a fast read
+// starves timers, the next message sends them once they are that old). A backfill, an attach or a
+// detach first settles what waits; `unpaced` (pagehide) sends everything at once from then on.
+//
 // Pure: no chrome.*, no DOM (Blob exists in Node and in every extension context).
 
 import type { WireChunk, WireRecord } from '../wire/records';
@@ -22,6 +31,8 @@ export const SEND_CHUNK = 1000;
 export const BLOB_MIN_BYTES = 32 * 1024;
 /** Chunk bytes per message at most (a large backfill is split). */
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+/** Live records go to the sink at most this often (ms), with `pace`. */
+export const PACE_MS = 16;
 
 export interface RelayBatch {
   records: WireRecord[];
@@ -36,8 +47,10 @@ export interface Delivery {
   attach(sink: RelaySink): void;
   detach(): void;
   attached(): boolean;
-  /** Send to the sink, if any; no-op otherwise. */
+  /** Send to the sink, if any; no-op otherwise. Live records (not backfill) are paced, with `pace`. */
   send(records: readonly StoredRecord[], backfill: boolean): void;
+  /** Send what waits, and every later record at once (the document is going away); `on` again: paced again. */
+  unpaced(on: boolean): void;
   /** Blobs made so far (diagnostics: the synchronous IPCs the page's thread paid). */
   blobs(): number;
 }
@@ -45,6 +58,8 @@ export interface Delivery {
 export interface DeliveryOptions {
   blobMinBytes?: number;
   makeBlob?: (parts: Uint8Array[]) => Blob;
+  /** Pace live records (see the header): the clock (ms) and a timer. Without it, each goes at once. */
+  pace?: { now: () => number; setTimer: (fn: () => void, ms: number) => unknown };
 }
 
 type Stored = StoredRecord & Partial<WireChunk> & { blob?: Blob };
@@ -93,30 +108,72 @@ export function createDelivery(opts: DeliveryOptions = {}): Delivery {
     return blobs.length ? { records: out, backfill, blobs } : { records: out, backfill };
   }
 
+  const pace = opts.pace;
+  let paced = !!pace;
+  /** Live records waiting for their turn (pacing), in order. */
+  let waiting: StoredRecord[] = [];
+  let lastSent = -Infinity;
+  let timerSet = false;
+
+  function settle(): void {
+    if (waiting.length === 0) return;
+    const list = waiting;
+    waiting = [];
+    lastSent = pace!.now();
+    post(list, false);
+  }
+  const onTimer = () => {
+    timerSet = false;
+    settle();
+  };
+
+  function post(records: readonly StoredRecord[], backfill: boolean): void {
+    // The sink of this call: a failed post may detach it meanwhile (the rest is backfilled later).
+    const s = sink;
+    if (!s || records.length === 0) return;
+    let start = 0;
+    let bytes = 0;
+    for (let i = 0; i < records.length; i++) {
+      const n = chunkBytes(records[i] as Stored);
+      if (i > start && (i - start >= SEND_CHUNK || bytes + n > MAX_MESSAGE_BYTES)) {
+        s.send(message(records.slice(start, i) as Stored[], backfill));
+        start = i;
+        bytes = 0;
+      }
+      bytes += n;
+    }
+    s.send(message(records.slice(start) as Stored[], backfill));
+  }
+
   return {
     attach(s) {
+      // (what waited for an earlier sink is in the buffer: the attach's backfill sends it)
+      waiting = [];
       sink = s;
     },
     detach() {
+      waiting = [];
       sink = null;
     },
     attached: () => sink !== null,
     send(records, backfill) {
-      // The sink of this call: a failed post may detach it meanwhile (the rest is backfilled later).
-      const s = sink;
-      if (!s || records.length === 0) return;
-      let start = 0;
-      let bytes = 0;
-      for (let i = 0; i < records.length; i++) {
-        const n = chunkBytes(records[i] as Stored);
-        if (i > start && (i - start >= SEND_CHUNK || bytes + n > MAX_MESSAGE_BYTES)) {
-          s.send(message(records.slice(start, i) as Stored[], backfill));
-          start = i;
-          bytes = 0;
-        }
-        bytes += n;
+      if (!sink || records.length === 0) return;
+      if (backfill || !paced) {
+        settle();
+        post(records, backfill);
+        return;
       }
-      s.send(message(records.slice(start) as Stored[], backfill));
+      for (let i = 0; i < records.length; i++) waiting.push(records[i]!);
+      const since = pace!.now() - lastSent;
+      if (since >= PACE_MS) settle();
+      else if (!timerSet) {
+        timerSet = true;
+        pace!.setTimer(onTimer, PACE_MS - since);
+      }
+    },
+    unpaced(on) {
+      paced = !!pace && !on;
+      if (on) settle();
     },
     blobs: () => made,
   };

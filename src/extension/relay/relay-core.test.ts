@@ -635,3 +635,108 @@ function summary(recs: CaptureRecord[]): string[] {
     return r.kind;
   });
 }
+
+describe('relay core: live records paced to the panel', () => {
+  const enc = (s: string) => new TextEncoder().encode(s);
+  const read = (i: number) => ({ kind: 'chunk', conn: 'c1', t: i, data: enc(`data: ${i}\n\n`) });
+  function paced() {
+    let clock = 1000;
+    const timers: { at: number; fn: () => void }[] = [];
+    const core = createRelayCore('S', { pace: { now: () => clock }, setTimer: (fn, ms) => timers.push({ at: clock + ms, fn }) }, () => 0);
+    const s = sink();
+    core.attach(s, {});
+    /** Moves the clock, running the timers due by then. */
+    const advance = (ms: number) => {
+      clock += ms;
+      for (const t of timers.splice(0).sort((a, b) => a.at - b.at)) if (t.at <= clock) t.fn(); else timers.push(t);
+    };
+    /** Moves the clock only (a thread that runs no timer). */
+    const tick = (ms: number) => {
+      clock += ms;
+    };
+    return { core, s, advance, tick, timers };
+  }
+
+  it('sends the first record after a quiet spell at once, and a burst in one message at most every 16 ms', () => {
+    const { core, s, advance, timers } = paced();
+    core.onHookMessage(batch([request()]));
+    expect(s.sent).toHaveLength(1); // at once
+    for (let i = 1; i <= 5; i++) {
+      advance(2);
+      core.onHookMessage(batch([read(i)]));
+    }
+    expect(s.sent).toHaveLength(1); // waiting: the last message went 10 ms ago
+    expect(timers).toHaveLength(1);
+    advance(6); // 16 ms after the first message
+    expect(s.sent).toHaveLength(2);
+    expect(s.sent[1]!.records.map((r) => r.seq)).toEqual([2, 3, 4, 5, 6]);
+    expect(s.all().map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6]); // nothing lost, in order
+  });
+
+  it('a starved timer does not hold records back: the next message sends them once they are 16 ms old', () => {
+    const { core, s, tick, timers } = paced();
+    core.onHookMessage(batch([request()]));
+    core.onHookMessage(batch([read(1)]));
+    expect(s.sent).toHaveLength(1);
+    tick(20); // the page's read keeps the thread: the timer due at 16 ms has not run
+    expect(timers).toHaveLength(1);
+    core.onHookMessage(batch([read(2)]));
+    expect(s.sent).toHaveLength(2);
+    expect(s.sent[1]!.records.map((r) => r.seq)).toEqual([2, 3]);
+    timers.splice(0).forEach((t) => t.fn()); // when it runs at last, nothing waits
+    expect(s.sent).toHaveLength(2);
+  });
+
+  it('loses nothing, reorders nothing, and sends live messages at least 16 ms apart, whatever the timing (property)', async () => {
+    const fc = (await import('fast-check')).default;
+    type Op = { msg: number } | { tick: number } | { timers: true };
+    const op = fc.oneof(fc.record({ msg: fc.integer({ min: 1, max: 3 }) }), fc.record({ tick: fc.integer({ min: 0, max: 40 }) }), fc.constant({ timers: true as const }));
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 60 }), (ops: Op[]) => {
+        let clock = 0;
+        const timers: { at: number; fn: () => void }[] = [];
+        const core = createRelayCore('S', { pace: { now: () => clock }, setTimer: (fn, ms) => timers.push({ at: clock + ms, fn }) }, () => 0);
+        const sentAt: number[] = [];
+        const seqs: number[] = [];
+        core.attach({ send: (b) => { sentAt.push(clock); seqs.push(...decodeRecords(b.records).map((r) => r.seq)); } }, {});
+        const runDue = () => {
+          for (const t of timers.splice(0).sort((a, b) => a.at - b.at)) if (t.at <= clock) t.fn(); else timers.push(t);
+        };
+        core.onHookMessage(batch([request()]));
+        let n = 1;
+        for (const o of ops) {
+          if ('msg' in o) {
+            core.onHookMessage(batch(Array.from({ length: o.msg }, () => read(n))));
+            n += o.msg;
+          } else if ('tick' in o) clock += o.tick;
+          else runDue();
+        }
+        clock += 1000;
+        runDue();
+        expect(seqs).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+        for (let i = 1; i < sentAt.length; i++) expect(sentAt[i]! - sentAt[i - 1]!).toBeGreaterThanOrEqual(16);
+      }),
+    );
+  });
+
+  it('a backfill, a detach and the document going away settle what waits, in order', () => {
+    const { core, s, advance } = paced();
+    core.onHookMessage(batch([request()]));
+    core.onHookMessage(batch([read(1)]));
+    core.unpaced(true); // pagehide
+    expect(s.all().map((r) => r.seq)).toEqual([1, 2]);
+    core.onHookMessage(batch([read(2)]));
+    expect(s.all().map((r) => r.seq)).toEqual([1, 2, 3]); // at once while the document goes
+    core.unpaced(false); // back from the back/forward cache
+    advance(100);
+    core.onHookMessage(batch([read(3)]));
+    core.onHookMessage(batch([read(4)]));
+    expect(s.all().map((r) => r.seq)).toEqual([1, 2, 3, 4]); // paced again: 5 waits
+    core.detach();
+    advance(100);
+    expect(s.sent.length).toBe(4); // nothing for a sink that is gone (the buffer holds it)
+    const s2 = sink();
+    core.attach(s2, { S: 4 });
+    expect(s2.all().map((r) => r.seq)).toEqual([5]);
+  });
+});

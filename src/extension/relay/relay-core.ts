@@ -40,6 +40,8 @@ export interface RelayOptions extends RelayBufferOptions {
   blobMinBytes?: number;
   makeBlob?: (parts: Uint8Array[]) => Blob;
   setTimer?: (fn: () => void, ms: number) => unknown;
+  /** Pace live records to the panel (delivery.ts "Pacing"); the relay's clock in ms. */
+  pace?: { now: () => number };
 }
 
 export interface RelayStats {
@@ -107,6 +109,8 @@ export interface RelayCore {
   stats(): RelayStats;
   /** The extension context is gone (extension reloaded): drop the buffer, accept nothing more. */
   release(): void;
+  /** The document is going away (`on`): send what waits and every later record at once; back (`!on`): paced again. */
+  unpaced(on: boolean): void;
 }
 
 const tail3 = (b: Uint8Array) => (b.length > 3 ? b.subarray(b.length - 3) : b);
@@ -129,7 +133,11 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
   const conns = createConnectionTable();
   const carry = createDecodingCarry(MAX_TRACKED_CONNS);
   const holding = createHolding(conns, carry);
-  const delivery = createDelivery({ ...(opts.blobMinBytes !== undefined ? { blobMinBytes: opts.blobMinBytes } : {}), ...(opts.makeBlob ? { makeBlob: opts.makeBlob } : {}) });
+  const delivery = createDelivery({
+    ...(opts.blobMinBytes !== undefined ? { blobMinBytes: opts.blobMinBytes } : {}),
+    ...(opts.makeBlob ? { makeBlob: opts.makeBlob } : {}),
+    ...(opts.pace ? { pace: { now: opts.pace.now, setTimer } } : {}),
+  });
   let malformed = 0;
   let inconsistent = 0;
   let accepted = 0;
@@ -291,6 +299,7 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
         ...(lateSkips ? { lateSkips } : {}),
       };
     },
+    unpaced: (on) => delivery.unpaced(on),
     release() {
       released = true;
       delivery.detach();

@@ -33,7 +33,13 @@ function randomId(): string {
 }
 
 const now = () => performance.timeOrigin + performance.now();
-const core = createRelayCore(randomId(), {}, now);
+const core = createRelayCore(randomId(), { pace: { now: () => performance.now() } }, now);
+// What waits for its turn (delivery.ts "Pacing") is sent before the document goes; the hook's own
+// pagehide flush, after this listener, then goes through at once too.
+window.addEventListener('pagehide', () => core.unpaced(true), { capture: true });
+window.addEventListener('pageshow', (ev) => {
+  if (ev.persisted) core.unpaced(false);
+}, { capture: true });
 const control = createRelayControl(core);
 const link = createRelayLink(core, control, {
   connect: () => portAdapter(chrome.runtime.connect({ name: RELAY_PORT })),
@@ -73,7 +79,19 @@ window.addEventListener(
       const m = e as MessageEvent;
       const id = m.lastEventId;
       const seq = /^\d{1,15}$/.test(id) ? Number(id) : -1;
-      const read = () => m.data as unknown;
+      // Read now, in the dispatch: a message may hold the page's own chunk, which the page gets
+      // after it (emitter.ts sendRead); this clone is the copy of its bytes.
+      let data: unknown;
+      let unreadable = false;
+      try {
+        data = m.data;
+      } catch {
+        unreadable = true;
+      }
+      const read = () => {
+        if (unreadable) throw new Error('unreadable');
+        return data;
+      };
       syncMessages++;
       if (inbox) inbox.fromSync(seq, read);
       // (bounded: only a page in a frame the hook did not reach could send here before the port)
