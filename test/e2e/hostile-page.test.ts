@@ -109,6 +109,14 @@ beforeAll(async () => {
     };
     next();
   });
+  // JSON-RPC answers read whole: 200 KB (the hook records it in 64 KiB pieces, views of the page's
+  // buffer: copied) and 5 KB (one piece spanning the buffer: sent uncopied).
+  const jsonOf = (n: number) => JSON.stringify({ jsonrpc: '2.0', id: 1, result: { text: 'é€😀x'.repeat(Math.ceil(n / 12)) } });
+  server.route('/whole-json', (req, res) => {
+    const n = Number(new URL(req.url!, 'http://x').searchParams.get('n'));
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(jsonOf(n));
+  });
   // A page that, once it decoded a read, overwrites the chunk and then detaches its buffer (a
   // transfer): the capture must hold what the page read, so the one copy of a read's bytes is made
   // before the page has the chunk.
@@ -127,6 +135,13 @@ beforeAll(async () => {
         if (x.value.byteLength === 0) window.detached++;
       }
       window.text += dec.decode();
+      window.whole = [];
+      for (const n of [200000, 5000]) {
+        const buf = await (await fetch('/whole-json?n=' + n, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}' })).arrayBuffer();
+        window.whole.push(new TextDecoder().decode(buf));
+        new Uint8Array(buf).fill(88);
+        structuredClone(buf, { transfer: [buf] });
+      }
       window.done = true;
     })();
   </script></head><body>chunks</body></html>`);
@@ -350,7 +365,12 @@ describe('a page that fights back', () => {
       const req = reqs(rs).find((r) => r.url.endsWith('/drip-sse'));
       return !!req && rs.some((r) => r.kind === 'end' && r.src === req.src && r.conn === req.conn);
     };
-    const records = await waitForRecords(h.panel, ended, 'drip-sse end');
+    const wholeEnded = (rs: CaptureRecord[]) => reqs(rs).filter((r) => r.url.includes('/whole-json')).every((q) => rs.some((r) => r.kind === 'end' && r.src === q.src && r.conn === q.conn));
+    const records = await waitForRecords(h.panel, (rs) => ended(rs) && reqs(rs).filter((r) => r.url.includes('/whole-json')).length === 2 && wholeEnded(rs), 'drip-sse and the JSON answers end');
+    const whole = await h.evalPage<string[]>('window.whole');
+    expect(whole.map((t) => t.length > 1000)).toEqual([true, true]);
+    expect(bodyText(records, '/whole-json?n=200000')).toBe(whole[0]);
+    expect(bodyText(records, '/whole-json?n=5000')).toBe(whole[1]);
     const stats = await relayStats(h.browser.cdp, h.page, await relayContext(h.browser.cdp, h.page));
     expect(page.detached).toBe(page.reads.length); // every chunk the page had was detached by it
     expect(page.reads.every((n) => n < 256 * 1024)).toBe(true);

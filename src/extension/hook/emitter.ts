@@ -38,7 +38,8 @@
 // world, gets a clone, and that clone is the one copy of the bytes (made before the page can touch
 // them). Copied here into an ArrayBuffer, they would have to be transferred, so on the port, and a
 // batch on the port holds every later synchronous one in the relay's inbox until the read ends:
-// the tail of row 1c (docs/benchmarks.md).
+// the tail of row 1c (docs/benchmarks.md). So while the channel is in use nothing goes on the port
+// (flush), and the relay paces what it sends on to the panel (relay/delivery.ts).
 
 import type { HookRecord } from '../../core/record';
 import { messagePortAdapter, type PortNatives } from '../wire/message-port';
@@ -173,7 +174,11 @@ export function createEmitter(): Emitter {
     scheduled = false;
     if (batch.length === 0) return;
     const msg: HookBatch = { ch: CHANNEL, v: PROTOCOL_VERSION, type: 'hook-batch', records: batch };
-    const transfer = buffers;
+    // While the synchronous channel is in use a batch holding copied bytes goes there too, cloned
+    // (a copy more): on the port it would hold every later message, one per read, in the relay's
+    // inbox until the port's task ran, and a fast read starves it. Only a piece of a body over
+    // 64 KiB read whole, or the batch pending when a panel came, holds such bytes then.
+    const transfer = synchronous() ? undefined : buffers;
     batch = list();
     buffers = list();
     send(msg, transfer);
@@ -221,8 +226,7 @@ export function createEmitter(): Emitter {
     },
     sendRead(rec) {
       if (!synchronous()) return false;
-      // a batch whose bytes are transferred goes first, on the port; then this one, here
-      if (buffers.length > 0) flush();
+      // with the records before it, in one message (flush: nothing of it is transferred now)
       add(batch, rec);
       flush();
       return true;

@@ -78,7 +78,8 @@ const states = new WeakMap<Response, BodyState>();
 /**
  * Reads of this many bytes or more go to a panel as a Blob of the page's chunk (recordChunk). A
  * Blob costs an IPC to register (~0.1-0.15 ms) where a copy costs ~3 ns a byte on the machines
- * measured, so a small read is copied and goes in the relay's Blob of its message.
+ * measured, so a smaller read is copied once (by the relay's clone on the synchronous channel,
+ * else here) and goes in the relay's Blob of its message.
  */
 const BLOB_READ_MIN = 256 * 1024;
 
@@ -117,7 +118,7 @@ function recordChunk(st: BodyState, chunk: Uint8Array) {
     return;
   }
   // The page owns `chunk` (enqueueing it transfers its buffer to the page), so its bytes are
-  // copied once, and nothing is decoded here: the relay keeps them with the decoding carry
+  // copied once (below: a Blob, the relay's clone, or a copy here), and nothing is decoded here: the relay keeps them with the decoding carry
   // (relay/carry.ts) and the panel decodes them (wire/decode.ts), exactly as one streaming decoder
   // here would have. While a panel takes the records, a large read's copy is a Blob: the relay
   // would put a copy in a Blob for the panel anyway (relay/delivery.ts), and that was the second

@@ -19,6 +19,7 @@
 // the hook's 16 ms batches made one. Records wait at most PACE_MS (a timer; while a fast read
 // starves timers, the next message sends them once they are that old). A backfill, an attach or a
 // detach first settles what waits; `unpaced` (pagehide) sends everything at once from then on.
+// (A live message over SEND_CHUNK records or MAX_MESSAGE_BYTES is split, its parts sent together.)
 //
 // Pure: no chrome.*, no DOM (Blob exists in Node and in every extension context).
 
@@ -119,18 +120,30 @@ export function createDelivery(opts: DeliveryOptions = {}): Delivery {
     if (waiting.length === 0) return;
     const list = waiting;
     waiting = [];
-    lastSent = pace!.now();
     post(list, false);
   }
+  /** Sends what waits if its turn came, else sets the timer for its turn (one at a time). */
+  function turn(): void {
+    if (waiting.length === 0) return;
+    const since = pace!.now() - lastSent;
+    if (since >= PACE_MS) settle();
+    else if (!timerSet) {
+      timerSet = true;
+      // (rounded up: a browser timer's delay is whole milliseconds)
+      pace!.setTimer(onTimer, Math.ceil(PACE_MS - since));
+    }
+  }
+  // A timer set for an earlier turn finds a later message may have sent meanwhile: it asks again.
   const onTimer = () => {
     timerSet = false;
-    settle();
+    turn();
   };
 
   function post(records: readonly StoredRecord[], backfill: boolean): void {
     // The sink of this call: a failed post may detach it meanwhile (the rest is backfilled later).
     const s = sink;
     if (!s || records.length === 0) return;
+    if (!backfill && pace) lastSent = pace.now();
     let start = 0;
     let bytes = 0;
     for (let i = 0; i < records.length; i++) {
@@ -164,12 +177,7 @@ export function createDelivery(opts: DeliveryOptions = {}): Delivery {
         return;
       }
       for (let i = 0; i < records.length; i++) waiting.push(records[i]!);
-      const since = pace!.now() - lastSent;
-      if (since >= PACE_MS) settle();
-      else if (!timerSet) {
-        timerSet = true;
-        pace!.setTimer(onTimer, PACE_MS - since);
-      }
+      turn();
     },
     unpaced(on) {
       paced = !!pace && !on;

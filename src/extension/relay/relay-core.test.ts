@@ -716,7 +716,24 @@ describe('relay core: live records paced to the panel', () => {
         expect(seqs).toEqual(Array.from({ length: n }, (_, i) => i + 1));
         for (let i = 1; i < sentAt.length; i++) expect(sentAt[i]! - sentAt[i - 1]!).toBeGreaterThanOrEqual(16);
       }),
+      { numRuns: 500 },
     );
+  });
+
+  it('a timer set for an earlier turn does not send early when a message sent meanwhile', () => {
+    const { core, s, advance, tick, timers } = paced();
+    core.onHookMessage(batch([request()])); // at 1000
+    core.onHookMessage(batch([read(1)])); // waits; timer due at 1016
+    tick(20);
+    core.onHookMessage(batch([read(2)])); // 20 ms since: sent at 1020 with read 1
+    core.onHookMessage(batch([read(3)])); // waits for 1036
+    expect(s.sent).toHaveLength(2);
+    advance(0); // the old timer (due at 1016) runs now: read 3's turn has not come
+    expect(s.sent).toHaveLength(2);
+    expect(timers).toHaveLength(1);
+    advance(16);
+    expect(s.sent).toHaveLength(3);
+    expect(s.all().map((r) => r.seq)).toEqual([1, 2, 3, 4]);
   });
 
   it('a backfill, a detach and the document going away settle what waits, in order', () => {
