@@ -90,6 +90,8 @@ export interface Emitter {
    * the event. False when the channel is not in use (then nothing was sent: copy the bytes).
    */
   sendRead(rec: HookBytesChunk): boolean;
+  /** The synchronous channel is in use (a read may go uncopied through `sendRead`). */
+  synchronous(): boolean;
   /** Copy the bytes of reads (the relay records), or only say that a read happened. */
   copying(): boolean;
   /** A panel takes the relay's records (the relay's `panel` message): large reads go as Blobs. */
@@ -232,6 +234,7 @@ export function createEmitter(): Emitter {
       return true;
     },
     flush,
+    synchronous,
     copying: () => copy,
     toPanel: () => panel,
     faultsOn: () => faults,

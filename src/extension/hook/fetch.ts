@@ -118,9 +118,9 @@ function recordChunk(st: BodyState, chunk: Uint8Array) {
     return;
   }
   // The page owns `chunk` (enqueueing it transfers its buffer to the page), so its bytes are
-  // copied once (below: a Blob, the relay's clone, or a copy here), and nothing is decoded here: the relay keeps them with the decoding carry
-  // (relay/carry.ts) and the panel decodes them (wire/decode.ts), exactly as one streaming decoder
-  // here would have. While a panel takes the records, a large read's copy is a Blob: the relay
+  // copied once (below: a Blob, the relay's clone, or a copy here), and nothing is decoded here:
+  // the relay keeps them with the decoding carry (relay/carry.ts) and the panel decodes them
+  // (wire/decode.ts), exactly as one streaming decoder here would have. While a panel takes the records, a large read's copy is a Blob: the relay
   // would put a copy in a Blob for the panel anyway (relay/delivery.ts), and that was the second
   // copy of the same bytes on the page's thread (docs/benchmarks.md, "The relay's work after a
   // fast read"). Otherwise a Uint8Array whose buffer is transferred to the relay: a Blob costs an
@@ -135,7 +135,8 @@ function recordChunk(st: BodyState, chunk: Uint8Array) {
   // On the synchronous channel a smaller read is not copied here: the relay's clone of the event
   // is the one copy (emitter.ts, "A read's bytes on the synchronous channel"). Only a chunk that is
   // its whole buffer: a clone copies the whole buffer of a view (readWhole's pieces are views).
-  if (wholeBuffer(chunk, n)) {
+  // (the channel asked first: with DevTools closed this runs for every read, in every page)
+  if (cs.emitter.synchronous() && wholeBuffer(chunk, n)) {
     const own: HookBytesChunk = { kind: 'chunk', conn: cs.conn.id, t: now(), data: chunk };
     if (cs.conn.sendRead(own)) return;
   }
