@@ -96,15 +96,17 @@ beforeAll(async () => {
     })();
   </script></head><body>iter</body></html>`);
 
-  // 40 events of ~1.5 KB, each written on its own after a pause: the page's reads are small, so
-  // (a panel open) the hook sends each with the page's own chunk, uncopied, on the synchronous
-  // channel (emitter.ts sendRead).
-  server.route('/drip-sse', (_req, res) => {
+  // 40 events, each written on its own after a pause. Of ~4.6 KB (`?r=450`): the page's reads are
+  // from 4 KiB to 256 KiB, so (a panel open) the hook sends each with the page's own chunk,
+  // uncopied, on the synchronous channel (emitter.ts sendRead). Of ~190 bytes (`?r=10`): the hook
+  // copies each read into its batch (fetch.ts SEND_READ_MIN).
+  server.route('/drip-sse', (req, res) => {
+    const r = Number(new URL(req.url!, 'http://x').searchParams.get('r'));
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     let i = 0;
     const next = () => {
       if (++i > 40) return res.end();
-      res.write(`id: ${i}\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"text":"${'é€😀x'.repeat(100)}"}}\n\n`);
+      res.write(`id: ${i}\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"text":"${'é€😀x'.repeat(r)}"}}\n\n`);
       setTimeout(next, 8);
     };
     next();
@@ -121,20 +123,23 @@ beforeAll(async () => {
   // transfer): the capture must hold what the page read, so the one copy of a read's bytes is made
   // before the page has the chunk.
   server.page('/chunk-tamper.html', `<!doctype html><html><head><script>
-    window.text = ''; window.reads = []; window.detached = 0; window.done = false;
+    window.text = {}; window.reads = {}; window.detached = 0; window.done = false;
     const RA = Reflect.apply;
     ${SYNC_SPY}
     (async () => {
-      const r = await fetch('/drip-sse', { headers: { accept: 'text/event-stream' } });
-      const rd = r.body.getReader(); const dec = new TextDecoder();
-      for (;;) {
-        const x = await rd.read(); if (x.done) break;
-        window.reads.push(x.value.byteLength); window.text += dec.decode(x.value, { stream: true });
-        x.value.fill(88);
-        structuredClone(x.value.buffer, { transfer: [x.value.buffer] });
-        if (x.value.byteLength === 0) window.detached++;
+      for (const size of [450, 10]) {
+        const r = await fetch('/drip-sse?r=' + size, { headers: { accept: 'text/event-stream' } });
+        const rd = r.body.getReader(); const dec = new TextDecoder();
+        let text = ''; const reads = [];
+        for (;;) {
+          const x = await rd.read(); if (x.done) break;
+          reads.push(x.value.byteLength); text += dec.decode(x.value, { stream: true });
+          x.value.fill(88);
+          structuredClone(x.value.buffer, { transfer: [x.value.buffer] });
+          if (x.value.byteLength === 0) window.detached++;
+        }
+        window.text[size] = text + dec.decode(); window.reads[size] = reads;
       }
-      window.text += dec.decode();
       window.whole = [];
       for (const n of [200000, 5000]) {
         const buf = await (await fetch('/whole-json?n=' + n, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}' })).arrayBuffer();
@@ -357,14 +362,16 @@ describe('a page that fights back', () => {
     denseSeqs(records);
   });
 
-  it('a smaller read goes to the panel uncopied by the hook, and the capture holds what the page read even when the page overwrites and detaches its chunk', async () => {
+  it('a read of 4 KiB or more goes to the panel uncopied by the hook, a smaller one copied, and the capture holds what the page read even when the page overwrites and detaches its chunk', async () => {
     await navigate(h, server.url('/chunk-tamper.html'));
     await waitFor(() => h.evalPage('window.done'), { message: 'chunk-tamper stream read' });
-    const page = await h.evalPage<{ text: string; reads: number[]; detached: number }>('({ text: window.text, reads: window.reads, detached: window.detached })');
-    const ended = (rs: CaptureRecord[]) => {
-      const req = reqs(rs).find((r) => r.url.endsWith('/drip-sse'));
-      return !!req && rs.some((r) => r.kind === 'end' && r.src === req.src && r.conn === req.conn);
-    };
+    type Sizes = Record<'450' | '10', string>;
+    const page = await h.evalPage<{ text: Sizes; reads: Record<keyof Sizes, number[]>; detached: number }>('({ text: window.text, reads: window.reads, detached: window.detached })');
+    const ended = (rs: CaptureRecord[]) =>
+      ['r=450', 'r=10'].every((q) => {
+        const req = reqs(rs).find((r) => r.url.endsWith('/drip-sse?' + q));
+        return !!req && rs.some((r) => r.kind === 'end' && r.src === req.src && r.conn === req.conn);
+      });
     const wholeEnded = (rs: CaptureRecord[]) => reqs(rs).filter((r) => r.url.includes('/whole-json')).every((q) => rs.some((r) => r.kind === 'end' && r.src === q.src && r.conn === q.conn));
     const records = await waitForRecords(h.panel, (rs) => ended(rs) && reqs(rs).filter((r) => r.url.includes('/whole-json')).length === 2 && wholeEnded(rs), 'drip-sse and the JSON answers end');
     const whole = await h.evalPage<string[]>('window.whole');
@@ -372,12 +379,17 @@ describe('a page that fights back', () => {
     expect(bodyText(records, '/whole-json?n=200000')).toBe(whole[0]);
     expect(bodyText(records, '/whole-json?n=5000')).toBe(whole[1]);
     const stats = await relayStats(h.browser.cdp, h.page, await relayContext(h.browser.cdp, h.page));
-    expect(page.detached).toBe(page.reads.length); // every chunk the page had was detached by it
-    expect(page.reads.every((n) => n < 256 * 1024)).toBe(true);
-    expect(page.reads.length).toBeGreaterThan(5);
-    expect(bodyText(records, '/drip-sse')).toBe(page.text);
-    // a new document's relay counts from 0; each read went on its own synchronous message
-    expect(stats.syncMessages).toBeGreaterThanOrEqual(page.reads.length);
+    const large = page.reads['450'];
+    const small = page.reads['10'];
+    expect(page.detached).toBe(large.length + small.length); // every chunk the page had was detached by it
+    expect(large.every((n) => n >= 4096 && n < 256 * 1024)).toBe(true);
+    expect(small.every((n) => n < 4096)).toBe(true);
+    expect(large.length).toBeGreaterThan(5);
+    expect(small.length).toBeGreaterThan(5);
+    expect(bodyText(records, '/drip-sse?r=450')).toBe(page.text['450']);
+    expect(bodyText(records, '/drip-sse?r=10')).toBe(page.text['10']);
+    // a new document's relay counts from 0; each read of 4 KiB or more went on its own synchronous message
+    expect(stats.syncMessages).toBeGreaterThanOrEqual(large.length);
     expect(await h.evalPage<string[]>('window.syncSeen')).toEqual([]);
     denseSeqs(records);
   });

@@ -28,18 +28,21 @@
 // (before any page script: no one else can listen), a private EventTarget; while a panel takes
 // the records and no fault is armed, a batch that transfers nothing (its large reads are Blobs,
 // which cross as handles) is dispatched there as a MessageEvent, and the relay reads it at once,
-// in the page's read; it is flushed by age as well as by the timer, which the read starves too.
+// in the page's read. There a batch goes at most once per FLUSH_MS, the first after a quiet spell
+// at once; its age is checked as records come as well as by the timer, which the read starves too.
 // Every message is numbered (`seq`) and the relay puts the two channels back in order
 // (wire/ordered-inbox.ts).
 //
-// A read's bytes on the synchronous channel: a smaller read (under fetch.ts BLOB_READ_MIN) is not
-// copied here at all. Its record holds the page's own chunk and is sent at once (`sendRead`), with
-// the batch before it, before the chunk is handed to the page: the relay, reading the event in its
-// world, gets a clone, and that clone is the one copy of the bytes (made before the page can touch
-// them). Copied here into an ArrayBuffer, they would have to be transferred, so on the port, and a
-// batch on the port holds every later synchronous one in the relay's inbox until the read ends:
-// the tail of row 1c (docs/benchmarks.md). So while the channel is in use nothing goes on the port
-// (flush), and the relay paces what it sends on to the panel (relay/delivery.ts).
+// A read's bytes on the synchronous channel: a read from 4 KiB up to fetch.ts BLOB_READ_MIN is not
+// copied here at all (a smaller one is copied into the batch: fetch.ts SEND_READ_MIN). Its record
+// holds the page's own chunk and is sent at once (`sendRead`), with the batch before it, before the
+// chunk is handed to the page: the relay, reading the event in its world, gets a clone, and that
+// clone is the one copy of the bytes (made before the page can touch them). Copied here into an
+// ArrayBuffer, they would have to be transferred, so on the port, and a batch on the port holds
+// every later synchronous one in the relay's inbox until the read ends: the tail of row 1c
+// (docs/benchmarks.md). So while the channel is in use nothing goes on the port (flush): a batch
+// holding copied bytes is cloned there too, and the relay paces what it sends on to the panel
+// (relay/delivery.ts).
 
 import type { HookRecord } from '../../core/record';
 import { messagePortAdapter, type PortNatives } from '../wire/message-port';
@@ -133,8 +136,8 @@ export function createEmitter(): Emitter {
   const syncOn = !call<boolean>(N.dispatchEvent, window, new N.FocusEvent(SYNC_HELLO, helloInit));
   /** The number of the next message (see the header). */
   let seq = 0;
-  /** When the batch's first record came (flushed by age on the synchronous channel). */
-  let batchAt = 0;
+  /** When the last message went on the synchronous channel (a batch waits FLUSH_MS from it). */
+  let lastSent = -FLUSH_MS;
 
   let batch: WireRecord[] = list();
   let buffers: ArrayBuffer[] = list();
@@ -163,6 +166,7 @@ export function createEmitter(): Emitter {
       init.lastEventId = '' + seq;
       call(N.dispatchEvent, syncTarget, new N.MessageEvent(SYNC_MESSAGE, init));
       seq++;
+      lastSent = N.perfNow();
       return true;
     }
     // A message that cannot be cloned is dropped (only if the page corrupted a prototype); nothing
@@ -172,14 +176,33 @@ export function createEmitter(): Emitter {
     return true;
   }
 
-  function flush() {
+  /**
+   * The batch timer. `scheduled` stays true while one is pending, whatever flushed the batch in
+   * between, so there is only ever one; on the synchronous channel it waits until FLUSH_MS after
+   * the last message (a flush since it was set moved that on).
+   */
+  function due() {
     scheduled = false;
+    if (batch.length === 0) return;
+    if (synchronous()) {
+      const wait = lastSent + FLUSH_MS - N.perfNow();
+      if (wait > 0) return schedule(wait);
+    }
+    flush();
+  }
+  function schedule(ms: number) {
+    scheduled = true;
+    N.setTimeout(due, ms < 1 ? 1 : ms);
+  }
+
+  function flush() {
     if (batch.length === 0) return;
     const msg: HookBatch = { ch: CHANNEL, v: PROTOCOL_VERSION, type: 'hook-batch', records: batch };
     // While the synchronous channel is in use a batch holding copied bytes goes there too, cloned
     // (a copy more): on the port it would hold every later message, one per read, in the relay's
-    // inbox until the port's task ran, and a fast read starves it. Only a piece of a body over
-    // 64 KiB read whole, or the batch pending when a panel came, holds such bytes then.
+    // inbox until the port's task ran, and a fast read starves it. Only reads under 4 KiB, the
+    // pieces of a body over 64 KiB read whole, or the batch pending when a panel came, hold such
+    // bytes then.
     const transfer = synchronous() ? undefined : buffers;
     batch = list();
     buffers = list();
@@ -217,14 +240,19 @@ export function createEmitter(): Emitter {
       // Own property: `in` would see a `data` the page put on Object.prototype, and a Blob read's
       // record would then throw here and be lost (hostile-page.test.ts).
       if (rec.kind === 'chunk' && N.hasOwn(rec, 'data')) add(buffers, call<ArrayBuffer>(N.typedArrayBuffer, (rec as { data: Uint8Array }).data));
+      if (add(batch, rec) >= MAX_BATCH) return flush();
       // (the clock is read only while the synchronous channel is in use: this runs in every page)
-      const sync = synchronous();
-      if (sync && batch.length === 0) batchAt = N.perfNow();
-      if (add(batch, rec) >= MAX_BATCH || (sync && N.perfNow() - batchAt >= FLUSH_MS)) flush();
-      else if (!scheduled) {
-        scheduled = true;
-        N.setTimeout(flush, FLUSH_MS);
+      if (synchronous()) {
+        // At most one message per FLUSH_MS, the first after a quiet spell at once: a JSON-RPC
+        // answer and its end, and the next call's request, share a message (each is a task of the
+        // relay's, on the page's thread: row 2c), and a lone event is not held back (row 8). Checked
+        // here too, not only by the timer: a fast read starves timers.
+        const wait = lastSent + FLUSH_MS - N.perfNow();
+        if (wait <= 0) return flush();
+        if (!scheduled) schedule(wait);
+        return;
       }
+      if (!scheduled) schedule(FLUSH_MS);
     },
     sendRead(rec) {
       if (!synchronous()) return false;

@@ -82,6 +82,14 @@ const states = new WeakMap<Response, BodyState>();
  * else here) and goes in the relay's Blob of its message.
  */
 const BLOB_READ_MIN = 256 * 1024;
+/**
+ * On the synchronous channel a read of this many bytes or more (and under BLOB_READ_MIN) goes
+ * uncopied on a message of its own (emitter.ts sendRead); a smaller one is copied into the batch,
+ * which waits up to FLUSH_MS: copying a few KiB costs the page less than the relay's task for a
+ * message of its own, and a JSON-RPC answer then shares one with its end and the next request
+ * (row 2c).
+ */
+const SEND_READ_MIN = 4 * 1024;
 
 function headerList(h: Headers): Header[] {
   const out: Header[] = [];
@@ -132,11 +140,12 @@ function recordChunk(st: BodyState, chunk: Uint8Array) {
     cs.conn.emit(big);
     return;
   }
-  // On the synchronous channel a smaller read is not copied here: the relay's clone of the event
-  // is the one copy (emitter.ts, "A read's bytes on the synchronous channel"). Only a chunk that is
-  // its whole buffer: a clone copies the whole buffer of a view (readWhole's pieces are views).
-  // (the channel asked first: with DevTools closed this runs for every read, in every page)
-  if (cs.emitter.synchronous() && wholeBuffer(chunk, n)) {
+  // On the synchronous channel a read from SEND_READ_MIN up is not copied here: the relay's clone
+  // of the event is the one copy (emitter.ts, "A read's bytes on the synchronous channel"). Only a
+  // chunk that is its whole buffer: a clone copies the whole buffer of a view (readWhole's pieces
+  // are views). (the size and the channel asked first: with DevTools closed this runs for every
+  // read, in every page)
+  if (n >= SEND_READ_MIN && cs.emitter.synchronous() && wholeBuffer(chunk, n)) {
     const own: HookBytesChunk = { kind: 'chunk', conn: cs.conn.id, t: now(), data: chunk };
     if (cs.conn.sendRead(own)) return;
   }
