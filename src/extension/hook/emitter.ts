@@ -33,9 +33,10 @@
 // Every message is numbered (`seq`) and the relay puts the two channels back in order
 // (wire/ordered-inbox.ts).
 //
-// A read's bytes on the synchronous channel: a read from 4 KiB up to fetch.ts BLOB_READ_MIN is not
-// copied here at all (a smaller one is copied into the batch: fetch.ts SEND_READ_MIN). Its record
-// holds the page's own chunk and is sent at once (`sendRead`), with the batch before it, before the
+// A read's bytes on the synchronous channel: a read from 4 KiB up to fetch.ts BLOB_READ_MIN whose
+// chunk spans its whole buffer is not copied here at all (a smaller one is copied into the batch:
+// fetch.ts SEND_READ_MIN; so is a view, since a clone copies its whole buffer). Its record holds
+// the page's own chunk and is sent at once (`sendRead`), with the batch before it, before the
 // chunk is handed to the page: the relay, reading the event in its world, gets a clone, and that
 // clone is the one copy of the bytes (made before the page can touch them). Copied here into an
 // ArrayBuffer, they would have to be transferred, so on the port, and a batch on the port holds
@@ -138,6 +139,8 @@ export function createEmitter(): Emitter {
   let seq = 0;
   /** When the last message went on the synchronous channel (a batch waits FLUSH_MS from it). */
   let lastSent = -FLUSH_MS;
+  /** The number of the batch timer last set: an earlier one, still pending, does nothing. */
+  let timers = 0;
 
   let batch: WireRecord[] = list();
   let buffers: ArrayBuffer[] = list();
@@ -177,25 +180,31 @@ export function createEmitter(): Emitter {
   }
 
   /**
-   * The batch timer. `scheduled` stays true while one is pending, whatever flushed the batch in
-   * between, so there is only ever one; on the synchronous channel it waits until FLUSH_MS after
-   * the last message (a flush since it was set moved that on).
+   * The batch timer. A flush clears `scheduled` and only the timer set last acts, so whatever
+   * flushed in between, a batch has one timer, and a page that cancels every timeout holds a batch
+   * back only until the next flush (by size, age, a mode change or pagehide) lets a timer be set
+   * again. On the synchronous channel it waits until FLUSH_MS after the last message (a flush since
+   * it was set moved that on); less than 1 ms early is on time (setTimeout truncates a fraction).
    */
   function due() {
     scheduled = false;
     if (batch.length === 0) return;
     if (synchronous()) {
       const wait = lastSent + FLUSH_MS - N.perfNow();
-      if (wait > 0) return schedule(wait);
+      if (wait >= 1) return schedule(wait);
     }
     flush();
   }
   function schedule(ms: number) {
     scheduled = true;
-    N.setTimeout(due, ms < 1 ? 1 : ms);
+    const me = ++timers;
+    N.setTimeout(() => {
+      if (me === timers) due();
+    }, ms);
   }
 
   function flush() {
+    scheduled = false;
     if (batch.length === 0) return;
     const msg: HookBatch = { ch: CHANNEL, v: PROTOCOL_VERSION, type: 'hook-batch', records: batch };
     // While the synchronous channel is in use a batch holding copied bytes goes there too, cloned
@@ -248,7 +257,7 @@ export function createEmitter(): Emitter {
         // relay's, on the page's thread: row 2c), and a lone event is not held back (row 8). Checked
         // here too, not only by the timer: a fast read starves timers.
         const wait = lastSent + FLUSH_MS - N.perfNow();
-        if (wait <= 0) return flush();
+        if (wait < 1) return flush();
         if (!scheduled) schedule(wait);
         return;
       }

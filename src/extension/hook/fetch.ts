@@ -78,8 +78,9 @@ const states = new WeakMap<Response, BodyState>();
 /**
  * Reads of this many bytes or more go to a panel as a Blob of the page's chunk (recordChunk). A
  * Blob costs an IPC to register (~0.1-0.15 ms) where a copy costs ~3 ns a byte on the machines
- * measured, so a smaller read is copied once (by the relay's clone on the synchronous channel,
- * else here) and goes in the relay's Blob of its message.
+ * measured, so a smaller read is copied (by the relay's clone on the synchronous channel, from
+ * SEND_READ_MIN up; else here, and under SEND_READ_MIN cloned with its batch as well) and goes in
+ * the relay's Blob of its message.
  */
 const BLOB_READ_MIN = 256 * 1024;
 /**

@@ -12,9 +12,9 @@
 // buffer instead of its bytes: a later backfill sends the same Blob again, with no copy at all.
 //
 // Pacing (the relay's, with `pace`): live records go to the sink at most once per PACE_MS, the
-// first after a quiet spell at once. The hook sends a smaller read the moment it happens (emitter.ts
-// sendRead: its bytes are the page's chunk, cloned as the relay reads it), so a page keeping up
-// with a fast stream hands the relay one message per read; sent on one by one, each would be a
+// first after a quiet spell at once. The hook sends a read of 4 KiB or more the moment it happens
+// (emitter.ts sendRead: its bytes are the page's chunk, cloned as the relay reads it), so a page
+// keeping up with a fast stream hands the relay one message per read; sent on one by one, each would be a
 // runtime message through the background to the panel, and from 32 KiB a Blob with its IPC, where
 // the hook's 16 ms batches made one. Records wait at most PACE_MS (a timer; while a fast read
 // starves timers, the next message sends them once they are that old). A backfill, an attach or a

@@ -5,8 +5,9 @@
 // fast read starves"), so a 50 MB read reached the panel only after it ended (row 1c). While a
 // panel takes the records, the hook also dispatches a batch as a synchronous event on a private
 // EventTarget (emitter.ts): the relay reads it at once, inside the page's read. Only messages that
-// transfer nothing go that way (a Blob crosses as a handle; a smaller read's bytes are the page's
-// chunk, uncopied, and the relay's clone of the event is their one copy).
+// transfer nothing go that way (a Blob crosses as a handle; a read of 4 KiB or more is the page's
+// chunk, uncopied, and the relay's clone of the event is its one copy; a smaller one is copied
+// into the batch, cloned with it).
 //
 // Every message the hook sends carries `seq` (0, 1, 2, … in sending order, whatever the channel);
 // a message that arrives early is held until those before it came. The hook counts a message only
