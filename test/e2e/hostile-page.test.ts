@@ -96,18 +96,20 @@ beforeAll(async () => {
     })();
   </script></head><body>iter</body></html>`);
 
-  // 40 events, each written on its own after a pause. Of ~4.6 KB (`?r=450`): the page's reads are
-  // from 4 KiB to 256 KiB, so (a panel open) the hook sends each with the page's own chunk,
-  // uncopied, on the synchronous channel (emitter.ts sendRead). Of ~190 bytes (`?r=10`): the hook
-  // copies each read into its batch (fetch.ts SEND_READ_MIN).
+  // 40 events, each written on its own after a pause of `ms`. Of ~4.6 KB (`?r=450`): the page's
+  // reads are from 4 KiB to 256 KiB, so (a panel open) the hook sends each with the page's own
+  // chunk, uncopied, on the synchronous channel (emitter.ts sendRead). Of ~190 bytes (`?r=10`): the
+  // hook copies each read into its batch (fetch.ts SEND_READ_MIN), which goes at most once per 16 ms.
   server.route('/drip-sse', (req, res) => {
-    const r = Number(new URL(req.url!, 'http://x').searchParams.get('r'));
+    const q = new URL(req.url!, 'http://x').searchParams;
+    const r = Number(q.get('r'));
+    const ms = Number(q.get('ms'));
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     let i = 0;
     const next = () => {
       if (++i > 40) return res.end();
       res.write(`id: ${i}\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"text":"${'é€😀x'.repeat(r)}"}}\n\n`);
-      setTimeout(next, 8);
+      setTimeout(next, ms);
     };
     next();
   });
@@ -121,14 +123,16 @@ beforeAll(async () => {
   });
   // A page that, once it decoded a read, overwrites the chunk and then detaches its buffer (a
   // transfer): the capture must hold what the page read, so the one copy of a read's bytes is made
-  // before the page has the chunk.
+  // before the page has the chunk. Each part waits for the test to open its gate (the relay's
+  // message count is read around it).
   server.page('/chunk-tamper.html', `<!doctype html><html><head><script>
-    window.text = {}; window.reads = {}; window.detached = 0; window.done = false;
+    window.text = {}; window.reads = {}; window.detached = 0; window.done = false; window.gate = {};
     const RA = Reflect.apply;
     ${SYNC_SPY}
     (async () => {
-      for (const size of [450, 10]) {
-        const r = await fetch('/drip-sse?r=' + size, { headers: { accept: 'text/event-stream' } });
+      for (const [size, ms] of [[450, 8], [10, 2]]) {
+        await new Promise((go) => { window.gate[size] = go; });
+        const r = await fetch('/drip-sse?r=' + size + '&ms=' + ms, { headers: { accept: 'text/event-stream' } });
         const rd = r.body.getReader(); const dec = new TextDecoder();
         let text = ''; const reads = [];
         for (;;) {
@@ -140,6 +144,7 @@ beforeAll(async () => {
         }
         window.text[size] = text + dec.decode(); window.reads[size] = reads;
       }
+      await new Promise((go) => { window.gate.whole = go; });
       window.whole = [];
       for (const n of [200000, 5000]) {
         const buf = await (await fetch('/whole-json?n=' + n, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}' })).arrayBuffer();
@@ -362,23 +367,34 @@ describe('a page that fights back', () => {
     denseSeqs(records);
   });
 
-  it('a read of 4 KiB or more goes to the panel uncopied by the hook, a smaller one copied, and the capture holds what the page read even when the page overwrites and detaches its chunk', async () => {
+  it('a read of 4 KiB or more goes to the panel uncopied by the hook, a smaller one copied into its batch, and the capture holds what the page read even when the page overwrites and detaches its chunk', async () => {
     await navigate(h, server.url('/chunk-tamper.html'));
-    await waitFor(() => h.evalPage('window.done'), { message: 'chunk-tamper stream read' });
+    const ctx = await relayContext(h.browser.cdp, h.page);
+    const ended = (rs: CaptureRecord[], part: string) => {
+      const req = reqs(rs).find((r) => r.url.includes('/drip-sse?' + part));
+      return !!req && rs.some((r) => r.kind === 'end' && r.src === req.src && r.conn === req.conn);
+    };
+    // The relay's synchronous messages while the page reads one stream (and its end reaches the panel).
+    const messagesFor = async (size: 450 | 10) => {
+      await waitFor(() => h.evalPage(`!!window.gate[${size}]`), { message: `gate ${size}` });
+      const before = (await relayStats(h.browser.cdp, h.page, ctx)).syncMessages;
+      await h.evalPage(`(window.gate[${size}](), true)`);
+      await waitFor(() => h.evalPage(`!!window.reads[${size}]`), { message: `stream ${size} read` });
+      await waitForRecords(h.panel, (rs) => ended(rs, `r=${size}&`), `stream ${size} ends`);
+      return (await relayStats(h.browser.cdp, h.page, ctx)).syncMessages - before;
+    };
+    const largeMessages = await messagesFor(450);
+    const smallMessages = await messagesFor(10);
+    await h.evalPage('(window.gate.whole(), true)');
+    await waitFor(() => h.evalPage('window.done'), { message: 'chunk-tamper answers read' });
     type Sizes = Record<'450' | '10', string>;
     const page = await h.evalPage<{ text: Sizes; reads: Record<keyof Sizes, number[]>; detached: number }>('({ text: window.text, reads: window.reads, detached: window.detached })');
-    const ended = (rs: CaptureRecord[]) =>
-      ['r=450', 'r=10'].every((q) => {
-        const req = reqs(rs).find((r) => r.url.endsWith('/drip-sse?' + q));
-        return !!req && rs.some((r) => r.kind === 'end' && r.src === req.src && r.conn === req.conn);
-      });
     const wholeEnded = (rs: CaptureRecord[]) => reqs(rs).filter((r) => r.url.includes('/whole-json')).every((q) => rs.some((r) => r.kind === 'end' && r.src === q.src && r.conn === q.conn));
-    const records = await waitForRecords(h.panel, (rs) => ended(rs) && reqs(rs).filter((r) => r.url.includes('/whole-json')).length === 2 && wholeEnded(rs), 'drip-sse and the JSON answers end');
+    const records = await waitForRecords(h.panel, (rs) => reqs(rs).filter((r) => r.url.includes('/whole-json')).length === 2 && wholeEnded(rs), 'the JSON answers end');
     const whole = await h.evalPage<string[]>('window.whole');
     expect(whole.map((t) => t.length > 1000)).toEqual([true, true]);
     expect(bodyText(records, '/whole-json?n=200000')).toBe(whole[0]);
     expect(bodyText(records, '/whole-json?n=5000')).toBe(whole[1]);
-    const stats = await relayStats(h.browser.cdp, h.page, await relayContext(h.browser.cdp, h.page));
     const large = page.reads['450'];
     const small = page.reads['10'];
     expect(page.detached).toBe(large.length + small.length); // every chunk the page had was detached by it
@@ -386,10 +402,13 @@ describe('a page that fights back', () => {
     expect(small.every((n) => n < 4096)).toBe(true);
     expect(large.length).toBeGreaterThan(5);
     expect(small.length).toBeGreaterThan(5);
-    expect(bodyText(records, '/drip-sse?r=450')).toBe(page.text['450']);
-    expect(bodyText(records, '/drip-sse?r=10')).toBe(page.text['10']);
-    // a new document's relay counts from 0; each read of 4 KiB or more went on its own synchronous message
-    expect(stats.syncMessages).toBeGreaterThanOrEqual(large.length);
+    expect(bodyText(records, '/drip-sse?r=450&')).toBe(page.text['450']);
+    expect(bodyText(records, '/drip-sse?r=10&')).toBe(page.text['10']);
+    // each read of 4 KiB or more went on its own synchronous message; the small reads, 2 ms apart,
+    // shared messages (at most one per 16 ms)
+    expect(largeMessages).toBeGreaterThanOrEqual(large.length);
+    expect(smallMessages).toBeLessThan(small.length);
+    console.log(`synchronous messages: ${largeMessages} for ${large.length} reads of 4 KiB+, ${smallMessages} for ${small.length} small reads`);
     expect(await h.evalPage<string[]>('window.syncSeen')).toEqual([]);
     denseSeqs(records);
   });
