@@ -14,11 +14,11 @@
 // Pacing (the relay's, with `pace`): live records go to the sink at most once per PACE_MS, the
 // first after a quiet spell at once. The hook sends a read of 4 KiB or more the moment it happens
 // (emitter.ts sendRead: its bytes are the page's chunk, cloned as the relay reads it), so a page
-// keeping up with a fast stream hands the relay one message per read; sent on one by one, each would be a
-// runtime message through the background to the panel, and from 32 KiB a Blob with its IPC, where
-// the hook's 16 ms batches made one. Records wait at most PACE_MS (a timer; while a fast read
-// starves timers, the next message sends them once they are that old). A backfill, an attach or a
-// detach first settles what waits; `unpaced` (pagehide) sends everything at once from then on.
+// keeping up with a fast stream hands the relay one message per read; sent on one by one, each
+// would be a runtime message through the background to the panel, and from 32 KiB a Blob with its
+// IPC, where the hook's 16 ms batches made one. Records wait at most PACE_MS (a timer; while a fast
+// read starves timers, the next message sends them once they are that old). A backfill, an attach
+// or a detach first settles what waits; `unpaced` (pagehide) sends everything at once from then on.
 // (A live message over SEND_CHUNK records or MAX_MESSAGE_BYTES is split, its parts sent together.)
 //
 // Pure: no chrome.*, no DOM (Blob exists in Node and in every extension context).
