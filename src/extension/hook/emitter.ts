@@ -190,10 +190,14 @@ export function createEmitter(): Emitter {
     scheduled = false;
     if (batch.length === 0) return;
     if (synchronous()) {
-      const wait = lastSent + FLUSH_MS - N.perfNow();
+      const wait = untilDue();
       if (wait >= 1) return schedule(wait);
     }
     flush();
+  }
+  /** On the synchronous channel: ms until a batch may go (under 1: now). */
+  function untilDue(): number {
+    return lastSent + FLUSH_MS - N.perfNow();
   }
   function schedule(ms: number) {
     scheduled = true;
@@ -256,7 +260,7 @@ export function createEmitter(): Emitter {
         // answer and its end, and the next call's request, share a message (each is a task of the
         // relay's, on the page's thread: row 2c), and a lone event is not held back (row 8). Checked
         // here too, not only by the timer: a fast read starves timers.
-        const wait = lastSent + FLUSH_MS - N.perfNow();
+        const wait = untilDue();
         if (wait < 1) return flush();
         if (!scheduled) schedule(wait);
         return;

@@ -129,12 +129,13 @@ function recordChunk(st: BodyState, chunk: Uint8Array) {
   // The page owns `chunk` (enqueueing it transfers its buffer to the page), so its bytes are
   // copied once (below: a Blob, the relay's clone, or a copy here), and nothing is decoded here:
   // the relay keeps them with the decoding carry (relay/carry.ts) and the panel decodes them
-  // (wire/decode.ts), exactly as one streaming decoder here would have. While a panel takes the records, a large read's copy is a Blob: the relay
-  // would put a copy in a Blob for the panel anyway (relay/delivery.ts), and that was the second
-  // copy of the same bytes on the page's thread (docs/benchmarks.md, "The relay's work after a
-  // fast read"). Otherwise a Uint8Array whose buffer is transferred to the relay: a Blob costs an
-  // IPC to register, worth paying only for bytes that go to a panel; with DevTools closed and
-  // capture while closed on, a Blob per read made the 50 MB stream ~1.9x slower (bench row 1b').
+  // (wire/decode.ts), exactly as one streaming decoder here would have. While a panel takes the
+  // records, a large read's copy is a Blob: the relay would put a copy in a Blob for the panel
+  // anyway (relay/delivery.ts), and that was the second copy of the same bytes on the page's thread
+  // (docs/benchmarks.md, "The relay's work after a fast read"). Otherwise a Uint8Array whose buffer
+  // is transferred to the relay: a Blob costs an IPC to register, worth paying only for bytes that
+  // go to a panel; with DevTools closed and capture while closed on, a Blob per read made the 50 MB
+  // stream ~1.9x slower (bench row 1b').
   if (n >= BLOB_READ_MIN && cs.emitter.toPanel()) {
     const blob: Blob = new N.Blob(ownIterable([chunk]) as unknown as BlobPart[]);
     const big: HookBlobChunk = { kind: 'chunk', conn: cs.conn.id, t: now(), blob, n, tail };
