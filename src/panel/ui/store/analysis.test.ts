@@ -133,6 +133,63 @@ describe('AppModel', () => {
     }
   });
 
+  it('analyses a live source\'s records as they arrive; the timer publishes them, and a publication only takes the snapshot', async () => {
+    vi.useFakeTimers();
+    try {
+      let pushed = 0;
+      /** Records fed inside a publication (the snapshot's clock span): none should be. */
+      let fedWhilePublishing = 0;
+      let publishing = false;
+      const factory = (): Analyzer => {
+        let n = 0;
+        return {
+          push: () => {
+            pushed++;
+            n++;
+            if (publishing) fedWhilePublishing++;
+          },
+          snapshot: () => ({ ...EMPTY_SNAPSHOT, recordCount: n }),
+        };
+      };
+      const src = createMutableSource([]);
+      const slices: (() => void)[] = [];
+      const m = createAnalysis({
+        // sliceMs 0: a slice is one record (the deadline is past after each)
+        source: src, analyzerFactory: factory, settings: normalizeSettings(undefined), throttleMs: 50, quietMs: 40, sliceMs: 0,
+        yieldTo: (cb) => void slices.push(cb),
+      });
+      let published = 0;
+      const off = m.subscribe(() => {
+        published++;
+        publishing = false;
+      });
+      src.push({ ...recs[0]!, seq: 1 });
+      // Fed at once, inside the source's change: nothing published yet, nothing behind.
+      expect(pushed).toBe(1);
+      expect(published).toBe(0);
+      expect(m.getSnapshot().recordCount).toBe(0);
+      expect(m.getProgress()).toBeUndefined();
+      // A burst larger than a slice: the rest waits for the next slice, which publishes nothing.
+      src.push(...Array.from({ length: 6 }, (_, i) => ({ ...recs[0]!, seq: i + 2 })));
+      expect(pushed).toBe(2);
+      expect(m.getProgress()).toEqual({ fed: 2, total: 7, importing: false });
+      expect(slices).toHaveLength(1);
+      while (slices.length) slices.shift()!();
+      expect(pushed).toBe(7);
+      expect(published).toBe(0);
+      // The timer publishes what was fed; the publication feeds nothing.
+      publishing = true;
+      await vi.advanceTimersByTimeAsync(100);
+      expect(published).toBe(1);
+      expect(m.getSnapshot().recordCount).toBe(7);
+      expect(fedWhilePublishing).toBe(0);
+      off();
+      m.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('finishes the analyzer for a complete (static) source, and re-analyzes on settings change', () => {
     const { log, factory } = countingFactory();
     const m = createAnalysis({ source: createStaticSource(recs), analyzerFactory: factory, settings: normalizeSettings(undefined), sliceMs: Infinity });

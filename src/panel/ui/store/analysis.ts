@@ -141,6 +141,11 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
   const yieldTo = opts.yieldTo ?? defaultYield;
   /** A slice is scheduled (the analysis has a backlog). */
   let sliceScheduled = false;
+  /**
+   * The scheduled slices publish (a backlog the publication timer or a new source left): false
+   * while only records fed as they arrive are behind, whose publication is the timer's.
+   */
+  let slicePublishes = false;
   /** Bumped by reset(): a scheduled slice of a previous analysis does nothing. */
   let generation = 0;
   let analyzer: Analyzer = opts.analyzerFactory(settings);
@@ -186,6 +191,7 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
     finished = false;
     generation++;
     sliceScheduled = false;
+    slicePublishes = false;
   }
 
   /** Feeds new records (within `budgetMs` when given); true when all are fed. */
@@ -281,7 +287,9 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
     notify(t0);
   }
 
-  function scheduleSlice(afterPaint = true) {
+  /** `publishes` false: a slice of records fed as they arrive (onSourceChange), published by the timer. */
+  function scheduleSlice(afterPaint = true, publishes = true) {
+    if (publishes) slicePublishes = true;
     if (sliceScheduled) return;
     sliceScheduled = true;
     const gen = generation;
@@ -289,9 +297,11 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
       if (gen !== generation || !sliceScheduled) return;
       sliceScheduled = false;
       const done = feed(sliceMs);
+      const publishing = slicePublishes;
+      if (done) slicePublishes = false;
       // Publish after the first slice, then at most every interval(), and when done.
-      const publishNow = done || Date.now() - lastPublish >= interval();
-      if (!done) scheduleSlice(publishNow);
+      const publishNow = publishing && (done || Date.now() - lastPublish >= interval());
+      if (!done) scheduleSlice(publishNow, publishing);
       if (publishNow) {
         if (timer !== undefined) clearTimeout(timer);
         timer = undefined;
@@ -315,11 +325,16 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
     const records = source.getRecords();
     const restarted = records.length < fed || (fed > 0 && !sameRecord(records[0], first));
     const at = lastPublish + (restarted ? throttleMs : Math.max(throttleMs, Math.min(interval(), t - lastPublish + quietMs)));
-    if (timer !== undefined) {
-      if (timerAt <= at) return;
-      clearTimeout(timer);
+    if (timer === undefined || timerAt > at) {
+      if (timer !== undefined) clearTimeout(timer);
+      arm(at);
     }
-    arm(at);
+    // A live source's new records are analysed as they arrive (a slice's worth, the rest in
+    // slices), not when the next snapshot is due: a publication then only takes the snapshot, and
+    // after a burst the panel shows its end without first analysing what came since the last
+    // publication (row 1c: up to a second of records at the adaptive interval). The work is the
+    // same, done earlier. An import (a source with drain) is fed by its own slices as before.
+    if (!source.drain && !sliceScheduled && !feed(sliceMs)) scheduleSlice(false, false);
   }
 
   compute(sliceMs);
