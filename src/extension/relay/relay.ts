@@ -19,7 +19,7 @@
 import { TEST_HOOKS } from '../shared/test-hooks';
 import { isMessage } from '../wire/guards';
 import { messagePortAdapter } from '../wire/message-port';
-import { MAX_HELD, orderedInbox, type OrderedInbox } from '../wire/ordered-inbox';
+import { MAX_HELD, orderedInbox, skippedText, type OrderedInbox } from '../wire/ordered-inbox';
 import { CHANNEL, envelope, RELAY_PORT, SYNC_HELLO, SYNC_MESSAGE } from '../wire/protocol';
 import { portAdapter } from '../wire/runtime-port';
 import { createRelayControl, SETTINGS } from './control';
@@ -111,7 +111,7 @@ window.addEventListener(
     ev.stopImmediatePropagation();
     if (isMessage(d, 'hook-hello') && ev.ports.length === 1 && !inbox) {
       const ordered = orderedInbox(messagePortAdapter(ev.ports[0]!), (n, why) =>
-        core.add({ kind: 'notice', t: now(), level: 'warning', code: 'hook-messages-lost', message: why === 'gap' ? `${n} message(s) of the capture hook never reached the relay: their records are missing.` : 'A message of the capture hook could not be read: its records are missing.' }),
+        core.add({ kind: 'notice', t: now(), level: 'warning', code: 'hook-messages-lost', message: skippedText(n, why) }),
       );
       if (link.hook(ordered)) {
         inbox = ordered;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { memoryPair } from './adapter';
-import { MAX_HELD, orderedInbox } from './ordered-inbox';
+import { MAX_HELD, orderedInbox, skippedText } from './ordered-inbox';
 
 /** A microtask turn: memoryPair delivers a post in a later microtask, as a real port does later. */
 const tick = () => new Promise<void>((r) => setTimeout(r, 0));
@@ -56,13 +56,31 @@ describe('orderedInbox: the hook port and its synchronous channel, in the hook o
     expect(got).toEqual(['a', 'b', 'c']);
   });
 
-  it('gives up a gap that holds more than MAX_HELD messages, and says how many never came', () => {
+  it('gives up a gap that holds more than MAX_HELD messages, and says how many had not come', () => {
     const { inbox, got, skipped } = setup();
     for (let s = 3; s <= MAX_HELD + 3; s++) inbox.fromSync(s, () => s);
     expect(skipped).toEqual([[3, 'gap']]);
     expect(got.length).toBe(MAX_HELD + 1);
     expect(got[0]).toBe(3);
     expect(inbox.held()).toBe(0);
+  });
+
+  it('a message of a given-up gap that comes after all is left out and reported once as late, not as never come', async () => {
+    const { hook, inbox, got, skipped } = setup();
+    inbox.fromSync(0, () => 0);
+    for (let s = 3; s <= MAX_HELD + 3; s++) inbox.fromSync(s, () => s);
+    expect(skipped).toEqual([[2, 'gap']]);
+    const delivered = got.length;
+    inbox.fromSync(2, () => 2); // late, by the synchronous channel
+    hook.post({ seq: 1 }); // late, by the port
+    inbox.fromSync(2, () => 2); // the same late message again: reported once
+    inbox.fromSync(0, () => 'dup'); // a duplicate of a delivered message: not late
+    await tick();
+    expect(got.length).toBe(delivered);
+    expect(skipped).toEqual([[2, 'gap'], [1, 'late'], [1, 'late']]);
+    expect(skippedText(2, 'gap')).toMatch(/had not reached the relay when 4096 later ones had/);
+    expect(skippedText(1, 'late')).toMatch(/came later: its records are left out/);
+    expect(skippedText(1, 'late')).not.toMatch(/never/);
   });
 
   it('whatever the channel and arrival order of each message, delivers them in seq order (property)', async () => {

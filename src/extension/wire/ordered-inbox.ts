@@ -12,8 +12,10 @@
 // Every message the hook sends carries `seq` (0, 1, 2, … in sending order, whatever the channel);
 // a message that arrives early is held until those before it came. The hook counts a message only
 // once it is sent, so a gap is never expected; if one ever holds up more than MAX_HELD messages,
-// the held ones are let through in order and `onSkipped` says how many were never seen (a silent
-// stall would lose every later record).
+// the held ones are let through in order and `onSkipped` says how many had not come (a silent
+// stall would lose every later record). One of those that comes after all is not passed on (its
+// records would land behind later ones of the same stream) and `onSkipped` says so: the notice
+// must not go on saying it never came.
 //
 // Pure: no chrome.*, no DOM.
 
@@ -22,11 +24,21 @@ import { listeners, type MessageAdapter } from './adapter';
 /** Messages held behind a gap before it is given up on. */
 export const MAX_HELD = 4096;
 
+/** Given-up ranges remembered to tell a late message from a duplicate (a gap is never expected). */
+const MAX_GIVEN_UP = 64;
+
 export interface OrderedInbox extends MessageAdapter {
   /** A message from the synchronous channel, numbered `seq`; `read` gives its data (it may throw: then it is lost). */
   fromSync(seq: number, read: () => unknown): void;
   /** Messages held now, behind a gap. */
   held(): number;
+}
+
+/** The relay's `hook-messages-lost` notice for `onSkipped(n, why)`. */
+export function skippedText(n: number, why: 'unreadable' | 'gap' | 'late'): string {
+  if (why === 'unreadable') return 'A message of the capture hook could not be read: its records are missing.';
+  if (why === 'gap') return `${n} message(s) of the capture hook had not reached the relay when ${MAX_HELD} later ones had: the relay went on without them, and their records are missing.`;
+  return 'A message of the capture hook that the relay had gone on without came later: its records are left out (they would be out of order) and stay missing.';
 }
 
 const seqOf = (m: unknown): number => {
@@ -36,13 +48,22 @@ const seqOf = (m: unknown): number => {
 
 /**
  * `port`: the hook's MessagePort (what the relay posts to the hook goes there too).
- * `onSkipped(n, why)`: n numbered messages were never delivered (unreadable, or a gap given up).
+ * `onSkipped(n, why)`: n numbered messages are not delivered: unreadable, not come when their gap
+ * was given up ('gap'), or one of those come after all ('late').
  */
-export function orderedInbox(port: MessageAdapter, onSkipped: (n: number, why: 'unreadable' | 'gap') => void): OrderedInbox {
+export function orderedInbox(port: MessageAdapter, onSkipped: (n: number, why: 'unreadable' | 'gap' | 'late') => void): OrderedInbox {
   const out = listeners<[unknown]>();
   const held = new Map<number, unknown>();
   const LOST = {};
   let next = 0;
+  /** Gaps given up, [from, to): a message in one that comes later is late, not a duplicate. */
+  const givenUp: [number, number][] = [];
+  /** Late messages already reported (each once, however often it comes). */
+  const late = new Set<number>();
+
+  function wasGivenUp(seq: number): boolean {
+    return givenUp.some(([from, to]) => seq >= from && seq < to);
+  }
 
   function release(): void {
     while (held.has(next)) {
@@ -54,13 +75,21 @@ export function orderedInbox(port: MessageAdapter, onSkipped: (n: number, why: '
   }
 
   function take(seq: number, m: unknown): void {
-    // Already delivered or already held: a message seen twice is not delivered twice.
-    if (seq < next || held.has(seq)) return;
+    if (seq < next) {
+      if (m !== LOST && wasGivenUp(seq) && !late.has(seq)) {
+        late.add(seq);
+        onSkipped(1, 'late');
+      }
+      return; // already delivered (a message seen twice is not delivered twice), or given up
+    }
+    if (held.has(seq)) return;
     held.set(seq, m);
     release();
     if (held.size > MAX_HELD) {
       const first = Math.min(...held.keys());
       onSkipped(first - next, 'gap');
+      givenUp.push([next, first]);
+      if (givenUp.length > MAX_GIVEN_UP) givenUp.shift();
       next = first;
       release();
     }
