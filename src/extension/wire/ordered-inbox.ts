@@ -37,8 +37,8 @@ export interface OrderedInbox extends MessageAdapter {
 /** The relay's `hook-messages-lost` notice for `onSkipped(n, why)`. */
 export function skippedText(n: number, why: 'unreadable' | 'gap' | 'late'): string {
   if (why === 'unreadable') return 'A message of the capture hook could not be read: its records are missing.';
-  if (why === 'gap') return `${n} message(s) of the capture hook had not reached the relay when ${MAX_HELD} later ones had: the relay went on without them, and their records are missing.`;
-  return 'A message of the capture hook that the relay had gone on without came later: its records are left out (they would be out of order) and stay missing.';
+  if (why === 'gap') return `${n} message(s) of the capture hook had not reached the relay when more than ${MAX_HELD} later ones had: the relay went on without them, and their records are missing.`;
+  return `${n} message(s) of the capture hook that the relay had gone on without came later: their records are left out (they would be out of order) and stay missing.`;
 }
 
 const seqOf = (m: unknown): number => {
@@ -56,13 +56,28 @@ export function orderedInbox(port: MessageAdapter, onSkipped: (n: number, why: '
   const held = new Map<number, unknown>();
   const LOST = {};
   let next = 0;
-  /** Gaps given up, [from, to): a message in one that comes later is late, not a duplicate. */
-  const givenUp: [number, number][] = [];
-  /** Late messages already reported (each once, however often it comes). */
-  const late = new Set<number>();
+  /**
+   * Gaps given up, [from, to), with the late messages of each already counted (each once, however
+   * often it comes): a message in one that comes later is late, not a duplicate.
+   */
+  const givenUp: { from: number; to: number; late: Set<number> }[] = [];
+  /** Late messages not yet reported: those that come together are reported in one notice. */
+  let lateCount = 0;
 
-  function wasGivenUp(seq: number): boolean {
-    return givenUp.some(([from, to]) => seq >= from && seq < to);
+  /** True when `seq` belongs to a given-up gap (and counts it as late, once). */
+  function lateOne(seq: number): boolean {
+    const gap = givenUp.find((g) => seq >= g.from && seq < g.to);
+    if (!gap) return false;
+    if (!gap.late.has(seq)) {
+      gap.late.add(seq);
+      if (lateCount++ === 0)
+        queueMicrotask(() => {
+          const n = lateCount;
+          lateCount = 0;
+          onSkipped(n, 'late');
+        });
+    }
+    return true;
   }
 
   function release(): void {
@@ -76,10 +91,7 @@ export function orderedInbox(port: MessageAdapter, onSkipped: (n: number, why: '
 
   function take(seq: number, m: unknown): void {
     if (seq < next) {
-      if (m !== LOST && wasGivenUp(seq) && !late.has(seq)) {
-        late.add(seq);
-        onSkipped(1, 'late');
-      }
+      lateOne(seq);
       return; // already delivered (a message seen twice is not delivered twice), or given up
     }
     if (held.has(seq)) return;
@@ -88,7 +100,7 @@ export function orderedInbox(port: MessageAdapter, onSkipped: (n: number, why: '
     if (held.size > MAX_HELD) {
       const first = Math.min(...held.keys());
       onSkipped(first - next, 'gap');
-      givenUp.push([next, first]);
+      givenUp.push({ from: next, to: first, late: new Set() });
       if (givenUp.length > MAX_GIVEN_UP) givenUp.shift();
       next = first;
       release();
@@ -113,8 +125,12 @@ export function orderedInbox(port: MessageAdapter, onSkipped: (n: number, why: '
       try {
         m = read();
       } catch {
-        onSkipped(1, 'unreadable');
-        take(seq, LOST);
+        // (one of a given-up gap is late, already counted missing by the gap's notice)
+        if (seq < next) lateOne(seq);
+        else {
+          onSkipped(1, 'unreadable');
+          take(seq, LOST);
+        }
         return;
       }
       take(seq, m);

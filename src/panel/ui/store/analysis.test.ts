@@ -190,6 +190,52 @@ describe('AppModel', () => {
     }
   });
 
+  it('a publication replaces a pending feed-only slice with one that waits for the paint; flush() cancels a pending slice', async () => {
+    vi.useFakeTimers();
+    try {
+      let pushed = 0;
+      const factory = (): Analyzer => {
+        let n = 0;
+        return { push: () => void (pushed++, n++), snapshot: () => ({ ...EMPTY_SNAPSHOT, recordCount: n }) };
+      };
+      const src = createMutableSource([]);
+      const slices: { cb: () => void; afterPaint: boolean }[] = [];
+      const m = createAnalysis({
+        source: src, analyzerFactory: factory, settings: normalizeSettings(undefined), throttleMs: 50, quietMs: 40, sliceMs: 0,
+        yieldTo: (cb, afterPaint) => void slices.push({ cb, afterPaint }),
+      });
+      let published = 0;
+      const off = m.subscribe(() => void published++);
+      src.push(...[1, 2, 3, 4].map((seq) => ({ ...recs[0]!, seq })));
+      expect(pushed).toBe(1);
+      expect(slices.map((x) => x.afterPaint)).toEqual([false]);
+      // The timer publishes (feeding one more record) and replaces the feed-only slice.
+      await vi.advanceTimersByTimeAsync(100);
+      expect(published).toBe(1);
+      expect(pushed).toBe(2);
+      expect(slices.map((x) => x.afterPaint)).toEqual([false, true]);
+      slices.shift()!.cb(); // the replaced one: does nothing
+      expect(pushed).toBe(2);
+      slices.shift()!.cb(); // feeds one, not done (publishes if the interval is over)
+      expect(pushed).toBe(3);
+      slices.shift()!.cb(); // done: publishes
+      expect(pushed).toBe(4);
+      expect(m.getSnapshot().recordCount).toBe(4);
+      // A pending slice cancelled by flush() does nothing when it runs.
+      src.push(...[5, 6, 7].map((seq) => ({ ...recs[0]!, seq })));
+      expect(slices).toHaveLength(1);
+      expect(m.flush().recordCount).toBe(7);
+      const after = published;
+      slices.shift()!.cb();
+      expect(pushed).toBe(7);
+      expect(published).toBe(after);
+      off();
+      m.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('finishes the analyzer for a complete (static) source, and re-analyzes on settings change', () => {
     const { log, factory } = countingFactory();
     const m = createAnalysis({ source: createStaticSource(recs), analyzerFactory: factory, settings: normalizeSettings(undefined), sliceMs: Infinity });

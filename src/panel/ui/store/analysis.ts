@@ -146,7 +146,10 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
    * while only records fed as they arrive are behind, whose publication is the timer's.
    */
   let slicePublishes = false;
-  /** Bumped by reset(): a scheduled slice of a previous analysis does nothing. */
+  /**
+   * Bumped by every scheduled slice, reset(), flush() and dispose(): only the slice scheduled last
+   * runs (a slice cancelled by flush() or replaced by a publishing one does nothing).
+   */
   let generation = 0;
   let analyzer: Analyzer = opts.analyzerFactory(settings);
   let fed = 0;
@@ -287,17 +290,21 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
     notify(t0);
   }
 
-  /** `publishes` false: a slice of records fed as they arrive (onSourceChange), published by the timer. */
+  /**
+   * `publishes` false: a slice of records fed as they arrive (onSourceChange), published by the
+   * timer. A publishing slice replaces a pending feed-only one, so it waits for the paint.
+   */
   function scheduleSlice(afterPaint = true, publishes = true) {
-    if (publishes) slicePublishes = true;
-    if (sliceScheduled) return;
+    if (sliceScheduled && (slicePublishes || !publishes)) return;
+    slicePublishes = publishes;
     sliceScheduled = true;
-    const gen = generation;
+    const gen = ++generation;
     yieldTo(() => {
       if (gen !== generation || !sliceScheduled) return;
       sliceScheduled = false;
-      const done = feed(sliceMs);
+      // (read before feeding: a restart found by feed() resets the flag)
       const publishing = slicePublishes;
+      const done = feed(sliceMs);
       if (done) slicePublishes = false;
       // Publish after the first slice, then at most every interval(), and when done.
       const publishNow = publishing && (done || Date.now() - lastPublish >= interval());
@@ -372,6 +379,8 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
       timer = undefined;
       if (dirty || fed !== source.getRecords().length || sliceScheduled) {
         sliceScheduled = false;
+        slicePublishes = false;
+        generation++;
         compute();
         notify();
       }
@@ -386,6 +395,7 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
       detach();
       generation++;
       sliceScheduled = false;
+      slicePublishes = false;
       if (timer !== undefined) clearTimeout(timer);
     },
   };
