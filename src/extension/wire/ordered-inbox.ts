@@ -64,20 +64,17 @@ export function orderedInbox(port: MessageAdapter, onSkipped: (n: number, why: '
   /** Late messages not yet reported: those that come together are reported in one notice. */
   let lateCount = 0;
 
-  /** True when `seq` belongs to a given-up gap (and counts it as late, once). */
-  function lateOne(seq: number): boolean {
+  /** Counts `seq` as late, once, when it belongs to a given-up gap (else it is a duplicate). */
+  function lateOne(seq: number): void {
     const gap = givenUp.find((g) => seq >= g.from && seq < g.to);
-    if (!gap) return false;
-    if (!gap.late.has(seq)) {
-      gap.late.add(seq);
-      if (lateCount++ === 0)
-        queueMicrotask(() => {
-          const n = lateCount;
-          lateCount = 0;
-          onSkipped(n, 'late');
-        });
-    }
-    return true;
+    if (!gap || gap.late.has(seq)) return;
+    gap.late.add(seq);
+    if (lateCount++ === 0)
+      queueMicrotask(() => {
+        const n = lateCount;
+        lateCount = 0;
+        onSkipped(n, 'late');
+      });
   }
 
   function release(): void {

@@ -142,13 +142,13 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
   /** A slice is scheduled (the analysis has a backlog). */
   let sliceScheduled = false;
   /**
-   * The scheduled slices publish (a backlog the publication timer or a new source left): false
-   * while only records fed as they arrive are behind, whose publication is the timer's.
+   * While a slice is scheduled: it publishes (a backlog the publication timer or a new source
+   * left), or only feeds records that arrived (their publication is the timer's).
    */
   let slicePublishes = false;
   /**
-   * Bumped by every scheduled slice, reset(), flush() and dispose(): only the slice scheduled last
-   * runs (a slice cancelled by flush() or replaced by a publishing one does nothing).
+   * Bumped by every scheduled slice and by cancelSlice(): only the slice scheduled last runs (one
+   * cancelled, or replaced by a publishing one, does nothing).
    */
   let generation = 0;
   let analyzer: Analyzer = opts.analyzerFactory(settings);
@@ -192,9 +192,12 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
     lastFed = undefined;
     errors = [];
     finished = false;
+    cancelSlice();
+  }
+
+  function cancelSlice() {
     generation++;
     sliceScheduled = false;
-    slicePublishes = false;
   }
 
   /** Feeds new records (within `budgetMs` when given); true when all are fed. */
@@ -300,12 +303,11 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
     sliceScheduled = true;
     const gen = ++generation;
     yieldTo(() => {
-      if (gen !== generation || !sliceScheduled) return;
+      if (gen !== generation) return;
       sliceScheduled = false;
-      // (read before feeding: a restart found by feed() resets the flag)
+      // (read before feeding: a restart found by feed() cancels this slice)
       const publishing = slicePublishes;
       const done = feed(sliceMs);
-      if (done) slicePublishes = false;
       // Publish after the first slice, then at most every interval(), and when done.
       const publishNow = publishing && (done || Date.now() - lastPublish >= interval());
       if (!done) scheduleSlice(publishNow, publishing);
@@ -378,9 +380,7 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
       if (dirty || fed !== source.getRecords().length || sliceScheduled) {
-        sliceScheduled = false;
-        slicePublishes = false;
-        generation++;
+        cancelSlice();
         compute();
         notify();
       }
@@ -393,9 +393,7 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
     },
     dispose() {
       detach();
-      generation++;
-      sliceScheduled = false;
-      slicePublishes = false;
+      cancelSlice();
       if (timer !== undefined) clearTimeout(timer);
     },
   };
