@@ -4,7 +4,11 @@ import { createAnalyzer } from '../../../core';
 import type { AnalysisSnapshot } from '../../../core/model';
 import { normalizeSettings } from '../settings/settings';
 import { createStaticSource } from '../sources/static-source';
-import { captureRecords } from '../test-support/fixtures';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { importText } from '../../../core/import';
+import { createMutableSource } from '../sources/static-source';
+import { CAPTURES_DIR, captureRecords, coreAnalyzer } from '../test-support/fixtures';
 import { createAnalysis, EMPTY_SNAPSHOT } from './analysis';
 import type { Analyzer } from './types';
 
@@ -77,6 +81,40 @@ describe('time-sliced analysis', () => {
     for (const cb of queue.splice(0)) cb();
     expect(pushed).toBe(n);
     expect(m.getSnapshot().recordCount).toBe(n);
+  });
+
+  // Other servers' wire formats (Python SDK, Cloudflare agents, mcp-proxy, tmcp) and HARs exactly
+  // as Playwright and DevTools write them (no body for a broken stream): a live source analysed as
+  // its records arrive, in slices of one record that run between arrivals, publishes the snapshot
+  // that analysing them all at once gives.
+  it.each([
+    'python-evicted.capture.json',
+    'cloudflare-lossy.capture.json',
+    'mcp-proxy-evicted.capture.json',
+    'tmcp-cut.capture.json',
+    'browser/lossy.playwright.har',
+    'browser/cors-preflight-rejected.devtools.har',
+  ])('a live source fed as its records arrive ends in the snapshot of the whole: %s', (file) => {
+    const recs = importText(readFileSync(join(CAPTURES_DIR, file), 'utf8'), { src: 'live' }).records;
+    expect(recs.length).toBeGreaterThan(3);
+    const settings = normalizeSettings(undefined);
+    const queue: (() => void)[] = [];
+    const live = createMutableSource([]);
+    const fedLive = createAnalysis({ source: live, analyzerFactory: coreAnalyzer, settings, throttleMs: 0, sliceMs: 0, yieldTo: (cb) => void queue.push(cb) });
+    const off = fedLive.subscribe(() => {});
+    recs.forEach((r, i) => {
+      live.push(r);
+      if (i % 3 === 2) while (queue.length) queue.shift()!();
+    });
+    while (queue.length) queue.shift()!();
+    // every record was fed as it came, before any flush
+    expect(fedLive.getProgress()).toBeUndefined();
+    const whole = createAnalysis({ source: createMutableSource(recs), analyzerFactory: coreAnalyzer, settings, sliceMs: Infinity });
+    const strip = (x: AnalysisSnapshot) => JSON.parse(JSON.stringify({ ...x, revision: 0 }));
+    expect(strip(fedLive.flush())).toEqual(strip(whole.getSnapshot()));
+    expect(whole.getSnapshot().recordCount).toBe(recs.length);
+    off();
+    fedLive.dispose();
   });
 
   it('a real analysis sliced record by record ends in the same snapshot as an unsliced one', () => {
