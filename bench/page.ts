@@ -53,6 +53,13 @@ export interface PageConfig {
    */
   closedPairs?: { min: number; max: number; tolerance: number };
   /**
+   * Row 1b's browsers: `max` fresh pairs of browsers at most (`min` at least), `pairs` traced
+   * pairs in each, until the interval over the pairs of browsers is within ±`tolerance` of its
+   * median; `control` traced pairs in each of two browsers without the extension (row 1b · A/A).
+   * Absent: one pair of browsers for the whole row, paired until `closedPairs` holds.
+   */
+  closedBlocks?: { min: number; max: number; pairs: number; control: number; tolerance: number };
+  /**
    * What DevTools does with the traced rows' streams (arms with DevTools open; DevtoolsCopy):
    * 'free' (default), left to it: the rows report their pairs by class; 'copied', each body held
    * until the front end has the response (releaseWhenSeen), so it copies every run's stream.
@@ -90,6 +97,11 @@ export interface CpuRow {
   ci: { lo: number; hi: number } | undefined;
   /** The cap was hit before the interval was within ±tolerance of the median. */
   capHit: boolean;
+  /**
+   * Browsers launched afresh for each block of pairs (row 1b): `ratio` and `ci` are then over the
+   * blocks' median ratios, one per pair of browsers, and `pairs` holds every block's pairs.
+   */
+  blocks?: { count: number; pairsEach: number };
   tolerance: number;
   wallRatio: Spread;
   usPerEvent: Spread;
@@ -107,7 +119,7 @@ export interface PageResults {
    * stream's size), 1r = the same with DevTools open and no extension (the reference), 1b =
    * DevTools closed, the stream in the browser with the extension / without.
    */
-  cpuRows?: { panelOpen?: CpuRow; devtoolsOnly?: CpuRow; devtoolsClosed?: CpuRow };
+  cpuRows?: { panelOpen?: CpuRow; devtoolsOnly?: CpuRow; devtoolsClosed?: CpuRow; closedControl?: CpuRow };
   /** Row 3c / 3c′ with their intervals (same pairs as threadCpu). */
   threadCpuRows?: CpuRow[];
   stream?: { ratios: Spread; withMs: Spread; withoutMs: Spread; mb: number; events: number; reads: number[]; settleMs: Spread; settleRuns?: { ms: number; copy: DevtoolsCopy | undefined }[] };
@@ -514,7 +526,7 @@ async function releaseWhenSeen(arm: Arm, gate: string, server: BenchServer): Pro
  * quarter of the pairs (`partial` aside): the classes differ by DevTools' own work, not by the
  * capture's.
  */
-async function cpuRow(arm: Arm, url: string, server: BenchServer, events: number, b: number, cfg: PageConfig, against?: Arm, pairing = cfg.cpuPairs): Promise<CpuRow> {
+export async function cpuRow(arm: Arm, url: string, server: BenchServer, events: number, b: number, cfg: PageConfig, against?: Arm, pairing = cfg.cpuPairs): Promise<CpuRow> {
   const sse = `/sse?n=${events}&b=${b}`;
   const plainPath = `/plain?n=${events}&b=${b}`;
   const other = against ?? arm;
@@ -572,6 +584,65 @@ async function cpuRow(arm: Arm, url: string, server: BenchServer, events: number
     usPerEvent: spread(pairs.map((x) => x.usPerEvent)),
     ...(modes ? { modes } : {}),
   };
+}
+
+/**
+ * Row 1b across fresh browsers. Two browsers are two renderers, and one pair of them carries an
+ * offset of its own that pairing within it cannot average away: two browsers without the extension,
+ * measured this way, gave 0.966, 1.013 and 1.056 (16 pairs each, three fresh pairs of browsers;
+ * the last one's interval 1.008–1.109 left out 1), and two full runs of row 1b on one build gave
+ * 1.04 (1.00–1.07) and 1.09 (1.07–1.12). So each block of pairs gets new browsers (with and
+ * without the extension, and a second one without: the A/A control), warmed up by one run each;
+ * the row's figure and interval are over the blocks' medians, one per pair of browsers.
+ */
+async function closedRowAcrossBrowsers(dist: string, url: string, server: BenchServer, events: number, b: number, cfg: PageConfig, blocks: NonNullable<PageConfig['closedBlocks']>): Promise<{ row: CpuRow; control: CpuRow }> {
+  const expr = `consume(${JSON.stringify(server.url(`/sse?n=${events}&b=${b}`))})`;
+  const rows: CpuRow[] = [];
+  const controls: CpuRow[] = [];
+  const medians = () => rows.map((r) => r.ratio.median);
+  for (let k = 0; k < blocks.max; k++) {
+    const opened: Arm[] = [];
+    try {
+      const without = await openArm('without (no DevTools)', null, false, url, false);
+      opened.push(without);
+      const withExt = await openArm('with (no DevTools)', dist, false, url, false);
+      opened.push(withExt);
+      const second = await openArm('without, second (no DevTools)', null, false, url, false);
+      opened.push(second);
+      for (const arm of opened) {
+        await navigateFresh(arm, url);
+        await arm.browser.cdp.evaluate(arm.page, expr, { timeoutMs: 300_000 });
+      }
+      const quiet = { ...cfg, log: () => {} };
+      rows.push(await cpuRow(withExt, url, server, events, b, quiet, without, { min: blocks.pairs, max: blocks.pairs, tolerance: 1 }));
+      controls.push(await cpuRow(second, url, server, events, b, quiet, without, { min: blocks.control, max: blocks.control, tolerance: 1 }));
+    } finally {
+      for (const arm of opened) await arm.browser.close().catch(() => {});
+    }
+    cfg.log(`  browsers ${k + 1}: with / without ${rows[k]!.ratio.median.toFixed(3)}, without / without (A/A) ${controls[k]!.ratio.median.toFixed(3)}`);
+    if (k + 1 >= blocks.min && ciWithin(medians(), blocks.tolerance)) break;
+  }
+  const merge = (list: CpuRow[], arm: string, pairsEach: number): CpuRow => {
+    const m = list.map((r) => r.ratio.median);
+    const pairs = list.flatMap((r) => r.pairs);
+    const ci = medianCI(m);
+    return {
+      arm,
+      events,
+      pairs,
+      ratio: spread(m),
+      ci: ci && { lo: ci.lo, hi: ci.hi },
+      capHit: !ciWithin(m, blocks.tolerance),
+      tolerance: blocks.tolerance,
+      wallRatio: spread(pairs.map((x) => x.wallWithMs / x.wallWithoutMs)),
+      usPerEvent: spread(pairs.map((x) => x.usPerEvent)),
+      blocks: { count: list.length, pairsEach },
+    };
+  };
+  const row = merge(rows, 'with (no DevTools) vs without (no DevTools), fresh browsers per block', blocks.pairs);
+  const control = merge(controls, 'without vs without (no DevTools), fresh browsers per block', blocks.control);
+  cfg.log(`  row 1b over ${rows.length} pairs of browsers: median ${row.ratio.median.toFixed(3)}, 95 % interval ${row.ci ? `${row.ci.lo.toFixed(3)}–${row.ci.hi.toFixed(3)}` : 'n/a'}; A/A ${control.ratio.median.toFixed(3)} (${control.ci ? `${control.ci.lo.toFixed(3)}–${control.ci.hi.toFixed(3)}` : 'n/a'})`);
+  return { row, control };
 }
 
 export async function runPageBenches(dist: string, cfg: PageConfig): Promise<PageResults> {
@@ -700,7 +771,11 @@ export async function runPageBenches(dist: string, cfg: PageConfig): Promise<Pag
     }
     if (C && D && want('1b')) {
       cfg.log(`row 1b (CPU): DevTools closed, the stream in the browser with the extension / without, ${n} events`);
-      res.cpuRows.devtoolsClosed = await cpuRow(D, url, server, n, b, cfg, C, cfg.closedPairs);
+      if (cfg.closedBlocks) {
+        const { row, control } = await closedRowAcrossBrowsers(dist, url, server, n, b, cfg, cfg.closedBlocks);
+        res.cpuRows.devtoolsClosed = row;
+        res.cpuRows.closedControl = control;
+      } else res.cpuRows.devtoolsClosed = await cpuRow(D, url, server, n, b, cfg, C, cfg.closedPairs);
     }
 
     if (want('7b')) {
