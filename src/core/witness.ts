@@ -11,6 +11,7 @@
 
 import { headerValue, isEventStreamType, type Header } from './record';
 import type { FindingCode } from './model';
+import { urlOrigin } from './url-parts';
 
 /** The request headers MCP Streamable HTTP clients send (lower case). */
 export const MCP_REQUEST_HEADERS = ['mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'mcp-method', 'mcp-name'] as const;
@@ -146,14 +147,6 @@ export interface ReasonContext {
   bufferCapAt?: number;
 }
 
-function originOf(url: string): string | null {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return null;
-  }
-}
-
 export function likelyReason(e: NetEntry, ctx: ReasonContext): UnseenReason {
   if (ctx.relays === false) return ctx.installReason === 'update' ? 'extension-reloaded' : 'hook-missing';
   // Chrome gives a worker's requests no pageref (checked on Chromium 156: a dedicated worker's
@@ -165,8 +158,8 @@ export function likelyReason(e: NetEntry, ctx: ReasonContext): UnseenReason {
   // no relay reported is a frame the hook does not run in.
   const ref = netHeader(e.request.headers, 'referer');
   if (ref && ctx.documents.length > 0) {
-    const o = originOf(ref);
-    const known = ctx.documents.some((d) => d === ref || (o !== null && originOf(d) === o));
+    const o = urlOrigin(ref);
+    const known = ctx.documents.some((d) => d === ref || (o !== null && urlOrigin(d) === o));
     if (!known) return 'frame-without-hook';
   }
   return 'unknown';
@@ -283,7 +276,7 @@ export function exposeProblem(e: NetEntry, pageVisible?: readonly Header[]): Cor
   const allowOrigin = netHeader(e.response.headers, 'access-control-allow-origin');
   const reqOrigin = netHeader(e.request.headers, 'origin');
   if (!allowOrigin && !reqOrigin) return null; // same-origin: every header is visible
-  if (reqOrigin && originOf(e.request.url) === reqOrigin) return null;
+  if (reqOrigin && urlOrigin(e.request.url) === reqOrigin) return null;
   if (pageVisible && headerValue(pageVisible, 'mcp-session-id') !== undefined) return null;
   const exposed = list(netHeader(e.response.headers, 'access-control-expose-headers'));
   if (exposed.includes('mcp-session-id')) return null;

@@ -6,7 +6,8 @@
 // after an answer (era-mismatch names it).
 import type { DecodedMessage } from '../jsonrpc';
 import { clientOf } from './eras';
-import { newSession, safeUrl } from './sessions';
+import { newSession } from './sessions';
+import { safeUrl } from '../url-parts';
 import type { SessionState, StreamS } from './state';
 import type { AnalyzerState } from './analyzer-state';
 

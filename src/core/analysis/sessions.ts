@@ -13,18 +13,10 @@ import type { AnalyzerState } from './analyzer-state';
 import type { Era } from '../model';
 import { joinServer, metaVersion, requestFacts } from './eras';
 import { noteCancel } from './client-facts';
+import { safeUrl } from '../url-parts';
 
 /** Ranks of where a revision was read (the higher wins): the 2026-07-28 `_meta` of each request is the truth there. */
 export const META_RANK = 4;
-
-export function safeUrl(url: string): { origin: string; endpoint: string } {
-  try {
-    const u = new URL(url);
-    return { origin: u.origin, endpoint: u.origin + u.pathname };
-  } catch {
-    return { origin: url, endpoint: url };
-  }
-}
 
 /** The legacy-era session of `sessionId`, or the sessionless 2025 group of the endpoint. */
 export function getSession(A: AnalyzerState, sessionId: string | null, url: string): SessionState {
