@@ -2,8 +2,9 @@
 //
 //   npx tsx bench/compare-runs.ts <run 1's latest.md> <run 2's latest.md>
 //
-// Rows are matched by number and description, in order (row 7b appears twice), else by number
-// alone (a description that holds a run's own count); a row run 2 lacks shows "—".
+// Rows are matched by number and description, in order (row 7b appears twice), else by number and
+// description with their figures left out (row 3's holds the run's own count); a row run 2 lacks
+// shows "—".
 
 import { readFileSync } from 'node:fs';
 
@@ -38,14 +39,19 @@ if (!a || !b) {
 const one = rowsOf(a);
 const two = rowsOf(b);
 const seen = new Map<string, number>();
+const used = new Set<Row>();
+/** A description with its figures left out: row 3's holds the run's own count of chunk records. */
+const shape = (r: Row) => `${r.n}\u0000${r.what.replace(/\d[\d.,]*/g, '#')}`;
 const cell = (r: Row | undefined) => (r ? `${r.med} (${r.min}–${r.max})` : '—');
 console.log('| # | what | run 1: median (min–max) | run 2: median (min–max) | target | run 1 / run 2 |');
 console.log('|---|---|---|---|---|---|');
 for (const r of one) {
   const i = seen.get(r.key) ?? 0;
   seen.set(r.key, i + 1);
-  // A description that holds a run's own count (row 3's chunk records) differs between runs: then
-  // the row of the same number.
-  const o = two.filter((x) => x.key === r.key)[i] ?? two.filter((x) => x.n === r.n && !one.some((y) => y.key === x.key))[i];
+  let o = two.filter((x) => x.key === r.key)[i];
+  if (o && used.has(o)) o = undefined;
+  // Else the first row of run 2 not yet shown whose description differs only in its figures.
+  o ??= two.find((x) => !used.has(x) && !one.some((y) => y.key === x.key) && shape(x) === shape(r));
+  if (o) used.add(o);
   console.log(`| ${r.n} | ${r.what} | ${cell(r)} | ${cell(o)} | ${r.target} | ${r.result} / ${o ? o.result : '—'} |`);
 }

@@ -622,7 +622,7 @@ async function closedRowAcrossBrowsers(dist: string, url: string, server: BenchS
     cfg.log(`  browsers ${k + 1}: with / without ${rows[k]!.ratio.median.toFixed(3)}, without / without (A/A) ${controls[k]!.ratio.median.toFixed(3)}`);
     if (k + 1 >= blocks.min && ciWithin(medians(), blocks.tolerance)) break;
   }
-  const merge = (list: CpuRow[], arm: string, pairsEach: number): CpuRow => {
+  const merge = (list: CpuRow[], arm: string, pairsEach: number, stops: boolean): CpuRow => {
     const m = list.map((r) => r.ratio.median);
     const pairs = list.flatMap((r) => r.pairs);
     const ci = medianCI(m);
@@ -632,15 +632,16 @@ async function closedRowAcrossBrowsers(dist: string, url: string, server: BenchS
       pairs,
       ratio: spread(m),
       ci: ci && { lo: ci.lo, hi: ci.hi },
-      capHit: !ciWithin(m, blocks.tolerance),
+      // The control has no stop rule of its own: it runs in the row's blocks.
+      capHit: stops && !ciWithin(m, blocks.tolerance),
       tolerance: blocks.tolerance,
       wallRatio: spread(pairs.map((x) => x.wallWithMs / x.wallWithoutMs)),
       usPerEvent: spread(pairs.map((x) => x.usPerEvent)),
       blocks: { count: list.length, pairsEach },
     };
   };
-  const row = merge(rows, 'with (no DevTools) vs without (no DevTools), fresh browsers per block', blocks.pairs);
-  const control = merge(controls, 'without vs without (no DevTools), fresh browsers per block', blocks.control);
+  const row = merge(rows, 'with (no DevTools) vs without (no DevTools), fresh browsers per block', blocks.pairs, true);
+  const control = merge(controls, 'without vs without (no DevTools), fresh browsers per block', blocks.control, false);
   cfg.log(`  row 1b over ${rows.length} pairs of browsers: median ${row.ratio.median.toFixed(3)}, 95 % interval ${row.ci ? `${row.ci.lo.toFixed(3)}–${row.ci.hi.toFixed(3)}` : 'n/a'}; A/A ${control.ratio.median.toFixed(3)} (${control.ci ? `${control.ci.lo.toFixed(3)}–${control.ci.hi.toFixed(3)}` : 'n/a'})`);
   return { row, control };
 }

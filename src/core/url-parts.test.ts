@@ -34,6 +34,9 @@ describe('urlOrigin', () => {
     expect(urlOrigin('https://a.example:444/x?y')).toBe('https://a.example:444');
     expect(urlOrigin('https://a.example')).toBe('https://a.example');
     expect(urlOrigin('a.example')).toBeNull();
+    // An opaque origin is the string "null", as URL gives it (the witness compares it as before).
+    expect(urlOrigin('file:///x')).toBe('null');
+    expect(safeUrl('data:text/plain,hi')).toEqual({ origin: 'null', endpoint: 'nulltext/plain,hi', parsed: true });
     // Asked for as parts first, then as an origin: the memo keeps whether it parsed.
     safeUrl('garbage');
     expect(urlOrigin('garbage')).toBeNull();
