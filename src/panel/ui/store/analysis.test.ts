@@ -257,5 +257,42 @@ describe('AppModel', () => {
     expect(m.getErrors()).toHaveLength(1);
     expect(m.getErrors()[0]).toContain('boom');
   });
-});
 
+  it("an import that has ended shows its progress until the publication that holds its end (the banner does not go before the file's analysis is shown)", () => {
+    vi.useFakeTimers();
+    try {
+      const { log, factory } = countingFactory();
+      const records: CaptureRecord[] = recs.slice(0, 5);
+      let complete = false;
+      const listeners = new Set<() => void>();
+      const src = {
+        subscribe: (cb: () => void) => (listeners.add(cb), () => void listeners.delete(cb)),
+        getRecords: () => records,
+        get complete() {
+          return complete;
+        },
+        drain: () => {},
+      };
+      const m = createAnalysis({ source: src, analyzerFactory: factory, settings: normalizeSettings(undefined), throttleMs: 50, sliceMs: Infinity });
+      let published = 0;
+      const off = m.subscribe(() => void published++);
+      vi.advanceTimersByTime(100);
+      // Every record read so far is fed and shown; the file is still being read.
+      expect(m.getSnapshot().recordCount).toBe(5);
+      expect(m.getProgress()).toEqual({ fed: 5, total: 5, importing: true });
+      // The file ends: nothing more to feed, but the shown snapshot is not the finished analysis.
+      complete = true;
+      for (const cb of listeners) cb();
+      expect(log.finished).toBe(0);
+      expect(m.getProgress()).toEqual({ fed: 5, total: 5, importing: false });
+      const before = published;
+      vi.advanceTimersByTime(100);
+      expect(published).toBe(before + 1);
+      expect(log.finished).toBe(1);
+      expect(m.getProgress()).toBeUndefined();
+      off();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
