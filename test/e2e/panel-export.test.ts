@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../demo/server';
 import { devtoolsFrontend } from '../support/devtools';
 import { openInspected, type Harness } from '../support/extension';
-import { cdpTarget, clickTestId, findingRows, requestVerdicts, screenshot, setDevtoolsTheme, setDock, setInputFiles, showTab, snapSummary, type SnapSummary, type UiTarget } from '../support/panel-ui';
+import { cdpTarget, clickTestId, findingRows, requestVerdicts, screenshot, setDevtoolsTheme, setDock, setInputFiles, settledSummary, showTab, snapSummary, type SnapSummary, type UiTarget } from '../support/panel-ui';
 import { startTestServer, type TestServer } from '../support/server';
 import { waitFor } from '../support/wait';
 
@@ -60,10 +60,8 @@ async function summaryOf(t: UiTarget): Promise<SnapSummary> {
     async () => {
       // An import is read and analysed progressively: the summary counts only once the file is
       // read whole and analysed (no progress bar left), else a partial analysis is compared.
-      const busy = await t.eval(`!!document.querySelector('[data-testid=import-progress], [data-testid=analysis-progress]')`);
-      if (busy) return null;
-      const s = await snapSummary(t);
-      return s.verdicts.length > 0 ? s : null;
+      const s = await settledSummary(t);
+      return s && s.verdicts.length > 0 ? s : null;
     },
     { message: 'imported capture analysed' },
   );

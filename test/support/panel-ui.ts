@@ -80,13 +80,25 @@ export interface SnapSummary {
   verdicts: string[];
   calls: string[];
 }
-/** Codes (sorted, unique) and request verdicts from __MSI_UI__.snapshot(). */
-export function snapSummary(t: UiTarget): Promise<SnapSummary> {
-  return t.eval(`(() => { const s = globalThis.__MSI_UI__.snapshot();
+const SUMMARY = `(() => { const s = globalThis.__MSI_UI__.snapshot();
     const reqs = Object.values(s.requests).flat();
     return { codes: [...new Set(s.findings.map((f) => f.code))].sort(),
              verdicts: reqs.map((r) => r.method + ':' + r.verdict).sort(),
-             calls: reqs.filter((r) => r.method === 'tools/call').map((r) => r.verdict) }; })()`);
+             calls: reqs.filter((r) => r.method === 'tools/call').map((r) => r.verdict) }; })()`;
+
+/** Codes (sorted, unique) and request verdicts from __MSI_UI__.snapshot(). */
+export function snapSummary(t: UiTarget): Promise<SnapSummary> {
+  return t.eval(SUMMARY);
+}
+
+/**
+ * The summary when no progress banner is shown (null while one is): read in the same task as the
+ * banner, so the two agree. Read in two evaluations, a file's first publication could come
+ * between them: no banner yet (the empty page before the file), then a snapshot of its first
+ * records (the viewer's `?src=` test read it so once in CI).
+ */
+export function settledSummary(t: UiTarget): Promise<SnapSummary | null> {
+  return t.eval(`document.querySelector('[data-testid=import-progress], [data-testid=analysis-progress]') ? null : ${SUMMARY}`);
 }
 
 /** Set DevTools' own theme ('default' = light, 'dark') through the front-end's settings. */
