@@ -160,11 +160,11 @@ export function createCaptureIndex(store: LiveStore): CaptureIndex {
       const list = unmatched.get(bucketKey(e.request.method, e.request.url));
       if (!list) return undefined;
       // The window matchCaptured applies; what is outside it could not match. Within it, its
-      // choice: the closest in time to the entry's start, of equals the first to arrive. Chosen
-      // here in one pass, without listing the window in arrival order for it: while a page sends
-      // a POST every 10 ms and the witness judges each a second or two later, the window holds a
-      // hundred or more waiting requests, and listing and sorting them for each entry was most of
-      // the witness's matching (a CPU profile of the panel over 1,000 POSTs, issue 22).
+      // choice (the closest in time to the entry's start, of equals the first to arrive) is made
+      // here in one pass: while a page sends a POST every 10 ms and the witness judges each a
+      // second or two later, the window holds a hundred or more waiting requests, and listing and
+      // sorting them for matchCaptured was most of the witness's matching (a CPU profile of the
+      // panel over 1,000 POSTs, issue 22).
       const start = startedAt(e);
       const end = e.time > 0 ? start + e.time : now;
       const hi = Math.max(end, start) + 2000;
@@ -173,10 +173,10 @@ export function createCaptureIndex(store: LiveStore): CaptureIndex {
       let bestD = Infinity;
       for (let i = lowerBound(list, start - 1000, -Infinity); i < list.length && list[i]!.r.t <= hi; i++) {
         const c = list[i]!;
-        // The bucket's key is the method and URL; compared again as matchCaptured does.
+        // The bucket's key holds the method and URL: compared again only as a safety check.
         if (used.has(c.r) || c.r.method !== e.request.method || noFragment(c.r.url) !== url) continue;
         const d = Math.abs(c.r.t - start);
-        if (d < bestD || (d === bestD && c.ord < best!.ord)) {
+        if (d < bestD || (d === bestD && best !== undefined && c.ord < best.ord)) {
           best = c;
           bestD = d;
         }

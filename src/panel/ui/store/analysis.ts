@@ -176,7 +176,8 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
     first() {
       attach();
       // Records may have arrived while nobody listened.
-      if (dirty || fed !== source.getRecords().length) onSourceChange();
+      // So may the end of an import (its analysis not finished, nothing new to feed).
+      if (dirty || fed !== source.getRecords().length || (source.complete === true && !finished)) onSourceChange();
     },
     last() {
       detach();
@@ -392,8 +393,9 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
       // An import whose last records, or whose end, the shown snapshot does not hold yet: all its
       // records may be fed, but its requests are settled (finish) and shown only by the next
       // publication, up to throttleMs later. Without this the banner went as the file's reading
-      // ended and that snapshot showed as the file's whole analysis (a request "pending" that the
-      // file answers; the viewer's e2e test read it so once).
+      // ended, and the page showed that snapshot as the file's whole analysis (a request
+      // "pending" that the file answers). (A failed import is complete without an end: the
+      // viewer and the store replace it, so its banner does not stay.)
       const settling = !!source.drain && !importing && (dirty || (source.complete === true && !finished));
       return fed < total || importing || settling ? { fed, total, importing } : undefined;
     },
