@@ -8,7 +8,14 @@
 import type { Finding, Severity } from '../core/model';
 import { adviceFor, captureSummary } from '../core/presentation';
 import { findingsOfRequest, requestName, sessionName, type AuditInput } from './audit-input';
+import { terminalSafe } from './report';
 
+/**
+ * Page text (a method, a tool name, event data in a message) with its controls shown as code points
+ * (report.ts terminalSafe: an ESC would reach the log's terminal rendering); its CR and LF are
+ * left to escapeData, which encodes them as the toolkit does.
+ */
+const pageSafe = (s: string) => s.replace(/[^\r\n]+/g, terminalSafe);
 const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
@@ -30,8 +37,8 @@ export function renderGithub(inputs: readonly AuditInput[], known: ReadonlySet<F
   let inBaseline = 0;
   for (const { file, snap, notices } of inputs) {
     // Capture health, once per file: at the level of its worst item (a notice when complete).
-    lines.push(annotation(COMMAND[snap.capture.worst ?? 'info'], { title: 'capture health', file }, captureSummary(snap.capture)));
-    for (const n of notices) lines.push(annotation(n.level === 'info' ? 'notice' : n.level, { title: `capture notice ${n.code}`, file }, n.message));
+    lines.push(annotation(COMMAND[snap.capture.worst ?? 'info'], { title: 'capture health', file }, pageSafe(captureSummary(snap.capture))));
+    for (const n of notices) lines.push(annotation(n.level === 'info' ? 'notice' : n.level, { title: pageSafe(`capture notice ${n.code}`), file }, pageSafe(n.message)));
     for (const f of snap.findings) {
       count[f.severity]++;
       const s = snap.sessions.find((x) => x.key === f.sessionKey);
@@ -42,7 +49,7 @@ export function renderGithub(inputs: readonly AuditInput[], known: ReadonlySet<F
       const isKnown = known.has(f);
       if (isKnown) inBaseline++;
       const advice = f.severity !== 'info' ? adviceFor(f.code) : undefined;
-      lines.push(annotation(isKnown ? 'notice' : COMMAND[f.severity], { title: isKnown ? `${title} (in the baseline)` : title, file }, `${f.message}${s ? ` (${sessionName(s)}${w ? `; ${w}` : ''})` : w ? ` (${w})` : ''}${advice ? ` What to do: ${advice}` : ''}`));
+      lines.push(annotation(isKnown ? 'notice' : COMMAND[f.severity], { title: pageSafe(isKnown ? `${title} (in the baseline)` : title), file }, pageSafe(`${f.message}${s ? ` (${sessionName(s)}${w ? `; ${w}` : ''})` : w ? ` (${w})` : ''}${advice ? ` What to do: ${advice}` : ''}`)));
     }
   }
   lines.push(`mcp-stream-inspector audit: ${inputs.length} file(s), ${count.error} error(s), ${count.warning} warning(s), ${count.info} info${known.size ? `; ${inBaseline} in the baseline` : ''}`);

@@ -27,7 +27,7 @@ const defaultIo: Io = {
 
 export { DEFAULT_MAX_MB };
 
-export const USAGE = `Usage: ${NAME} audit <file...> [--json] [--fail-on error|warning|never] [--format text|json|junit|github|sarif] [--baseline <file>...]
+export const USAGE = `Usage: ${NAME} audit <file...> [--json] [--fail-on error|warning|never] [--format text|json|junit|github|sarif] [--baseline <file>...] [--allow-empty]
        ${NAME} diff <base> <head> [--json]
        ${NAME} serve <file> (see ${NAME} serve --help)
 
@@ -52,12 +52,14 @@ client accepted over lossy or unverifiable replays.
                      as diff matches them (code, session, request by method, tool name and
                      order); the report says how many the baseline has (suppressed). A finding
                      the baseline has below --fail-on that is now at or above it fails too.
+  --allow-empty      a file without MCP traffic does not fail (by default it does: nothing in it
+                     was checked, as when a recording filter left the MCP requests out)
   --max-size MB      refuse input files larger than MB megabytes (default ${DEFAULT_MAX_MB})
   -V, --version      print the version
   -h, --help         show this help
 
-Exit status: 0 no finding at or above --fail-on (not in the baseline), 1 there is one,
-2 unreadable input or bad usage. Finding codes are explained in docs/findings.md.
+Exit status: 0 no finding at or above --fail-on (not in the baseline), 1 there is one (or a file
+holds no MCP traffic, without --allow-empty), 2 unreadable input or bad usage. Finding codes are explained in docs/findings.md.
 
 ${NAME} diff <base> <head>: two runs of one scenario compared (new, gone and changed findings,
 verdicts, resumes, eras); exit 0 no difference, 1 differences, 2 bad input (see ${NAME} diff --help).
@@ -87,6 +89,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
         'fail-on': { type: 'string' },
         'max-size': { type: 'string' },
         baseline: { type: 'string', multiple: true },
+        'allow-empty': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -176,6 +179,11 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   }
 
   if (failOn === 'never') return 0;
+  // A gate that checked nothing must not pass: a file without MCP traffic (a recording filter that
+  // left the MCP requests out, a moved endpoint, a HAR saved without them) holds no finding either.
+  const empty = values['allow-empty'] ? [] : audited.filter((a) => a.snap.sessions.length === 0);
+  for (const a of empty) io.stderr(`${NAME}: ${terminalSafe(a.file)}: no MCP traffic found, so nothing in it was checked; pass --allow-empty when a file may hold none\n`);
+  if (empty.length > 0) return 1;
   const all = audited.flatMap((a) => a.snap.findings);
   return all.some((f) => fails(f, failOn) && !known.has(f)) ? 1 : 0;
 }

@@ -80,8 +80,9 @@ export interface AuditJson {
 }
 
 // C0 and C1 controls (tab, CR and LF included: page data never breaks a line of the report), DEL,
-// and the bidirectional controls that can make text read differently from what it is.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// the Unicode line and paragraph separators, and the bidirectional controls that can make text
+// read differently from what it is.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /**
  * Text from a capture (ids, methods, URLs, messages quoting them) made safe for a terminal: no

@@ -8,6 +8,7 @@ import type { Era } from '../model';
 import type { Header } from '../record';
 import { headerValue } from '../record';
 import { getPath, type DecodedMessage } from '../jsonrpc';
+import { paramsText } from '../canonical-json';
 import type { EraEvidenceKind, ReqFacts, ServerState } from './modern-state';
 import type { ReqState, SessionState, StreamS } from './state';
 import type { AnalyzerState } from './analyzer-state';
@@ -169,12 +170,13 @@ export function headerIssues(headers: readonly Header[], m: DecodedMessage): str
   return out;
 }
 
-/** Method and params without `_meta` as one string (a re-issue has the same; progress tokens differ). */
+/**
+ * Method and params without `_meta` as one string (a re-issue has the same; progress tokens
+ * differ), members in key order (a re-issue may list them in another: canonical-json.ts).
+ */
 export function paramsKey(method: string, params: unknown): string {
   try {
-    if (typeof params !== 'object' || params === null || Array.isArray(params)) return method + '\u0000' + JSON.stringify(params ?? null);
-    const { _meta: _ignored, ...rest } = params as Record<string, unknown>;
-    return method + '\u0000' + JSON.stringify(rest);
+    return method + '\u0000' + paramsText(params);
   } catch {
     return '';
   }

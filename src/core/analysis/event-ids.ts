@@ -153,8 +153,11 @@ export function onId(A: AnalyzerState, st: StreamS, s: SessionState, ev: SseEven
   let prev = s.idIndex.get(id, p);
   if (prev && prev.root !== st.root && (!st.isResume || s.sessionId === null || s.idReuse > 0)) {
     // The same id on an unrelated, fresh stream is not a replay: the server numbers each
-    // stream on its own (stateless servers, or ids not unique in the session).
-    s.idReuse++;
+    // stream on its own (stateless servers, or ids not unique in the session). A priming event's
+    // id says nothing of how the server numbers its events: some servers prime every stream with
+    // the same one ("0": rust-sdk #791), and counting it would keep ids another stream carried
+    // from filling a chain's gaps (derive/gaps.ts).
+    if (!priming) s.idReuse++;
     prev = undefined;
   }
   if (prev) return delivered(A, st, s, ev, prev, at);
@@ -165,7 +168,7 @@ export function onId(A: AnalyzerState, st: StreamS, s: SessionState, ev: SseEven
     if (s.hex) s.hex.stats.streamsWithIds++;
   }
   st.lastId = id;
-  if (s.ep !== undefined && s.ep.sessions.length > 1) crossSession(s, st, ev, id, p, at);
+  if (s.ep !== undefined && s.ep.sessions.length > 1 && !priming) crossSession(s, st, ev, id, p, at);
   // Ids ending in a fixed-width field are read both ways (decimal and hexadecimal) from the
   // first one on; the snapshot picks the reading on the whole session (see IdView).
   if (s.hex === undefined && s.override === undefined && (p ? p.width >= 4 && String(p.counter).length * 2 <= p.width : hexFieldStart(id) >= 0)) {

@@ -122,6 +122,12 @@ function onProgress(A: AnalyzerState, st: StreamS, s: SessionState, ev: SseEvent
   }
 }
 
+function ownRequestWithToken(st: StreamS, token: string): ReqState | undefined {
+  const rs = st.root.requests;
+  for (let i = 0; i < rs.length; i++) if (rs[i]!.progressToken === token) return rs[i];
+  return undefined;
+}
+
 export function onMessage(A: AnalyzerState, st: StreamS, ev: SseEvent, m: DecodedMessage, at: number): void {
   const s = ensureSession(A, st);
   const sm = m.summary;
@@ -130,7 +136,10 @@ export function onMessage(A: AnalyzerState, st: StreamS, ev: SseEvent, m: Decode
   if (sm.kind !== 'notification' || !sm.method) return;
   let req: ReqState | undefined;
   if (sm.method === 'notifications/progress' && sm.progressToken !== undefined) {
-    req = s.progress.get(sm.progressToken);
+    // The request of the notification's own stream that gave the token first: the session's
+    // map keeps the last request to give a token, and two can give the same one (two SDK clients
+    // in one page, each numbering its ids and so its tokens from 1).
+    req = ownRequestWithToken(st, sm.progressToken) ?? s.progress.get(sm.progressToken);
     if (req) onProgress(A, st, s, ev, req, sm.progress, at);
   }
   if (!req) req = st.root.requests.find((q) => q.response === undefined) ?? st.root.requests[0];

@@ -14,6 +14,7 @@ import type { Era } from '../model';
 import { joinServer, metaVersion, requestFacts } from './eras';
 import { noteCancel } from './client-facts';
 import { safeUrl } from '../url-parts';
+import { lastIndexOfId } from '../event-access';
 
 /** Ranks of where a revision was read (the higher wins): the 2026-07-28 `_meta` of each request is the truth there. */
 export const META_RANK = 4;
@@ -129,7 +130,22 @@ export function ensureSession(A: AnalyzerState, st: StreamS): SessionState {
 function resumeTarget(A: AnalyzerState, st: StreamS, s: SessionState, cursor: string | undefined): StreamS | undefined {
   if (cursor === undefined) return undefined;
   const hit = s.idIndex.get(cursor, s.parse(cursor));
-  if (hit) return hit;
+  if (hit && s.idReuse === 0) return hit;
+  if (hit) {
+    // Ids repeat across the session's streams (each numbered on its own): the cursor names every
+    // stream that delivered it, and the index keeps the last. The client resumes the one still
+    // waiting for its result; with none, the latest is a guess, and what the resume delivers of
+    // another chain proves the guess wrong, not the server.
+    for (let i = s.streams.length - 1; i >= 0; i--) {
+      const x = s.streams[i]!;
+      if (x === st || x.isResume || !x.root.requests.some((q) => q.response === undefined)) continue;
+      const last = x.root.segments[x.root.segments.length - 1]!;
+      if (last.state === 'open' || lastIndexOfId(x, cursor) === -1) continue;
+      return last;
+    }
+    st.linkGuessed = true;
+    return hit;
+  }
   const p = s.parse(cursor);
   const g = p && p.prefix !== '' ? s.stats.groups.get(p.prefix) : undefined;
   if (g) {

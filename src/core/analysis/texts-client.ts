@@ -20,6 +20,13 @@ const ENDED: Record<AttemptEnd, string> = {
   ended: 'its stream ended without the result',
 };
 
+/** The same, said of an attempt that was still in flight when the call was sent again. */
+const LATER: Record<'broke' | 'closed' | 'ended', string> = {
+  broke: 'it later failed with a network error before the client had a result',
+  closed: 'the client later closed its response stream before the result',
+  ended: 'its stream later ended without the result',
+};
+
 /** What the capture's tools/list answers say about the tool. */
 export type HintsFound = { kind: 'declared'; hints: ToolHints } | { kind: 'not-listed' } | { kind: 'no-list' };
 
@@ -42,13 +49,17 @@ export interface RerunFacts {
   hints: HintsFound;
   /** declared idempotent or read-only: running it twice changes nothing more */
   harmless: boolean;
+  /** The call was sent again before the first attempt's stream ended (two identical calls in flight at once). */
+  concurrent?: boolean;
 }
 
 const ADVICE =
   ' To make a re-issue safe, send an idempotency key in the call\u2019s _meta that the server honours (and declare idempotentHint only when it holds), or read the state the tool changes before calling it again.';
 
 export const toolRerun = (x: RerunFacts) =>
-  `${cap(x.again)} sent tools/call ${x.tool} again with the same arguments ${ms(x.gap)} after ${x.first}, after ${ENDED[x.ended]}. ` +
+  (x.concurrent && x.ended !== 'cancelled' && x.ended !== 'not-taken'
+    ? `${cap(x.again)} sent tools/call ${x.tool} with the same arguments ${ms(x.gap)} after ${x.first}, while ${x.first} was still in flight (${LATER[x.ended]}): two identical calls at once. `
+    : `${cap(x.again)} sent tools/call ${x.tool} again with the same arguments ${ms(x.gap)} after ${x.first}, after ${ENDED[x.ended]}. `) +
   (x.reached
     ? `The first attempt reached the server (${x.status !== undefined && x.status > 0 ? `HTTP ${x.status}, its response began` : 'something of its answer came back'}), so the tool may have run twice`
     : `Whether the first attempt reached the server is not in the capture (no response status), so the tool may have run twice`) +

@@ -2,7 +2,7 @@
 // capture that says what this client did. The same presets arm `serve --fault <id>` and the
 // panel's fault menu; `evaluatePreset` reads the analysis of whatever was captured afterwards
 // (the page's capture in the panel, the served traffic in serve).
-import { boundedDepth } from '../jsonrpc';
+import { paramsText } from '../canonical-json';
 import type { AnalysisSnapshot, RequestInfo, Session, Stream } from '../model';
 import { isModernVersion, type FaultSpec } from './spec';
 
@@ -29,28 +29,9 @@ export interface FaultPreset {
   evaluate(snap: AnalysisSnapshot): PresetResult;
 }
 
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (typeof v === 'object' && v !== null) {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .filter((k) => o[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v) ?? 'null';
-}
-
 /** Params without `_meta` (progress tokens, the 2026-07-28 per-request metadata): what a re-issue repeats. */
 export function paramsKey(method: string, params: unknown): string {
-  // Page data: a million levels of nesting must not overflow the stack here.
-  params = boundedDepth(params);
-  if (typeof params === 'object' && params !== null && !Array.isArray(params)) {
-    const { _meta: _ignored, ...rest } = params as Record<string, unknown>;
-    return `${method} ${canonical(rest)}`;
-  }
-  return `${method} ${canonical(params ?? null)}`;
+  return `${method} ${paramsText(params)}`;
 }
 
 interface Located {

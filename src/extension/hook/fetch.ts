@@ -17,7 +17,7 @@ import { createConn, type Conn, type Emitter } from './emitter';
 import type { HookBlobChunk, HookBytesChunk, HookSkip } from '../wire/records';
 import { CHANNEL, PROTOCOL_VERSION, type FaultOut, type FaultPlan } from '../wire/protocol';
 import { call, disguise, G, N, now, ownIterable, patchGetter, patchMethod } from './natives';
-import { describeRequest, type RequestInfo } from './request-info';
+import { describeRequest, withHeadersRead, type RequestInfo } from './request-info';
 
 interface ConnState {
   conn: Conn;
@@ -661,6 +661,14 @@ export function installFetchHook(emitter: Emitter, onCall: () => void = () => {}
         /* diagnostics only */
       }
       let info: RequestInfo | null = null;
+      let once: RequestInit | null;
+      try {
+        once = withHeadersRead(args[1]);
+      } catch (e) {
+        // What the native fetch does with an exception while it converts its arguments.
+        return new N.Promise<Response>((_, reject) => reject(e));
+      }
+      if (once) args = [args[0], once, ...args.slice(2)];
       try {
         info = describeRequest(args[0], args[1] as RequestInit | undefined);
       } catch {

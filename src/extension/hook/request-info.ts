@@ -40,6 +40,26 @@ function headersOf(h: unknown): Header[] {
   return out;
 }
 
+/**
+ * `init` again when its `headers` is an iterator (a generator, `map.entries()`, `headers.entries()`:
+ * its own iterable, so it can be read once): reading it for the record would leave the native
+ * fetch an empty one, and the request would go out without those headers. Read once here into
+ * pairs, which the record and the native fetch then both take (fetch reads the iterator once
+ * into the same pairs); every other member is still read from the page's `init` (the copy
+ * inherits from it). `null` when nothing needs doing; throws what the page's iterator throws.
+ */
+export function withHeadersRead(init: unknown): RequestInit | null {
+  if (typeof init !== 'object' || init === null) return null;
+  const h = (init as RequestInit).headers as unknown;
+  if (typeof h !== 'object' || h === null || Array.isArray(h) || h instanceof N.Headers) return null;
+  const next = (h as Iterator<unknown>).next;
+  const iter = (h as Iterable<unknown>)[Symbol.iterator];
+  if (typeof next !== 'function' || typeof iter !== 'function' || call(iter, h) !== h) return null;
+  const pairs: unknown[][] = [];
+  for (let r = call<IteratorResult<unknown>>(next, h); !r.done; r = call<IteratorResult<unknown>>(next, h)) pairs.push(Array.from(r.value as Iterable<unknown>));
+  return Object.create(init, { headers: { value: pairs, enumerable: true, configurable: true, writable: true } }) as RequestInit;
+}
+
 function merge(base: Header[], override: Header[]): Header[] {
   if (override.length === 0) return base;
   const names = new Set(override.map(([k]) => k.toLowerCase()));

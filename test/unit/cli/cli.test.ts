@@ -95,6 +95,25 @@ describe('audit (in process)', () => {
     expect((await run(['audit', `${DIR}baseline.har`, '--fail-on', 'warning'])).code).toBe(0);
   });
 
+  it('a file without MCP traffic fails the gate (nothing was checked), unless --allow-empty or --fail-on never', async () => {
+    const empty = join(tmp, 'empty.har');
+    writeFileSync(empty, JSON.stringify({ log: { version: '1.2', creator: { name: 't', version: '1' }, entries: [] } }));
+    for (const format of ['text', 'json', 'github', 'junit', 'sarif']) {
+      const r = await run(['audit', empty, '--format', format]);
+      expect(r.code, format).toBe(1);
+      expect(r.stderr).toBe(`mcp-stream-inspector: ${empty}: no MCP traffic found, so nothing in it was checked; pass --allow-empty when a file may hold none\n`);
+    }
+    expect((await run(['audit', empty, '--allow-empty'])).code).toBe(0);
+    expect((await run(['audit', empty, '--fail-on', 'never'])).code).toBe(0);
+    // With another file that has traffic: still a failure, and only the empty one is named.
+    const both = await run(['audit', `${DIR}baseline.har`, empty]);
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain(`${empty}: no MCP traffic found`);
+    expect(both.stderr).not.toContain('baseline.har');
+    // Against a baseline that has traffic: the gate does not pass on an empty recording.
+    expect((await run(['audit', empty, '--baseline', `${DIR}lossy.har`])).code).toBe(1);
+  });
+
   it('the SDK client\'s clean Playwright HAR (no cut, no fault) audits with nothing above info, also with --fail-on warning', async () => {
     // Playwright's recordHar of the demo page: the standalone GET, aborted when the page ended,
     // has no body; nothing depends on it. On af854a8 this exited 1 (a capture-gap warning) and

@@ -7,6 +7,11 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../src/cli/main';
 import { annotation } from '../../../src/cli/format-github';
+import { exportJson } from '../../../src/export';
+import { hostileCutCapture } from '../export/helpers';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 async function run(argv: string[]) {
   let stdout = '';
@@ -75,6 +80,21 @@ describe('audit --format github', () => {
     const cmds = r.stdout.split('\n').filter((l) => l.startsWith('::')).map((l) => parse(l)!.command);
     expect(cmds).toContain('warning');
     expect(new Set(cmds).size).toBeGreaterThan(1);
+  });
+
+  it('page text with controls (ESC, VT, NEL, U+2028, bidi) in a method or tool name: shown as code points, never written raw', async () => {
+    const k = 'x\u001b[31mred\u000b\u0085\u2028\u202e::error::PWNED';
+    const dir = mkdtempSync(join(tmpdir(), 'msi-gh-'));
+    try {
+      const file = join(dir, 'hostile.msi.json');
+      writeFileSync(file, exportJson(hostileCutCapture(k, { methodSuffix: true, hostileId: true })));
+      const r = await run(['audit', file, '--format', 'github']);
+      expect(r.stdout).toContain('\\u{001B}[31mred');
+      expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e]/);
+      for (const l of r.stdout.trimEnd().split('\n').slice(0, -1)) expect(parse(l)).toBeDefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('any text: the same line as the toolkit writes, one line, read back unchanged', () => {

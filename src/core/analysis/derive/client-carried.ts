@@ -7,7 +7,9 @@
 // The rule, so that it does not fire on coincidence: only WHOLE JSON string values of the source of
 // at least MIN_CHARS characters that are text (they hold a space: an id, URI, token or requestState
 // handed back is reuse by design) count, found inside a string value the page sent later; a value
-// the page itself had sent before the source ended is not the source's text (an echo). Random or
+// the page itself had sent before the source ended is not the source's text (an echo), nor is one
+// that a request answered over a whole stream (verdict complete) delivered before: a re-issue's
+// progress and result repeat its broken attempt's, and the page had them whole. Random or
 // unrelated text of that length does not repeat by chance (test/unit/core/client-carried.test.ts
 // proves it over generated traffic). Cost: only sessions with such a source, linear in their
 // later POST bodies' strings.
@@ -99,6 +101,14 @@ export function carriedOutput(D: Derivation, infos: RequestInfo[]): void {
   // What the page sent before each point: a value it sent itself is no carried output.
   const links: RequestLink[] = [];
   const byInfo = new Map(infos.map((x) => [x.id, x]));
+  // What requests answered over a whole stream delivered (verdict complete), by when: text the page
+  // also got that way is no lossy output when it carries it (a re-issue's progress and result
+  // repeat the broken attempt's). Read only once a POST carries something (rare).
+  let whole: { ord: number; texts: string[] }[] | undefined;
+  const deliveredWhole = (t: string, before: number): boolean => {
+    whole ??= D.s.requests.flatMap((r, i) => (r.response === 'result' && r.responseOrd !== undefined && infos[i]?.verdict === 'complete' ? [{ ord: r.responseOrd, texts: received(D, r) }] : []));
+    return whole.some((w) => w.ord < before && w.texts.some((x) => x.includes(t)));
+  };
   for (const s of src) {
     const own = new Set<string>();
     const sent: [string, string][] = [];
@@ -114,7 +124,7 @@ export function carriedOutput(D: Derivation, infos: RequestInfo[]): void {
         if (!msg) continue;
         if (msg.params !== undefined) strings(msg.params, vals, '');
         if (msg.result !== undefined) strings(msg.result, vals, 'result');
-        const hit = texts.filter((t) => vals.some(([, v]) => v.includes(t)));
+        const hit = texts.filter((t) => vals.some(([, v]) => v.includes(t)) && !deliveredWhole(t, p.ord));
         if (hit.length === 0) continue;
         const path = vals.find(([, v]) => hit.some((t) => v.includes(t)))![0];
         const chars = hit.reduce((n, t) => n + t.length, 0);

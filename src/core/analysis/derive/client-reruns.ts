@@ -5,6 +5,7 @@
 // session's tools/list answers. Read from request lines, end states and times only, never from
 // bodies, so a HAR that keeps no body for the broken attempt (as DevTools and Playwright write it)
 // gives the same finding as one that does. Cost: linear in the session's tools/call requests.
+import { canonicalJson } from '../../canonical-json';
 import { getPath } from '../../jsonrpc';
 import type { ReqState } from '../state';
 import type { ToolHints } from '../modern-state';
@@ -50,7 +51,7 @@ function callKey(r: ReqState): string | undefined {
   if (r.x.key !== undefined) return r.x.key;
   try {
     const p = r.params as Record<string, unknown> | undefined;
-    return JSON.stringify([getPath(p, ['name']), getPath(p, ['arguments']) ?? null]);
+    return canonicalJson([getPath(p, ['name']), getPath(p, ['arguments']) ?? null]);
   } catch {
     return undefined;
   }
@@ -75,6 +76,10 @@ export function toolReruns(D: Derivation): void {
     const h = hints.kind === 'declared' ? hints.hints : {};
     const harmless = h.readOnlyHint === true || h.idempotentHint === true;
     const hit = reached(r);
+    // Sent before the first attempt's stream ended: not "again after it failed" but a second
+    // identical call in flight at once (the 2026-07-28 re-issue is judged on later streams only).
+    const firstEnd = r.stream.root.segments[r.stream.root.segments.length - 1]!.end;
+    const concurrent = (ended === 'broke' || ended === 'closed' || ended === 'ended') && firstEnd !== undefined && again.start < firstEnd;
     const destructive = h.destructiveHint === true && !harmless && hit;
     add(D, again.ord, destructive ? 'destructive-tool-rerun' : 'tool-rerun-risk', {
       ...(harmless ? { severity: 'info' as const } : {}),
@@ -93,6 +98,7 @@ export function toolReruns(D: Derivation): void {
         gap: again.start - r.start,
         hints,
         harmless,
+        ...(concurrent ? { concurrent } : {}),
       }),
     });
   }

@@ -71,6 +71,10 @@ export function filterLists(f: unknown): string[] {
   return out;
 }
 
+function sameLists(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === 0 || b.length === 0 || a.some((l) => b.includes(l));
+}
+
 function subscription(r: ReqState): SubscriptionInfo {
   const st = r.stream;
   const state: SubscriptionInfo['state'] =
@@ -104,7 +108,9 @@ export function modernView(D: Derivation): ModernView {
       const sub = subscription(r);
       if (sub.state === 'dropped') {
         const at = r.stream.endOrd ?? r.stream.ord;
-        const again = later(r, at, (q) => q.method === 'subscriptions/listen');
+        // Listening again for other things is no end of this outage: a later listen counts when its
+        // filter names one of the dropped listen's lists (or either filter names none we read).
+        const again = later(r, at, (q) => q.method === 'subscriptions/listen' && sameLists(sub.lists, listsOf(q)));
         sub.outage = { from: sub.end ?? r.start, ...(again ? { to: again.start, relistenRequestId: again.id } : {}) };
       }
       v.subscriptions.push(sub);

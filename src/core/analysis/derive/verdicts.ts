@@ -4,6 +4,7 @@
 // complete-unverified; a request whose streams all ended without a result is incomplete
 // (result-missing, or a capture-gap when a stream that could hold it was not captured whole).
 import type { RequestInfo, Verdict } from '../../model';
+import { paramsText } from '../../canonical-json';
 import { chainOpen, notRecordedOnly } from '../streams';
 import * as T from '../texts';
 import type { ReqState, SessionState, StreamS } from '../state';
@@ -14,12 +15,10 @@ import { brokeBeforeResponse } from './modern';
 import { brokenVerdict, partialOutput } from './modern-verdicts';
 import { answeredNotTaken, duplicatedOutput, namedEventResult } from './client-results';
 
-/** Params without `_meta` (progress tokens differ between a request and its re-issue). */
+/** Params without `_meta` (progress tokens differ between a request and its re-issue), members in key order. */
 function paramsKey(r: ReqState): string {
   try {
-    if (typeof r.params !== 'object' || r.params === null) return JSON.stringify(r.params ?? null);
-    const { _meta: _ignored, ...rest } = r.params as Record<string, unknown>;
-    return JSON.stringify(rest);
+    return paramsText(r.params);
   } catch {
     return `\u0000unkeyable ${r.id}`; // never equal to another request's key
   }
