@@ -57,8 +57,14 @@ export interface SubscriptionInfo {
   /** Time of `notifications/subscriptions/acknowledged`. */
   acknowledged?: number;
   end?: number;
-  /** open: still listening; complete: ended with its `complete` result; closed: the client closed it; dropped: ended without the result. */
-  state: 'open' | 'complete' | 'closed' | 'dropped';
+  /**
+   * open: still listening; complete: ended with its `complete` result; closed: the client closed it;
+   * dropped: ended without the result; refused: the server answered it with an HTTP error status or
+   * a JSON-RPC error (the client never listened).
+   */
+  state: 'open' | 'complete' | 'closed' | 'dropped' | 'refused';
+  /** For a refused listen: the HTTP status (400 or more), or the JSON-RPC error's code and message. */
+  refusal?: { status?: number; code?: number; message?: string };
   /** What it listens for: the lists (`tools/list`…) and resources (`resources/read <uri>`) whose changes it reports. */
   lists: string[];
   /** Change notifications it delivered. */

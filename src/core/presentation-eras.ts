@@ -54,7 +54,11 @@ const SUB_STATE: Record<SubscriptionInfo['state'], string> = {
   complete: 'ended with its complete result',
   closed: 'closed by the client',
   dropped: 'DROPPED without its complete result',
+  refused: 'REFUSED by the server: the client is not listening',
 };
+
+const refusalText = (r: SubscriptionInfo['refusal']) =>
+  r === undefined ? '' : r.status !== undefined ? ` (HTTP ${r.status})` : r.code !== undefined || r.message !== undefined ? ` (error${r.code !== undefined ? ` ${r.code}` : ''}${r.message ? `: ${r.message}` : ''})` : '';
 
 /** "listen 3 (tools/list): DROPPED …; outage 1.2 s until listen 7, 1 change notification(s) before" */
 export function subscriptionText(s: SubscriptionInfo): string {
@@ -64,5 +68,5 @@ export function subscriptionText(s: SubscriptionInfo): string {
       ? `; outage ${durationText(s.outage.to - s.outage.from)} until listen ${s.outage.relistenRequestId ?? '?'}: changes in it unknown`
       : '; outage to the end of the capture: changes unknown'
     : '';
-  return `listen ${s.requestId}${what}: ${SUB_STATE[s.state]}, ${s.changes} change notification(s)${outage}`;
+  return `listen ${s.requestId}${what}: ${SUB_STATE[s.state]}${refusalText(s.refusal)}, ${s.changes} change notification(s)${outage}`;
 }

@@ -28,6 +28,10 @@ export function installRoutes(server: TestServer): void {
     res.write('{"jsonrpc":"2.0","id":7,"res', () => setTimeout(() => res.socket?.destroy(), 50));
   });
   server.route('/t/plain', (_q, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('plain text'));
+  // What headers the request came with (the hook must not use up a page's one-shot headers).
+  server.route('/t/echoheaders', (q, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ accept: q.headers.accept ?? null, session: q.headers['mcp-session-id'] ?? null }));
+  });
   server.route('/t/badjson', (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{not json'));
   server.route('/t/hang', (_q, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -99,6 +103,9 @@ export const PROBE = String.raw`(async () => {
   await probe('plain', async () => { const r = await fetch('/t/plain'); return { m: meta(r), t: await r.text() }; });
   await probe('requestObject', async () => { const req = new Request('/t/json', post); const r = await fetch(req); return { j: await r.json(), reqUsed: req.bodyUsed }; });
   await probe('requestObjectTwice', async () => { const req = new Request('/t/json', post); await fetch(req); return await fetch(req); });
+  await probe('headersIterators', async () => { const h = () => [['accept', 'application/json, text/event-stream'], ['mcp-session-id', 's1'], ['content-type', 'application/json']];
+    const kinds = { headersEntries: () => new Headers(h()).entries(), mapEntries: () => new Map(h()).entries(), generator: () => (function* () { yield* h(); })() };
+    const got = {}; for (const [k, make] of Object.entries(kinds)) { const r = await fetch('/t/echoheaders', { method: 'POST', headers: make(), body: rpc }); got[k] = await r.json(); } return got; });
   await probe('blobBody', async () => { const r = await fetch('/t/json', { ...post, body: new Blob([rpc], { type: 'application/json' }) }); return await r.json(); });
   await probe('illegalThis', async () => await fetch.call({}, '/t/plain'));
   await probe('newFetch', async () => new fetch('/t/plain'));

@@ -38,6 +38,8 @@ describe('transparency (with vs without the extension)', () => {
     expect((without.redirectText as any).m.redirected).toBe(true);
     expect((without.abortBefore as any).threw.name).toBe('AbortError');
     expect(Object.keys(without).length).toBeGreaterThan(40);
+    // headers given as one-shot iterators reach the server (the hook once used them up first)
+    expect(without.headersIterators).toEqual(Object.fromEntries(['headersEntries', 'mapEntries', 'generator'].map((k) => [k, { accept: 'application/json, text/event-stream', session: 's1' }])));
   });
 
   it('every probe gives the same result', () => {

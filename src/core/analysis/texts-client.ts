@@ -58,7 +58,7 @@ const ADVICE =
 
 export const toolRerun = (x: RerunFacts) =>
   (x.concurrent && x.ended !== 'cancelled' && x.ended !== 'not-taken'
-    ? `${cap(x.again)} sent tools/call ${x.tool} with the same arguments ${ms(x.gap)} after ${x.first}, while ${x.first} was still in flight (${LATER[x.ended]}): two identical calls at once. `
+    ? `${cap(x.again)} sent tools/call ${x.tool} with the same arguments ${ms(x.gap)} after ${x.first}, while the first was still in flight (${LATER[x.ended]}): two identical calls at once. `
     : `${cap(x.again)} sent tools/call ${x.tool} again with the same arguments ${ms(x.gap)} after ${x.first}, after ${ENDED[x.ended]}. `) +
   (x.reached
     ? `The first attempt reached the server (${x.status !== undefined && x.status > 0 ? `HTTP ${x.status}, its response began` : 'something of its answer came back'}), so the tool may have run twice`

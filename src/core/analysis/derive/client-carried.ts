@@ -8,8 +8,9 @@
 // at least MIN_CHARS characters that are text (they hold a space: an id, URI, token or requestState
 // handed back is reuse by design) count, found inside a string value the page sent later; a value
 // the page itself had sent before the source ended is not the source's text (an echo), nor is one
-// that a request answered over a whole stream (verdict complete) delivered before: a re-issue's
-// progress and result repeat its broken attempt's, and the page had them whole. Random or
+// carried no more often than requests answered over a whole stream (verdict complete) delivered
+// it before: a re-issue's progress and result repeat its broken attempt's, and the page had them
+// whole (an agent that keeps both carries them twice). Random or
 // unrelated text of that length does not repeat by chance (test/unit/core/client-carried.test.ts
 // proves it over generated traffic). Cost: only sessions with such a source, linear in their
 // later POST bodies' strings.
@@ -31,6 +32,13 @@ function strings(v: unknown, out: [path: string, text: string][], path: string, 
     if (v.length >= MIN_CHARS && /\s/.test(v.trim())) out.push([path, v]);
   } else if (Array.isArray(v)) for (const x of v) strings(x, out, path, depth + 1);
   else if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) strings(x, out, path === '' ? k : path, depth + 1);
+}
+
+/** Non-overlapping occurrences of `t` in `v`. */
+function occurrences(v: string, t: string): number {
+  let n = 0;
+  for (let i = v.indexOf(t); i !== -1; i = v.indexOf(t, i + t.length)) n++;
+  return n;
 }
 
 const parse = (data: string): unknown => {
@@ -102,12 +110,13 @@ export function carriedOutput(D: Derivation, infos: RequestInfo[]): void {
   const links: RequestLink[] = [];
   const byInfo = new Map(infos.map((x) => [x.id, x]));
   // What requests answered over a whole stream delivered (verdict complete), by when: text the page
-  // also got that way is no lossy output when it carries it (a re-issue's progress and result
-  // repeat the broken attempt's). Read only once a POST carries something (rare).
+  // also got that way is no lossy output when it carries it no more often than it got it whole (a
+  // re-issue's progress and result repeat the broken attempt's; an agent that keeps both carries
+  // the text twice). Read only once a POST carries something (rare).
   let whole: { ord: number; texts: string[] }[] | undefined;
-  const deliveredWhole = (t: string, before: number): boolean => {
+  const timesWhole = (t: string, before: number): number => {
     whole ??= D.s.requests.flatMap((r, i) => (r.response === 'result' && r.responseOrd !== undefined && infos[i]?.verdict === 'complete' ? [{ ord: r.responseOrd, texts: received(D, r) }] : []));
-    return whole.some((w) => w.ord < before && w.texts.some((x) => x.includes(t)));
+    return whole.filter((w) => w.ord < before && w.texts.some((x) => x.includes(t))).length;
   };
   for (const s of src) {
     const own = new Set<string>();
@@ -124,7 +133,10 @@ export function carriedOutput(D: Derivation, infos: RequestInfo[]): void {
         if (!msg) continue;
         if (msg.params !== undefined) strings(msg.params, vals, '');
         if (msg.result !== undefined) strings(msg.result, vals, 'result');
-        const hit = texts.filter((t) => vals.some(([, v]) => v.includes(t)) && !deliveredWhole(t, p.ord));
+        const hit = texts.filter((t) => {
+          const n = vals.reduce((k, [, v]) => k + occurrences(v, t), 0);
+          return n > 0 && n > timesWhole(t, p.ord);
+        });
         if (hit.length === 0) continue;
         const path = vals.find(([, v]) => hit.some((t) => v.includes(t)))![0];
         const chars = hit.reduce((n, t) => n + t.length, 0);

@@ -77,15 +77,24 @@ function sameLists(a: readonly string[], b: readonly string[]): boolean {
 
 function subscription(r: ReqState): SubscriptionInfo {
   const st = r.stream;
+  // Refused before all else: an HTTP error status or a JSON-RPC error answer is the server's, not
+  // the client closing it, nor the `complete` result.
+  const refusedStatus = st.status !== undefined && st.status >= 400;
   const state: SubscriptionInfo['state'] =
-    r.response !== undefined
-      ? 'complete'
-      : chainOpen(st.root)
-        ? 'open'
-        : r.cancelled || st.state === 'aborted' || st.state === 'unread' || (st.status !== undefined && st.status >= 400)
-          ? 'closed'
-          : 'dropped';
+    refusedStatus || r.response === 'error'
+      ? 'refused'
+      : r.response !== undefined
+        ? 'complete'
+        : chainOpen(st.root)
+          ? 'open'
+          : r.cancelled || st.state === 'aborted' || st.state === 'unread'
+            ? 'closed'
+            : 'dropped';
   const sub: SubscriptionInfo = { requestId: r.id, streamId: st.id, start: r.start, state, lists: listsOf(r), changes: r.x.changes ?? 0 };
+  if (state === 'refused') {
+    const e = r.x.error;
+    sub.refusal = refusedStatus ? { status: st.status! } : { ...(e?.code !== undefined ? { code: e.code } : {}), ...(e?.message !== undefined ? { message: e.message.slice(0, 200) } : {}) };
+  }
   if (r.x.acknowledged !== undefined) sub.acknowledged = r.x.acknowledged;
   const end = r.response !== undefined ? r.end : st.end;
   if (end !== undefined) sub.end = end;
