@@ -7,7 +7,7 @@
 
 import type { CaptureRecord, Header } from '../core/record';
 import { headerValue } from '../core/record';
-import { groupConns, type Conn } from './conns';
+import { connKey, groupConns, type Conn } from './conns';
 import { parseSseChunks } from './sse';
 import { PRODUCT_VERSION } from './version';
 
@@ -108,7 +108,7 @@ export interface Har {
     creator: { name: string; version: string };
     pages: { startedDateTime: string; id: string; title: string; pageTimings: Record<string, number> }[];
     entries: HarEntry[];
-    /** Records that belong to no connection (navigations, capture gaps, notices), and injected faults. */
+    /** Records that belong to no connection (navigations, capture gaps, notices), injected faults, and the records of a connection without its request. */
     _msiRecords: CaptureRecord[];
   };
 }
@@ -212,6 +212,7 @@ function entry(c: Conn, pageref: string | undefined): HarEntry | undefined {
 
 export function toHar(records: readonly CaptureRecord[], opts: HarOptions = {}): Har {
   const conns = groupConns(records);
+  const orphans = new Set(conns.filter((c) => !c.request).map((c) => c.key));
   const first = records.reduce((m, r) => Math.min(m, r.t), Infinity);
   const pages = records.length
     ? [{ startedDateTime: iso(first), id: 'page_1', title: opts.pageTitle ?? 'MCP Stream Inspector capture', pageTimings: {} }]
@@ -226,8 +227,10 @@ export function toHar(records: readonly CaptureRecord[], opts: HarOptions = {}):
       creator: { name: 'MCP Stream Inspector', version: opts.creatorVersion ?? PRODUCT_VERSION },
       pages,
       entries,
-      // Injected faults too (they name a connection: the import maps it to its entry).
-      _msiRecords: records.filter((r) => !('conn' in r) || r.kind === 'fault'),
+      // Injected faults too (they name a connection: the import maps it to its entry), and every
+      // record of a connection whose request the capture does not hold (evicted by the buffer's
+      // cap, lost in a gap): it has no entry to be, and the analysis keeps it as a stream of its own.
+      _msiRecords: records.filter((r) => !('conn' in r) || r.kind === 'fault' || orphans.has(connKey(r.src, r.conn))),
     },
   };
 }

@@ -436,8 +436,11 @@ export function toOtlp(snap: AnalysisSnapshot, opts: OtlpOptions = {}): OtlpTrac
     }
   });
 
-  // The inspector's own markers (navigations, capture gaps): events of one capture span.
-  if (snap.markers.length) {
+  // The inspector's own markers (navigations, capture gaps), and the findings of no session shown
+  // (the inspector's capture gaps, a stream whose request was lost): events of one capture span.
+  const shown = new Set(snap.sessions.map((x) => x.key));
+  const unplaced = snap.findings.filter((f) => f.sessionKey === undefined || !shown.has(f.sessionKey));
+  if (snap.markers.length || unplaced.length) {
     const tEnd = snap.markers.reduce((m, x) => Math.max(m, x.t), t0);
     spans.push({
       traceId: idOf(`${seed}|trace|capture`, 16),
@@ -446,7 +449,10 @@ export function toOtlp(snap: AnalysisSnapshot, opts: OtlpOptions = {}): OtlpTrac
       kind: KIND_INTERNAL,
       startTimeUnixNano: nanos(t0),
       endTimeUnixNano: nanos(tEnd),
-      events: snap.markers.map((m) => ({ timeUnixNano: nanos(m.t), name: `${NS}${m.kind === 'capture-gap' ? 'capture_gap' : 'navigation'}`, ...new Attrs().str(`${NS}marker.text`, m.text).out() })),
+      events: [
+        ...snap.markers.map((m) => ({ timeUnixNano: nanos(m.t), name: `${NS}${m.kind === 'capture-gap' ? 'capture_gap' : 'navigation'}`, ...new Attrs().str(`${NS}marker.text`, m.text).out() })),
+        ...unplaced.map((f) => findingEvent(snap, f, t0)),
+      ],
     });
   }
 

@@ -174,6 +174,12 @@ export function toTrace(snap: AnalysisSnapshot, opts: { createdAt?: string } = {
       ev.push({ name: `${f.severity === 'error' ? '⛔' : f.severity === 'warning' ? '⚠' : 'ℹ'} ${f.code}`, ph: 'I', s: 't', ts: us(findingTime(snap, f) ?? t0), pid, tid: findingsTid, cat: `finding,${f.severity}`, args: findingArgs(f) });
     }
   });
+  // Findings of no session shown (the inspector's capture gaps, a stream whose request was lost):
+  // on the capture's thread, not left out.
+  const shown = new Set(snap.sessions.map((x) => x.key));
+  for (const f of snap.findings.filter((x) => x.sessionKey === undefined || !shown.has(x.sessionKey))) {
+    ev.push({ name: `${f.severity === 'error' ? '⛔' : f.severity === 'warning' ? '⚠' : 'ℹ'} ${f.code}`, ph: 'I', s: 't', ts: us(findingTime(snap, f) ?? t0), pid: CAPTURE_PID, tid: CAPTURE_PID, cat: `finding,${f.severity}`, args: findingArgs(f) });
+  }
   // Names (and the process/thread names viewers show) are labels: page and server text in them
   // (event ids and types, JSON-RPC methods and ids, session ids, URLs) is made visible and one line.
   // Perfetto's tokenizer reads an event's top-level strings itself before parsing it as JSON, and

@@ -269,8 +269,10 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
         // (the network witness's request fields: method, url, why)
         const str = (k: string) => (typeof r[k] === 'string' ? { [k]: r[k] as string } : {});
         timed.push({ t: r.t, rank: 1, entry: -1, step: 0, rec: { kind: 'capture-gap', src, t: r.t, lost: r.lost, conns: cs, reason, ...str('method'), ...str('url'), ...str('why') } });
-      } else if (r.kind === 'fault' && typeof r.conn === 'string') {
-        // An injected fault (issue 14), on the connection it changed: kept only as the contract's record.
+      } else if ((r.kind === 'fault' || r.kind === 'response' || r.kind === 'chunk' || r.kind === 'es-event' || r.kind === 'end') && typeof r.conn === 'string') {
+        // An injected fault (issue 14), on the connection it changed; or a record of a connection
+        // whose request the capture did not hold (no entry: our export keeps its records here).
+        // Kept only as the contract's record.
         const rsrc = typeof r.src === 'string' ? r.src : '';
         const rec = { ...r, src, seq: 1, conn: msiConn.get(rsrc + '\u0000' + r.conn) ?? `x:${r.conn}` };
         if (isRecord(rec)) {

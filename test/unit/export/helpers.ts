@@ -35,3 +35,24 @@ export function hostileCutCapture(k: string, opts: { methodSuffix?: boolean; hos
   c.end(g);
   return c.records;
 }
+
+/**
+ * A GET stream whose request, response and first event the relay's buffer cap evicted (a capture
+ * gap names it): the analysis keeps its later records as a stream of its own.
+ */
+export function orphanRecords(): CaptureRecord[] {
+  const c = new Capture();
+  const init = c.request({ body: { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25' } } });
+  c.response(init, { sessionId: 's1' });
+  c.chunk(init, ev('0', result(0, { protocolVersion: '2025-11-25', capabilities: {} })));
+  c.end(init);
+  const g = c.request({ sessionId: 's1' });
+  c.response(g);
+  c.chunk(g, ev('1', { jsonrpc: '2.0', method: 'notifications/tools/list_changed' }));
+  c.chunk(g, ev('2', { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'file:///a' } }));
+  c.chunk(g, ev('5', { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'file:///b' } }));
+  c.end(g, 'network-error');
+  const kept = c.records.filter((r) => r.seq > 6);
+  const gap: CaptureRecord = { kind: 'capture-gap', src: 'tab1', seq: 6, t: kept[0]!.t - 0.5, lost: 6, conns: [init, g], reason: 'buffer-cap' };
+  return [gap, ...kept].map((r, i) => ({ ...r, seq: i + 1 }));
+}

@@ -19,7 +19,7 @@ import { exportCapture } from '../../../src/export';
 import { eventsOf } from '../../../src/export/trace';
 import { type OtlpAnyValue, type OtlpSpan, type OtlpTraces, toOtlp } from '../../../src/export/otlp';
 import { lossyRecords } from '../../support/hand-made-lossy';
-import { hostileCutCapture } from './helpers';
+import { hostileCutCapture, orphanRecords } from './helpers';
 
 interface ProtoType {
   fromObject(o: unknown): unknown;
@@ -72,6 +72,7 @@ const dir = 'test/fixtures/captures';
 const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.capture.json')) : [];
 const cases: [string, CaptureRecord[]][] = [
   ['sample lossy (hand-made)', lossyRecords()],
+  ['a stream whose request the buffer cap evicted (hand-made)', orphanRecords()],
   ...files.map((f): [string, CaptureRecord[]] => [f, (JSON.parse(readFileSync(`${dir}/${f}`, 'utf8')) as { records: CaptureRecord[] }).records]),
 ];
 

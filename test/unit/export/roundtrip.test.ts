@@ -6,12 +6,27 @@ import { importText } from '../../../src/core/import';
 import type { CaptureRecord } from '../../../src/core/record';
 import { exportHar, exportJson, exportMarkdown, exportTrace } from '../../../src/export';
 import { lossyRecords } from '../../support/hand-made-lossy';
-import { summary } from './helpers';
+import { orphanRecords, summary } from './helpers';
 
 const dir = 'test/fixtures/captures';
 const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.capture.json')) : [];
 const cases: [string, CaptureRecord[]][] = [['sample lossy (hand-made)', lossyRecords()], ...files.map((f): [string, CaptureRecord[]] => [f, (JSON.parse(readFileSync(`${dir}/${f}`, 'utf8')) as { records: CaptureRecord[] }).records])];
 
+
+cases.push(['a stream whose request the buffer cap evicted (hand-made)', orphanRecords()]);
+
+describe('a connection without its request record', () => {
+  it('HAR export keeps its records (in _msiRecords: no entry can hold it) and re-imports them', () => {
+    const records = orphanRecords();
+    const streams = (snap: ReturnType<typeof analyzeRecords>) => Object.values(snap.streams).map((x) => [x.method, x.events.length, x.state]);
+    const before = analyzeRecords(records);
+    expect(streams(before)).toEqual([['GET', 2, 'error']]);
+    const har = JSON.parse(exportHar(records)) as { log: { entries: unknown[]; _msiRecords: { kind: string }[] } };
+    expect(har.log.entries).toHaveLength(0);
+    expect(har.log._msiRecords.map((r) => r.kind)).toEqual(['capture-gap', 'chunk', 'chunk', 'chunk', 'end']);
+    expect(streams(analyzeRecords(importText(exportHar(records)).records))).toEqual(streams(before));
+  });
+});
 
 describe.each(cases)('%s', (_name, records) => {
   const before = summary(analyzeRecords(records));
