@@ -6,7 +6,7 @@ import { exportHar } from './har';
 import { exportJson } from './json';
 import { exportMarkdown } from './markdown';
 import { exportOtlp } from './otlp';
-import { filterRecords, filterSnapshot } from './select';
+import { filterRecords, filterSnapshot, peerSessions } from './select';
 import { exportTrace } from './trace';
 
 export type ExportKind = 'json' | 'har' | 'trace' | 'otlp' | 'markdown';
@@ -38,7 +38,9 @@ export function exportCapture(kind: ExportKind, input: ExportInput): ExportResul
   const createdAt = input.createdAt ?? new Date().toISOString();
   const snap = filterSnapshot(input.snapshot, input.sessionKey);
   const records = input.sessionKey === undefined ? input.records : filterRecords(input.records, input.snapshot, input.sessionKey);
-  const base = `mcp-capture-${createdAt.replace(/[:.]/g, '-').slice(0, 19)}${input.sessionKey !== undefined ? `-session-${(snap.sessions[0]?.sessionId ?? 'endpoint').replace(/[^A-Za-z0-9_-]/g, '').slice(0, 12)}` : ''}`;
+  // A file of records holds the sessions the selected one's analysis reads too: its name says so.
+  const peers = snap.sessions[0] !== undefined && (kind === 'json' || kind === 'har') ? peerSessions(input.snapshot, snap.sessions[0]).length : 0;
+  const base = `mcp-capture-${createdAt.replace(/[:.]/g, '-').slice(0, 19)}${input.sessionKey !== undefined ? `-session-${(snap.sessions[0]?.sessionId ?? 'endpoint').replace(/[^A-Za-z0-9_-]/g, '').slice(0, 12)}${peers ? `-and-${peers}-more` : ''}` : ''}`;
   let text: string;
   switch (kind) {
     case 'json':

@@ -1,6 +1,6 @@
 // Restrict a capture (records and snapshot) to one session, for "export selected session".
 
-import type { AnalysisSnapshot } from '../core/model';
+import type { AnalysisSnapshot, Session } from '../core/model';
 import type { CaptureRecord } from '../core/record';
 import { groupConns } from './conns';
 
@@ -23,9 +23,27 @@ export function filterSnapshot(snap: AnalysisSnapshot, sessionKey: string | unde
 }
 
 /**
- * The records of one session: connections whose request matches one of the session's streams
- * (same method, URL and start time, or a stream id naming the connection), plus the
- * navigation/notice records and the capture gaps that concern those connections.
+ * The other sessions whose records the analysis of `session` reads: those of its server when its
+ * event ids count across the server's sessions (a shared counter: their ids fill its gaps), and
+ * those holding a stream its findings name (a replay across sessions). A file of the session's
+ * records alone would be analysed to other findings and verdicts (invented gaps, lost errors).
+ */
+export function peerSessions(snap: AnalysisSnapshot, session: Session): Session[] {
+  const own = new Set(session.streamIds);
+  const named = new Set<string>();
+  for (const f of snap.findings) {
+    if (f.sessionKey !== session.key) continue;
+    for (const id of [f.streamId, ...(f.relatedStreamIds ?? [])]) if (id !== undefined && !own.has(id)) named.add(id);
+  }
+  const shared = session.idScheme.scope === 'server';
+  return snap.sessions.filter((x) => x !== session && ((shared && x.endpoint === session.endpoint) || x.streamIds.some((id) => named.has(id))));
+}
+
+/**
+ * The records of one session, and of the sessions its analysis reads (peerSessions): connections
+ * whose request matches one of their streams (same method, URL and start time, or a stream id
+ * naming the connection), plus the navigation/notice records and the capture gaps that concern
+ * those connections.
  */
 export function filterRecords(records: readonly CaptureRecord[], snap: AnalysisSnapshot, sessionKey: string | undefined): CaptureRecord[] {
   if (sessionKey === undefined) return records.slice();
@@ -33,7 +51,7 @@ export function filterRecords(records: readonly CaptureRecord[], snap: AnalysisS
   if (!session) return [];
   const sig = new Set<string>();
   const ids = new Set<string>();
-  for (const id of session.streamIds) {
+  for (const id of [session, ...peerSessions(snap, session)].flatMap((x) => x.streamIds)) {
     const s = snap.streams[id];
     ids.add(id);
     if (s) sig.add(`${s.method} ${s.url} ${s.start}`);

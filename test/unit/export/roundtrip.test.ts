@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { analyzeRecords } from '../../../src/core';
 import { importText } from '../../../src/core/import';
 import type { CaptureRecord } from '../../../src/core/record';
-import { exportHar, exportJson, exportMarkdown, exportTrace } from '../../../src/export';
+import { exportCapture, exportHar, exportJson, exportMarkdown, exportTrace } from '../../../src/export';
 import { lossyRecords } from '../../support/hand-made-lossy';
 import { orphanRecords, summary } from './helpers';
 
@@ -14,6 +14,38 @@ const cases: [string, CaptureRecord[]][] = [['sample lossy (hand-made)', lossyRe
 
 
 cases.push(['a stream whose request the buffer cap evicted (hand-made)', orphanRecords()]);
+
+describe('export of one session', () => {
+  // Every fixture with several sessions: each session exported alone (as the panel's "Export ▸
+  // Selected session" and the MCP tool export_capture do) is analysed again to its own findings and
+  // verdicts. A file of its records alone was not: a server-wide counter (python-shared) gave
+  // invented live and replay gaps, a replay across sessions (python-cross-session) lost its errors.
+  const key = (s: ReturnType<typeof analyzeRecords>, k: string) => {
+    const x = s.sessions.find((y) => y.key === k)!;
+    return {
+      findings: s.findings.filter((f) => f.sessionKey === k).map((f) => `${f.code}|${f.severity}|${f.requestId ?? ''}|${f.missing ?? ''}`).sort(),
+      verdicts: (s.requests[k] ?? []).map((r) => `${r.id}|${r.method}|${r.verdict}`).sort(),
+      session: `${x.sessionId}|${x.lossless}|${x.idScheme.kind}|${x.idScheme.scope ?? ''}`,
+    };
+  };
+  const multi = cases.filter(([, r]) => analyzeRecords(r).sessions.length > 1);
+  it('covers the fixtures that share a counter or replay across sessions', () => {
+    expect(multi.map(([n]) => n)).toEqual(expect.arrayContaining(['python-shared.capture.json', 'python-cross-session.capture.json']));
+  });
+  it.each(multi)('%s: each session exported alone (JSON and HAR) re-imports to its own analysis', (_n, records) => {
+    const snap = analyzeRecords(records);
+    for (const s of snap.sessions) {
+      for (const kind of ['json', 'har'] as const) {
+        const out = exportCapture(kind, { records, snapshot: snap, sessionKey: s.key, createdAt: '2026-12-07T00:00:00.000Z' });
+        const again = analyzeRecords(importText(out.text).records);
+        const same = again.sessions.find((x) => x.sessionId === s.sessionId && x.endpoint === s.endpoint);
+        expect(same, `${kind} ${s.key}`).toBeDefined();
+        expect(key(again, same!.key), `${kind} ${s.key}`).toEqual(key(snap, s.key));
+        expect(out.filename.includes('-and-'), out.filename).toBe(again.sessions.length > 1);
+      }
+    }
+  });
+});
 
 describe('a connection without its request record', () => {
   it('HAR export keeps its records (in _msiRecords: no entry can hold it) and re-imports them', () => {
