@@ -72,6 +72,22 @@ beforeAll(async () => {
     });
   </script></head><body>xhr</body></html>`);
 
+  // One XHR object polled twice, opened again from its own load handler (long-poll code does).
+  server.route('/xpoll', (req, res) => {
+    const n = new URL(req.url!, 'http://x').searchParams.get('n');
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end(`id: p${n}\ndata: {"jsonrpc":"2.0","method":"poll","params":{"n":${n}}}\n\n`);
+  });
+  server.page('/xhr-reuse.html', `<!doctype html><html><head><script>
+    window.polls = new Promise((resolve) => {
+      const x = new XMLHttpRequest();
+      const texts = [];
+      const poll = (n) => { x.open('GET', '/xpoll?n=' + n); x.setRequestHeader('Accept', 'text/event-stream'); x.send(); };
+      x.onload = () => { texts.push(x.responseText); if (texts.length < 2) poll(2); else resolve(texts); };
+      poll(1);
+    });
+  </script></head><body>xhr reuse</body></html>`);
+
   server.route('/worker.js', (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/javascript' }).end(
       `fetch('/sse?tag=worker', { headers: { accept: 'text/event-stream' } }).then((r) => r.text()).then((t) => postMessage(t));`,
@@ -140,6 +156,22 @@ describe('capture sources', () => {
     expect(bodyText(records, '/xsse')).toBe(text);
     expect(records.filter((r) => r.kind === 'chunk').length).toBeGreaterThanOrEqual(2);
     expect(records.find((r) => r.kind === 'end')).toMatchObject({ how: 'complete' });
+  });
+
+  it('an XMLHttpRequest opened and sent again from its load handler: each poll is its own connection, ended once', async () => {
+    await navigate(h, server.url('/xhr-reuse.html'));
+    const texts = await h.evalPage<string[]>('window.polls');
+    const records = await waitForRecords(h.panel, (rs) => rs.filter((r) => r.kind === 'end').length >= 2, 'two xhr polls');
+    const polls = reqs(records).filter((r) => r.url.includes('/xpoll'));
+    expect(polls.map((r) => r.url.replace(/.*\?/, ''))).toEqual(['n=1', 'n=2']);
+    polls.forEach((r, i) => {
+      const of = records.filter((x) => 'conn' in x && x.conn === r.conn && x.src === r.src);
+      // before: the first poll's listeners recorded the second poll's response and text into the
+      // first connection, and ended the second at once
+      expect(of.map((x) => x.kind), `poll ${i + 1}`).toEqual(['request', 'response', 'chunk', 'end']);
+      expect(of.filter((x) => x.kind === 'chunk').map((x) => (x as { text: string }).text).join('')).toBe(texts[i]);
+      expect(of.at(-1)).toMatchObject({ kind: 'end', how: 'complete' });
+    });
   });
 
   it('shows a Web Worker fetch after completion, from chrome.devtools.network, marked as network', async () => {

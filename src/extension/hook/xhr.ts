@@ -44,6 +44,19 @@ export function installXhrHook(emitter: Emitter): void {
     // Two declared parameters: the native open has length 2.
     open(this: XMLHttpRequest, method: string, url: string | URL) {
       try {
+        // Opened again: open() ends the request before without an event, and the page may do it
+        // from that request's own load (or error, abort) handler, before this hook's listener saw
+        // the event: DONE is its end then (its text read now, before open clears it).
+        const w = watches.get(this);
+        if (w && !w.conn.ended) {
+          if (call<number>(readyStateGet, this) !== 4) ended(this, w, 'closed', 'XMLHttpRequest opened again before it ended');
+          else if (call<number>(statusGet, this) > 0) ended(this, w, 'complete');
+          else ended(this, w, 'network-error', 'XMLHttpRequest ended without a response');
+        }
+      } catch {
+        /* best effort */
+      }
+      try {
         infos.set(this, { method: String(method).toUpperCase(), url: new URL(String(url), document.baseURI).href, headers: [] });
       } catch {
         infos.delete(this);
@@ -72,6 +85,72 @@ export function installXhrHook(emitter: Emitter): void {
     },
   }.send);
 
+  /**
+   * The request each XHR is on now. An XHR can be opened and sent again: its listeners are added
+   * once (at its first send) and act for its current request only, or an earlier request's would
+   * go on recording the later one's response into the earlier connection.
+   */
+  interface Watch {
+    conn: ReturnType<typeof createConn>;
+    request: HookRecord;
+    mcpish: boolean;
+    infoUrl: string;
+    sse: boolean;
+    seen: number;
+  }
+  const watches = new WeakMap<XMLHttpRequest, Watch>();
+
+  function pushDelta(xhr: XMLHttpRequest, w: Watch) {
+    if (!w.sse) return;
+    const all = call<string>(responseTextGet, xhr);
+    if (all.length > w.seen) {
+      const delta = all.slice(w.seen);
+      w.seen = all.length;
+      w.conn.emit(emitter.copying() ? textChunk(w.conn.id, now(), delta) : { kind: 'skip', conn: w.conn.id, t: now() });
+    }
+  }
+
+  function onState(this: XMLHttpRequest) {
+    const w = watches.get(this);
+    if (!w || w.conn.ended) return;
+    const rs = call<number>(readyStateGet, this);
+    if (rs === 2) {
+      const ct = call<string | null>(nativeGetHeader, this, 'content-type');
+      const rt = call<string>(responseTypeGet, this);
+      w.sse = isEventStreamType(ct) && (rt === '' || rt === 'text');
+      if (!w.sse && !w.mcpish) return;
+      w.conn.start(w.request);
+      const url = call<string>(responseUrlGet, this);
+      w.conn.emit({
+        kind: 'response', conn: w.conn.id, t: now(), status: call(statusGet, this), statusText: call(statusTextGet, this),
+        headers: parseHeaders(call(nativeAllHeaders, this)), url, redirected: url !== w.infoUrl, type: 'xhr',
+        capture: w.sse ? 'sse' : 'none',
+      });
+    } else if (rs === 3 || rs === 4) pushDelta(this, w);
+  }
+
+  function ended(xhr: XMLHttpRequest, w: Watch, how: 'complete' | 'closed' | 'network-error', reason?: string) {
+    if (w.conn.ended) return;
+    if (!w.conn.started) {
+      if (!w.mcpish) return;
+      w.conn.start(w.request);
+    }
+    pushDelta(xhr, w);
+    w.conn.end(how, reason);
+  }
+
+  // load, abort, error and timeout are dispatched in state DONE: in any other, the page opened the
+  // XHR again from an earlier listener of the same event, and the event is not the current request's.
+  const ender = (how: 'complete' | 'closed' | 'network-error', reason?: string) =>
+    function (this: XMLHttpRequest) {
+      const w = watches.get(this);
+      if (w && call<number>(readyStateGet, this) === 4) ended(this, w, how, reason);
+    };
+  const onLoad = ender('complete');
+  const onAbort = ender('closed', 'XMLHttpRequest.abort() by the page');
+  const onError = ender('network-error', 'XMLHttpRequest error');
+  const onTimeout = ender('network-error', 'XMLHttpRequest timeout');
+
   function watch(xhr: XMLHttpRequest, body: unknown) {
     const info = infos.get(xhr);
     if (!info) return;
@@ -83,51 +162,19 @@ export function installXhrHook(emitter: Emitter): void {
         return (l === 'accept' && v.includes('text/event-stream')) || l.startsWith('mcp-') || l === 'last-event-id';
       });
     const conn = createConn(emitter);
-    const t0 = now();
-    let sse = false;
-    let seen = 0;
     const request: HookRecord = {
-      kind: 'request', conn: conn.id, t: t0, transport: 'xhr', method: info.method, url: info.url,
+      kind: 'request', conn: conn.id, t: now(), transport: 'xhr', method: info.method, url: info.url,
       headers: info.headers.slice(), body: text, ...(text === null ? { bodyNote: body == null ? 'none' as const : 'binary' as const } : {}),
     };
+    if (!watches.has(xhr)) {
+      call(N.addEventListener, xhr, 'readystatechange', onState);
+      call(N.addEventListener, xhr, 'load', onLoad);
+      call(N.addEventListener, xhr, 'abort', onAbort);
+      call(N.addEventListener, xhr, 'error', onError);
+      call(N.addEventListener, xhr, 'timeout', onTimeout);
+    }
+    watches.set(xhr, { conn, request, mcpish, infoUrl: info.url, sse: false, seen: 0 });
     // As fetch's (fetch.ts): an MCP request is on the timeline from the moment it is sent.
     if (mcpish) conn.start(request);
-    const pushDelta = () => {
-      if (!sse) return;
-      const all = call<string>(responseTextGet, xhr);
-      if (all.length > seen) {
-        const delta = all.slice(seen);
-        seen = all.length;
-        conn.emit(emitter.copying() ? textChunk(conn.id, now(), delta) : { kind: 'skip', conn: conn.id, t: now() });
-      }
-    };
-    call(N.addEventListener, xhr, 'readystatechange', () => {
-      const rs = call<number>(readyStateGet, xhr);
-      if (rs === 2) {
-        const ct = call<string | null>(nativeGetHeader, xhr, 'content-type');
-        const rt = call<string>(responseTypeGet, xhr);
-        sse = isEventStreamType(ct) && (rt === '' || rt === 'text');
-        if (!sse && !mcpish) return;
-        conn.start(request);
-        const url = call<string>(responseUrlGet, xhr);
-        conn.emit({
-          kind: 'response', conn: conn.id, t: now(), status: call(statusGet, xhr), statusText: call(statusTextGet, xhr),
-          headers: parseHeaders(call(nativeAllHeaders, xhr)), url, redirected: url !== info.url, type: 'xhr',
-          capture: sse ? 'sse' : 'none',
-        });
-      } else if (rs === 3 || rs === 4) pushDelta();
-    });
-    const end = (how: 'complete' | 'closed' | 'network-error', reason?: string) => () => {
-      if (!conn.started) {
-        if (!mcpish) return;
-        conn.start(request);
-      }
-      pushDelta();
-      conn.end(how, reason);
-    };
-    call(N.addEventListener, xhr, 'load', end('complete'));
-    call(N.addEventListener, xhr, 'abort', end('closed', 'XMLHttpRequest.abort() by the page'));
-    call(N.addEventListener, xhr, 'error', end('network-error', 'XMLHttpRequest error'));
-    call(N.addEventListener, xhr, 'timeout', end('network-error', 'XMLHttpRequest timeout'));
   }
 }
