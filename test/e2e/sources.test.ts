@@ -72,6 +72,20 @@ beforeAll(async () => {
     });
   </script></head><body>xhr</body></html>`);
 
+  // An EventSource the page closes from its error handler (to reconnect itself): the browser
+  // never reconnects it.
+  server.route('/es-drop', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write('retry: 50\nid: d1\ndata: {"n":1}\n\n');
+    setTimeout(() => res.end(), 50);
+  });
+  server.page('/es-close.html', `<!doctype html><html><head><script>
+    window.esClosed = new Promise((resolve) => {
+      const es = new EventSource('/es-drop');
+      es.onerror = () => { es.close(); setTimeout(() => resolve(es.readyState), 300); };
+    });
+  </script></head><body>es close</body></html>`);
+
   // One XHR object polled twice, opened again from its own load handler (long-poll code does).
   server.route('/xpoll', (req, res) => {
     const n = new URL(req.url!, 'http://x').searchParams.get('n');
@@ -156,6 +170,15 @@ describe('capture sources', () => {
     expect(bodyText(records, '/xsse')).toBe(text);
     expect(records.filter((r) => r.kind === 'chunk').length).toBeGreaterThanOrEqual(2);
     expect(records.find((r) => r.kind === 'end')).toMatchObject({ how: 'complete' });
+  });
+
+  it('an EventSource closed by the page from its error handler: the lost connection and no reconnect the browser never made', async () => {
+    await navigate(h, server.url('/es-close.html'));
+    expect(await h.evalPage<number>('window.esClosed')).toBe(2);
+    const records = await waitForRecords(h.panel, (rs) => rs.some((r) => r.kind === 'end'), 'es end');
+    // before: a second request (reconnectOf the first, Last-Event-ID d1), then ended 'closed'
+    expect(reqs(records).filter((r) => r.url.includes('/es-drop'))).toHaveLength(1);
+    expect(records.filter((r) => r.kind === 'end').map((r) => (r as { how: string }).how)).toEqual(['network-error']);
   });
 
   it('an XMLHttpRequest opened and sent again from its load handler: each poll is its own connection, ended once', async () => {

@@ -1,7 +1,8 @@
 // Native EventSource: the browser parses the stream, so the hook records the events it dispatches
 // (`es-event`), for 'message' and for every named type the page listens to. A connection attempt is
-// one `conn`; an 'error' while readyState is CONNECTING means the browser will reconnect, which
-// starts a new conn with `reconnectOf` = the first attempt and the Last-Event-ID the browser sends.
+// one `conn`; an 'error' while readyState is CONNECTING means the browser will reconnect (unless the
+// page closes it from that error's listeners), which starts a new conn with `reconnectOf` = the
+// first attempt and the Last-Event-ID the browser sends, as far as the hook sees it (see lastId).
 // EventSource becomes a Proxy of the native constructor (instances stay native instances).
 
 import type { HookRecord } from '../../core/record';
@@ -14,7 +15,11 @@ interface EsState {
   conn: Conn;
   types: Set<string>;
   url: string;
-  /** The last event id the page saw (what the browser sends as Last-Event-ID on reconnect). */
+  /**
+   * The last event id of an event dispatched to a type the hook listens to: what the browser sends
+   * as Last-Event-ID on reconnect, unless a later id came in a block the browser does not dispatch
+   * (an id-only block, or an event type nobody listens to), which moves the browser's id unseen.
+   */
   lastId: string;
 }
 
@@ -79,9 +84,16 @@ export function installEventSourceHook(emitter: Emitter): typeof EventSource | n
     call(nativeAdd, es, 'error', () => {
       const state = call<number>(readyStateGet, es);
       if (state === 0) {
-        // CONNECTING: the browser reconnects after its retry delay, with Last-Event-ID.
-        st.conn.end('network-error', 'connection lost; browser reconnects');
-        st.conn = startAttempt(es, st, st.lastId);
+        // CONNECTING: the browser will reconnect after its retry delay, with Last-Event-ID, unless
+        // the page closes the EventSource from a listener of this same error (many do, to
+        // reconnect themselves). This listener runs before the page's (it was added at
+        // construction): the next attempt is recorded only once the dispatch is over and the
+        // EventSource is still connecting, or the capture would hold a reconnect never sent.
+        const lost = st.conn;
+        lost.end('network-error', 'connection lost');
+        N.setTimeout(() => {
+          if (st.conn === lost && call<number>(readyStateGet, es) === 0) st.conn = startAttempt(es, st, st.lastId);
+        }, 0);
       } else if (state === 2) {
         st.conn.end('network-error', 'connection failed; browser gave up');
       }
