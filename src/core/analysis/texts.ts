@@ -144,6 +144,8 @@ export const LOST = {
   body: (stream: string) => `the body of ${stream}, which the file does not hold`,
   beforeFirst: (stream: string) => `records of ${stream} before the first one captured (its request is not in the capture)`,
   unknownSession: (stream: string) => `events of ${stream}, whose request (so its session) is not in the capture`,
+  abandoned: (stream: string, how: string, req: string) =>
+    `events the server may have gone on making for request ${req} after its stream ${stream} ${how} (no result came: the server does not know the page stopped reading)`,
 };
 
 /** "records of tab1:c3 lost by the inspector (buffer-cap); …" for a message (the first few). */

@@ -53,6 +53,44 @@ describe('legacy ids: review cases', () => {
     expect(Object.values(s.requests).flat().filter((r) => r.method === 'tools/call').map((r) => r.verdict)).toEqual(['complete', 'complete']);
   });
 
+  it('a counter the streams share, one stream closed by the page before its result: a jump after that is no proven drop', () => {
+    const c = new Capture();
+    init(c, 'sess-1');
+    const a = c.request({ sessionId: 'sess-1', body: call(2, 'slow') });
+    c.response(a);
+    c.chunk(a, ev('1', progress(2, 1)) + ev('2', message('a1')));
+    const b = c.request({ sessionId: 'sess-1', body: call(3, 'other') });
+    c.response(b);
+    c.chunk(b, ev('3', message('b1')));
+    c.end(b, 'page-aborted');
+    c.chunk(a, ev('5', message('a2')) + ev('6', result(2)));
+    c.end(a);
+    const s = analyzeRecords(c.records);
+    // before: live-gap and lossy-result-accepted errors, request 2 lossy
+    const gap = s.findings.find((f) => f.code === 'live-gap')!;
+    expect(gap).toMatchObject({ severity: 'warning', missing: '4' });
+    expect(gap.message).toContain(`after its stream tab1:${b} was closed by the page`);
+    expect(codes(s)).not.toContain('lossy-result-accepted');
+    expect(verdicts(s)['2']).toBe('complete-unverified');
+  });
+
+  it('the same jump with the other stream still open (not abandoned) stays an error', () => {
+    const c = new Capture();
+    init(c, 'sess-1');
+    const a = c.request({ sessionId: 'sess-1', body: call(2, 'slow') });
+    c.response(a);
+    c.chunk(a, ev('1', progress(2, 1)) + ev('2', message('a1')));
+    const b = c.request({ sessionId: 'sess-1', body: call(3, 'other') });
+    c.response(b);
+    c.chunk(b, ev('3', message('b1')) + ev('4', result(3)));
+    c.end(b);
+    c.chunk(a, ev('6', message('a2')) + ev('7', result(2)));
+    c.end(a);
+    const s = analyzeRecords(c.records);
+    expect(s.findings.find((f) => f.code === 'live-gap')).toMatchObject({ severity: 'error', missing: '5' });
+    expect(verdicts(s)['2']).toBe('lossy');
+  });
+
   it('ids that restart per stream: a resume continues the cut stream still waiting for its result, not the last one to deliver the cursor', () => {
     const c = new Capture();
     init(c, 'sess-1');

@@ -8,8 +8,8 @@ import type { FindingInput } from '../../findings';
 import { countRanges, describeRanges, expandRanges, formatId, parseIdHex, type ParsedId } from '../../ids';
 import { frozen } from '../findings-log';
 import { coverMissing, sessionParts } from '../lost-ids';
-import { crossPrefix, DEPENDS, describeParts, gap, reordered } from '../texts';
-import type { Candidate, LostPart, StreamS } from '../state';
+import { crossPrefix, DEPENDS, describeParts, gap, LOST, reordered } from '../texts';
+import type { Candidate, LostPart, SessionState, StreamS } from '../state';
 import type { GapLoss } from './cache';
 import { add, overlay, trackOf, type Derivation } from './context';
 import { idView, minusSet } from './scheme';
@@ -146,11 +146,43 @@ function settleCrossRun(D: Derivation): void {
   run.entry.f = frozen({ ...run.entry.f, eventIds: ids, message: crossPrefix(ids, run.cursor) });
 }
 
+const ABANDONED_HOW: Partial<Record<StreamS['state'], string>> = { aborted: 'was closed by the page', unread: 'was dropped by the page unread', error: 'broke and was not resumed' };
+
+/** The chains of `s` that ended without their requests' results and were not resumed: abandoned. */
+export function abandonedChains(s: SessionState): StreamS[] {
+  const out: StreamS[] = [];
+  for (const x of s.streams) {
+    if (x.root !== x || x.requests.length === 0 || x.requests.some((q) => q.response !== undefined)) continue;
+    const last = x.segments[x.segments.length - 1]!;
+    if (ABANDONED_HOW[last.state] !== undefined) out.push(x);
+  }
+  return out;
+}
+
+/**
+ * Under a counter the session's streams share, a request whose stream the page closed (or that
+ * broke and was never resumed) before its result may have gone on making events on the server,
+ * taking ids no stream of the capture delivered: a jump another stream reads after that is no
+ * proof of a drop (lost-ids' "may be in records the capture does not hold").
+ */
+function abandonedParts(D: Derivation): LostPart[] {
+  if (D.scheme.scope === 'stream') return [];
+  const out: LostPart[] = [];
+  for (const root of abandonedChains(D.s)) {
+    const last = root.segments[root.segments.length - 1]!;
+    let lastId: string | undefined;
+    for (const seg of root.segments) if (seg.lastId !== undefined) lastId = seg.lastId;
+    const lo = lastId !== undefined ? D.v.parse(lastId) ?? undefined : undefined;
+    out.push({ stream: last, global: false, what: LOST.abandoned(last.id, ABANDONED_HOW[last.state]!, root.requests[0]!.id), ...(lo ? { lo } : {}), tHi: Infinity, genLo: last.end ?? last.start });
+  }
+  return out;
+}
+
 /** Decides the candidates added since the last derivation (all of them when the key changed). */
 export function decideCandidates(D: Derivation): void {
   const { s, v } = D;
   let parts: LostPart[] | undefined;
-  const lazyParts = () => (parts ??= sessionParts(s, D.lost));
+  const lazyParts = () => (parts ??= [...sessionParts(s, D.lost), ...abandonedParts(D)]);
   // The hexadecimal reading compares the ids kept around lost records in base 16 too.
   const reread = v.hex ? (p: ParsedId) => parseIdHex(formatId(p.prefix, p.counter, p.width, p.hex)) : undefined;
   for (let ci = D.I.nCand; ci < v.candidates.length; ci++) {

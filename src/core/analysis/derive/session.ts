@@ -11,7 +11,7 @@ import { stillOpen } from '../streams';
 import type { OrdFinding, SessionState, StreamS } from '../state';
 import { newIncState, type DeriveCache, type Overlay } from './cache';
 import type { Derivation } from './context';
-import { decideCandidates } from './gaps';
+import { abandonedChains, decideCandidates } from './gaps';
 import { absentBodies, crossSessionReplays, unverifiedResumes } from './resumes';
 import { requestVerdicts } from './verdicts';
 import { sessionModel } from './lossless';
@@ -72,7 +72,8 @@ export function deriveSession(s: SessionState, cache: DeriveCache, finished: boo
   }
   // Gap candidates are decided again only when something they depend on changed; otherwise only
   // the candidates added since the last derivation are (see IncState).
-  const key = `${v.hex ? 'h' : 'm'}|${scheme.kind}|${scheme.scope ?? ''}|${anyOpen ? 1 : 0}|${s.idReuse > 0 ? 1 : 0}|${v.stats.fills}|${incomplete}|${lossRev}|${peerRev}`;
+  // (abandoned chains: ids they may have taken excuse a jump another stream read, derive/gaps.ts)
+  const key = `${v.hex ? 'h' : 'm'}|${scheme.kind}|${scheme.scope ?? ''}|${anyOpen ? 1 : 0}|${s.idReuse > 0 ? 1 : 0}|${v.stats.fills}|${incomplete}|${lossRev}|${peerRev}|${contiguous ? abandonedChains(s).length : 0}`;
   const fullCand = !cache.inc || cache.inc.key !== key;
   if (fullCand) cache.inc = newIncState(key);
   const I = cache.inc!;
