@@ -6,7 +6,7 @@
 import type { SseEvent } from '../model';
 import { IntervalSet, formatId, hexFieldStart, hexLetters, newIdStats, parseIdHex, recordId, recordStep, type ParsedId } from '../ids';
 import { addCode, runFinding } from './findings-log';
-import { duplicateRun, otherStreamRun } from './texts';
+import { duplicateRun, otherStreamRun, primingAgain } from './texts';
 import type { Candidate, IdTrack, IdView, SessionState, StreamS } from './state';
 import type { AnalyzerState } from './analyzer-state';
 import { lastIndexOfId } from '../event-access';
@@ -115,13 +115,13 @@ function crossSession(s: SessionState, st: StreamS, ev: SseEvent, id: string, p:
 }
 
 /** A delivered id `prev` already delivered by another stream: a duplicate, or another stream's event on a resume. */
-function delivered(A: AnalyzerState, st: StreamS, s: SessionState, ev: SseEvent, prev: StreamS, at: number): void {
+function delivered(A: AnalyzerState, st: StreamS, s: SessionState, ev: SseEvent, prev: StreamS, at: number, priming: boolean): void {
   ev.duplicate = true;
   const req = st.root.requests[0];
   if (!(st.isResume && prev.root !== st.root) || st.linkGuessed) {
     addCode(ev, 'replay-duplicate');
     st.dupEv = ev;
-    st.dupRun = runFinding(A, s, st, ev, at, 'replay-duplicate', prev.id, duplicateRun(prev.id), {
+    st.dupRun = runFinding(A, s, st, ev, at, 'replay-duplicate', priming ? `${prev.id}\u0000priming` : prev.id, priming ? primingAgain(prev.id) : duplicateRun(prev.id), {
       streamId: st.id,
       relatedStreamIds: prev.id !== st.id ? [prev.id] : [],
       eventIndex: ev.index,
@@ -160,7 +160,7 @@ export function onId(A: AnalyzerState, st: StreamS, s: SessionState, ev: SseEven
     if (!priming) s.idReuse++;
     prev = undefined;
   }
-  if (prev) return delivered(A, st, s, ev, prev, at);
+  if (prev) return delivered(A, st, s, ev, prev, at, priming);
   s.idIndex.set(id, p, st);
   if (st.firstId === undefined) {
     st.firstId = id;

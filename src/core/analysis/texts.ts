@@ -53,6 +53,12 @@ export const duplicateRun = (first: string) => (ids: string[], n: number) =>
     ? `Event id ${ids[0]} arrived again (first on stream ${first}): a client that does not de-duplicate applies it twice.`
     : `${n} events arrived again (ids ${idList(ids)}; first on stream ${first}): a client that does not de-duplicate applies them twice.`;
 
+/** A priming event (an id, no data) whose id the session had: nothing to apply, a cursor taken back. */
+export const primingAgain = (first: string) => (ids: string[], n: number) =>
+  n === 1
+    ? `Event id ${ids[0]} arrived again, in a priming event (an id with no data; first on stream ${first}): nothing is applied twice, but a client that keeps every id as its resumption cursor goes back to ${ids[0]}, and a later resume would replay events it already has (a constant priming id: rust-sdk #791).`
+    : `${n} priming events (ids with no data) repeated ids ${idList(ids)} (first on stream ${first}): nothing is applied twice, but a client that keeps every id as its resumption cursor goes back, and a later resume would replay events it already has.`;
+
 export const otherStreamRun = (other: string) => (ids: string[], n: number) =>
   n === 1
     ? `The resumed stream delivered event ${ids[0]} again, which belongs to another stream (${other}): the server replayed events that were never part of the stream being resumed.`

@@ -91,6 +91,26 @@ describe('legacy ids: review cases', () => {
     expect(verdicts(s)['2']).toBe('lossy');
   });
 
+  it('a resume primed with the constant id "0" again: a replay-duplicate that says what it does (a cursor taken back), not "applies it twice"', () => {
+    const c = new Capture();
+    init(c, 'sess-1');
+    const a = c.request({ sessionId: 'sess-1', body: call(2, 'slow') });
+    c.response(a);
+    c.chunk(a, PRIME + ev('3', progress(2, 1)) + ev('4', message('a1')));
+    c.end(a, 'network-error');
+    const g = c.request({ sessionId: 'sess-1', lastEventId: '4' });
+    c.response(g);
+    c.chunk(g, PRIME + ev('5', message('a2')) + ev('6', result(2)));
+    c.end(g);
+    const s = analyzeRecords(c.records);
+    const dups = s.findings.filter((f) => f.code === 'replay-duplicate');
+    expect(dups).toHaveLength(1);
+    expect(dups[0]).toMatchObject({ severity: 'warning', eventIds: ['0'] });
+    expect(dups[0]!.message).toContain('in a priming event (an id with no data');
+    expect(dups[0]!.message).not.toContain('applies it twice');
+    expect(verdicts(s)['2']).toBe('complete');
+  });
+
   it('ids that restart per stream: a resume continues the cut stream still waiting for its result, not the last one to deliver the cursor', () => {
     const c = new Capture();
     init(c, 'sess-1');
