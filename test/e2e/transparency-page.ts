@@ -93,6 +93,9 @@ export const PROBE = String.raw`(async () => {
   await probe('abortReason', async () => { const ac = new AbortController(); const p = fetch('/t/hang', { signal: ac.signal }); ac.abort(new RangeError('custom')); return await p; });
   await probe('abortDuring', async () => { const ac = new AbortController(); const r = await fetch('/t/hang', { ...post, signal: ac.signal }); const rd = r.body.getReader(); const first = new TextDecoder().decode((await rd.read()).value);
     ac.abort(); try { await rd.read(); return 'no error'; } catch (e) { return { first, e: err(e) }; } });
+  await probe('abortIdle', async () => { const ac = new AbortController(); const r = await fetch('/t/hang', { ...post, signal: ac.signal }); const rd = r.body.getReader(); await rd.read();
+    const closed = rd.closed.then(() => 'resolved', (e) => ['rejected', e && e.name]); ac.abort();
+    return await Promise.race([closed, new Promise((res) => setTimeout(() => res('pending'), 500))]); });
   await probe('abortDuringText', async () => { const ac = new AbortController(); const r = await fetch('/t/hang', { signal: ac.signal }); const p = r.text(); setTimeout(() => ac.abort(), 30); return await p; });
   await probe('networkError', async () => await fetch('http://127.0.0.1:9/'));
   await probe('invalidUrl', async () => await fetch('http://[bad'));

@@ -38,6 +38,8 @@ describe('transparency (with vs without the extension)', () => {
     expect((without.redirectText as any).m.redirected).toBe(true);
     expect((without.abortBefore as any).threw.name).toBe('AbortError');
     expect(Object.keys(without).length).toBeGreaterThan(40);
+    // an abort while no read is pending errors the body at once (the hook once left it pending)
+    expect(without.abortIdle).toEqual(['rejected', 'AbortError']);
     // headers given as one-shot iterators reach the server (the hook once used them up first)
     expect(without.headersIterators).toEqual(Object.fromEntries(['headersEntries', 'mapEntries', 'generator'].map((k) => [k, { accept: 'application/json, text/event-stream', session: 's1' }])));
   });

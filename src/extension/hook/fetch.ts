@@ -27,6 +27,14 @@ interface ConnState {
   /** Response objects of this connection (original + clones) not yet garbage-collected. */
   alive: number;
   signal: AbortSignal | null;
+  /**
+   * The bodies of this connection (original and clones), for an abort while none is being read;
+   * held weakly: the signal's listener must not keep a response the page dropped alive (its
+   * garbage collection is how an unread body's end is recorded).
+   */
+  states: WeakRef<BodyState>[];
+  /** Removes the listener for the signal's abort (when the connection ends). */
+  unlisten?: () => void;
   /** Faults armed from the panel apply to this body: its reads go through the relay (fault-read). */
   fault?: FaultPipe;
   /** An event stream: what a live fault needs to ask about it (issue 14: "or a live one"). */
@@ -71,6 +79,12 @@ interface BodyState {
   exposed: boolean;
   index: number;
   contentType: string | null;
+  /** The wrapper's controller (kept by its start). */
+  controller: ReadableByteStreamController | null;
+  /** A pull is running (it reads the real body, and errors the wrapper when that read fails). */
+  pulling: boolean;
+  /** A read of the real body begun at an abort while no pull ran (abortIdle): the next pull takes it. */
+  eager: Promise<ReadableStreamReadResult<Uint8Array>> | null;
 }
 
 const states = new WeakMap<Response, BodyState>();
@@ -167,6 +181,8 @@ function wholeBuffer(chunk: Uint8Array, n: number): boolean {
 
 function finish(cs: ConnState, how: 'complete' | 'network-error' | 'page-aborted' | 'page-cancelled' | 'unread', reason?: string) {
   if (cs.conn.ended) return;
+  cs.unlisten?.();
+  cs.unlisten = undefined;
   if (cs.liveFaulted) {
     cs.liveFaulted = false;
     liveFaulted--;
@@ -191,6 +207,34 @@ function wrappedOf(st: BodyState): ReadableStream<Uint8Array> {
   return st.wrapped;
 }
 
+/**
+ * The page's signal fired while the page held a body's wrapper and was not reading it: the real
+ * body is errored by the abort (Fetch: "abort the fetch() call"), and a native body would show it
+ * at once (the reader's closed rejects, a pipe stalled by backpressure fails). A read of the real
+ * body gets the very error the browser gave it; if the body had ended before the abort, the read
+ * gives data instead, which the next pull takes in order.
+ */
+function abortIdle(cs: ConnState): void {
+  if (cs.conn.ended) return;
+  for (const ref of cs.states) {
+    const st = ref.deref();
+    if (!st || !st.exposed || st.wrapped === null || st.pulling || st.eager !== null || st.controller === null) continue;
+    if (!st.reader) st.reader = call(N.streamGetReader, call(G.resBody, st.res));
+    const p = call<Promise<ReadableStreamReadResult<Uint8Array>>>(N.readerRead, st.reader);
+    st.eager = p;
+    call(N.promiseThen, p, undefined, (e: unknown) => {
+      if (st.eager !== p) return; // a pull took it, and handles its error
+      st.eager = null;
+      failed(cs, e);
+      try {
+        st.controller!.error(e);
+      } catch {
+        /* already closed or errored */
+      }
+    });
+  }
+}
+
 function makeState(res: Response, cs: ConnState, contentType: string | null): BodyState {
   const st = {} as BodyState;
   st.cs = cs;
@@ -200,45 +244,70 @@ function makeState(res: Response, cs: ConnState, contentType: string | null): Bo
   st.exposed = false;
   st.index = 0;
   st.contentType = contentType;
+  st.controller = null;
+  st.pulling = false;
+  st.eager = null;
+  cs.states.push(new N.WeakRef(st));
+  // The pull: `pulling` says a read of the real body is under way (abortIdle leaves such a body be).
+  async function pull(c: ReadableByteStreamController): Promise<void> {
+    st.pulling = true;
+    try {
+      await pullOnce(c);
+    } finally {
+      st.pulling = false;
+    }
+  }
+  async function pullOnce(c: ReadableByteStreamController): Promise<void> {
+    const controller = c as unknown as ReadableByteStreamController;
+    st.disturbed = true;
+    if (!st.reader) st.reader = call(N.streamGetReader, call(G.resBody, res));
+    if (liveArmed || liveFaulted !== 0) {
+      // A stream faulted since it opened (a live fault) reads through the relay to its end.
+      if (cs.fault) return faultPull(st, controller as unknown as ReadableStreamController<Uint8Array>);
+      if (liveArmed && cs.live && cs.live.asked !== armGeneration && cs.branches === 1 && !cs.conn.ended) {
+        cs.live.asked = armGeneration;
+        if (await askLive(cs)) return faultPull(st, controller as unknown as ReadableStreamController<Uint8Array>);
+      }
+    }
+    for (;;) {
+      let r: ReadableStreamReadResult<Uint8Array>;
+      try {
+        // A read begun at an abort while no pull ran (abortIdle) comes first: it is the next one.
+        const eager = st.eager;
+        st.eager = null;
+        r = await (eager ?? call<Promise<ReadableStreamReadResult<Uint8Array>>>(N.readerRead, st.reader));
+      } catch (e) {
+        // (`pulling` ends where the read's outcome is delivered: the page's code after its read
+        // can run before this pull's promise settles, and may abort then)
+        st.pulling = false;
+        failed(cs, e);
+        controller.error(e);
+        return;
+      }
+      if (r.done) {
+        st.pulling = false;
+        finish(cs, 'complete');
+        controller.close();
+        controller.byobRequest?.respond(0);
+        return;
+      }
+      if (r.value.byteLength === 0) continue;
+      try {
+        recordChunk(st, r.value);
+      } catch {
+        // recording must never break the page's read
+      }
+      st.pulling = false;
+      controller.enqueue(r.value as Uint8Array<ArrayBuffer>);
+      return;
+    }
+  }
   const source: UnderlyingByteSource = {
       type: 'bytes',
-      async pull(c) {
-        const controller = c as unknown as ReadableByteStreamController;
-        st.disturbed = true;
-        if (!st.reader) st.reader = call(N.streamGetReader, call(G.resBody, res));
-        if (liveArmed || liveFaulted !== 0) {
-          // A stream faulted since it opened (a live fault) reads through the relay to its end.
-          if (cs.fault) return faultPull(st, controller as unknown as ReadableStreamController<Uint8Array>);
-          if (liveArmed && cs.live && cs.live.asked !== armGeneration && cs.branches === 1 && !cs.conn.ended) {
-            cs.live.asked = armGeneration;
-            if (await askLive(cs)) return faultPull(st, controller as unknown as ReadableStreamController<Uint8Array>);
-          }
-        }
-        for (;;) {
-          let r: ReadableStreamReadResult<Uint8Array>;
-          try {
-            r = await call<Promise<ReadableStreamReadResult<Uint8Array>>>(N.readerRead, st.reader);
-          } catch (e) {
-            failed(cs, e);
-            controller.error(e);
-            return;
-          }
-          if (r.done) {
-            finish(cs, 'complete');
-            controller.close();
-            controller.byobRequest?.respond(0);
-            return;
-          }
-          if (r.value.byteLength === 0) continue;
-          try {
-            recordChunk(st, r.value);
-          } catch {
-            // recording must never break the page's read
-          }
-          controller.enqueue(r.value as Uint8Array<ArrayBuffer>);
-          return;
-        }
+      start(c) {
+        st.controller = c;
       },
+      pull,
       cancel(reason) {
         st.disturbed = true;
         if (--cs.branches <= 0) finish(cs, 'page-cancelled', reason === undefined ? undefined : errText(reason));
@@ -591,10 +660,18 @@ function onResponse(res: Response, info: RequestInfo, conn: Conn, emitter: Emitt
     conn.untrack();
     return res;
   }
-  const cs: ConnState = { conn, emitter, recorded: 0, branches: 1, alive: 1, signal: info.signal };
+  const cs: ConnState = { conn, emitter, recorded: 0, branches: 1, alive: 1, signal: info.signal, states: [] };
   if (fault && capture === 'sse') cs.fault = fault;
   else if (capture === 'sse') cs.live = { info, status: call(G.resStatus, res), contentType: ct, asked: emitter.faultsOn() ? armGeneration : -1 };
   makeState(res, cs, ct);
+  // An abort while the page holds the body and is not reading it (abortIdle): only for a stream
+  // read through the wrapper (a faulted one reads through the relay), removed when it ends.
+  const sig = info.signal;
+  if (sig !== null && !cs.fault && !sig.aborted) {
+    const onAbort = () => abortIdle(cs);
+    call(N.addEventListener, sig, 'abort', onAbort, { once: true });
+    cs.unlisten = () => call(N.removeEventListener, sig, 'abort', onAbort);
+  }
   return res;
 }
 

@@ -38,6 +38,7 @@ export const N = {
   portClose: MessagePort.prototype.close,
   windowPost: window.postMessage.bind(window),
   addEventListener: EventTarget.prototype.addEventListener,
+  removeEventListener: EventTarget.prototype.removeEventListener,
   // The synchronous channel to the relay (emitter.ts).
   EventTarget: window.EventTarget,
   FocusEvent: window.FocusEvent,
@@ -56,6 +57,7 @@ export const N = {
   jsonParse: JSON.parse,
   // Fault injection (issue 14): what the hook uses for a faulted response, captured at install.
   Promise: window.Promise,
+  WeakRef: window.WeakRef,
   TypeError: window.TypeError,
   streamTee: ReadableStream.prototype.tee,
   /** Object.create(null) without a global lookup at call time. */
