@@ -50,7 +50,13 @@ export function failsAgainst(x: BaselineStatus, failOn: FailOn): boolean {
 /** The findings of a session that concern request `r` (same JSON-RPC id, on its streams when said). */
 export function findingsOfRequest(findings: readonly Finding[], r: RequestInfo, requests: readonly RequestInfo[]): Finding[] {
   return findings.filter((f) => {
-    if (f.requestId !== r.id) return false;
+    if (f.requestId !== r.id) {
+      // As the analysis lists a request's findings (RequestInfo.findings): those that name it
+      // among their related requests, and those of no request it files under it (a session's
+      // expiry, under the requests it broke).
+      if (f.relatedRequestIds?.includes(r.id)) return true;
+      return f.requestId === undefined && r.findings.includes(f.code);
+    }
     if (f.streamId === undefined || f.streamId === r.streamId || f.streamId === r.responseStreamId) return true;
     // Another request with this id owns the stream (id reuse): not this one's.
     return !requests.some((o) => o !== r && o.id === r.id && (o.streamId === f.streamId || o.responseStreamId === f.streamId));

@@ -55,6 +55,9 @@ export const VERDICT_TEXT: Record<Verdict, string> = {
   pending: 'still waiting for a terminal response',
 };
 
+/** Every verdict, in the order above (output schemas list them from here, not by hand). */
+export const VERDICTS = Object.keys(VERDICT_TEXT) as [Verdict, ...Verdict[]];
+
 export const ADVICE_DUPLICATED =
   'Discard the accumulated state (parts were applied twice), or de-duplicate what the request accumulated by event id and by content, then re-issue the request or read the state explicitly.';
 

@@ -20,7 +20,8 @@ export interface Explanation {
 
 export function explainCode(code: FindingCode): Explanation {
   const help = FINDING_HELP[code];
-  const todo = /\*\*What to do\.\*\*\s*([\s\S]*?)(?:\n\n|$)/.exec(help.markdown)?.[1]?.replace(/\s*\n\s*/g, ' ').trim();
+  // docs/findings.md starts the paragraph "**What to do.**" in most sections, "What to do:" in some.
+  const todo = /(?:^|\n\n)(?:\*\*What to do\.\*\*|What to do:)\s*([\s\S]*?)(?:\n\n|$)/.exec(help.markdown)?.[1]?.replace(/\s*\n\s*/g, ' ').trim();
   return { code, title: TITLE[code], severity: SEVERITY[code], summary: help.summary, explanation: help.markdown, ...(todo ? { whatToDo: todo } : {}) };
 }
 

@@ -1,6 +1,7 @@
 // Output schemas of the tools (outputSchema: the client can validate structuredContent, and a
 // model sees the shape before it calls). They mirror views.ts.
 import { z } from 'zod';
+import { VERDICTS } from '../../core/presentation';
 
 const sev = z.enum(['error', 'warning', 'info']);
 const str = z.string();
@@ -135,7 +136,7 @@ export const request = z.object({
   name: str,
   method: str,
   tool: nstr,
-  verdict: z.enum(['complete', 'complete-unverified', 'lossy', 'incomplete', 'pending']),
+  verdict: z.enum(VERDICTS),
   verdictText: str,
   response: nstr,
   streamId: str,

@@ -1,7 +1,7 @@
 // The answers of the tools, as plain data built from the core's analysis: a summary first, short
 // ids to drill down with (s1 for a session, f3 for a finding, stream ids as the core names them),
 // every wording from the core (presentation.ts, presentation-eras.ts) or docs/findings.md.
-import { lossDetail, sortFindings, VERDICT_TEXT, worstForRequest, captureSummary, ADVICE_LOSSY } from '../../core/presentation';
+import { lossDetail, sortFindings, VERDICT_TEXT, worstForRequest, captureSummary, ADVICE_LOSSY, ADVICE_DUPLICATED } from '../../core/presentation';
 import { ERA_LABEL, linkText, serverOf, sessionTitle, subscriptionText } from '../../core/presentation-eras';
 import type { AnalysisSnapshot, Finding, RequestInfo, Session, SseEvent, Stream, Verdict } from '../../core/model';
 import { findingsOfRequest, requestName } from '../audit-input';
@@ -40,10 +40,19 @@ export function findRequest(snap: AnalysisSnapshot, ref: string, session: string
   const hits: { session: Session; request: RequestInfo }[] = [];
   for (const s of sessions) for (const r of snap.requests[s.key] ?? []) if (idMatches(r, ref)) hits.push({ session: s, request: r });
   if (hits.length === 0) throw new NotFound(`no request with id ${cap(ref, 80)}${session !== undefined ? ` in session ${session}` : ''}`);
-  if (hits.length > 1) {
-    throw new NotFound(`request id ${cap(ref, 80)} is in ${hits.length} sessions (${hits.map((h) => sessionRef(snap, h.session)).join(', ')}): say which with "session"`);
+  // `2` names the number 2 and the string "2": the id written exactly as the request's JSON text
+  // ("\"2\"" for the string) picks one.
+  const exact = hits.filter((h) => h.request.id === ref);
+  const pick = exact.length > 0 ? exact : hits;
+  if (pick.length > 1) {
+    const where = [...new Set(pick.map((h) => sessionRef(snap, h.session)))];
+    throw new NotFound(
+      where.length > 1
+        ? `request id ${cap(ref, 80)} is in ${where.length} sessions (${where.join(', ')}): say which with "session"`
+        : `${pick.length} requests of session ${where[0]} have id ${cap(ref, 80)} (the client used it again): list_requests lists them with their streams`,
+    );
   }
-  return hits[0]!;
+  return pick[0]!;
 }
 
 // ---------------------------------------------------------------- pieces
@@ -233,6 +242,7 @@ export function requestView(snap: AnalysisSnapshot, s: Session, r: RequestInfo) 
   const loss = r.verdict === 'lossy' || fs.some((f) => f.missing) ? lossDetail(snap, s.key, r) : undefined;
   const advice: { code: string; whatToDo: string }[] = [];
   if (r.verdict === 'lossy') advice.push({ code: 'lossy-result-accepted', whatToDo: ADVICE_LOSSY });
+  if (r.verdict === 'duplicated') advice.push({ code: 'duplicate-output-accepted', whatToDo: ADVICE_DUPLICATED });
   for (const f of fs) {
     if (advice.some((a) => a.code === f.code)) continue;
     const a = adviceFor(f.code);

@@ -185,6 +185,41 @@ describe.each(transports)('over %s', (_name, connect) => {
     expect(await refusal(c.client, 'get_request', { capture: id, request: '999' })).toMatch(/no request/);
   });
 
+  it('get_request on every request of every fixture: its output schema holds (the client checks it), verdict and findings as the core lists them', async () => {
+    let duplicated = 0;
+    for (const file of FILES) {
+      const snap = analyse(file);
+      if (snap.sessions.length === 0) continue;
+      const id = await idOf(file);
+      for (const [si, s] of snap.sessions.entries()) {
+        const reqs = snap.requests[s.key] ?? [];
+        for (const r of reqs) {
+          // a request id the client used twice in the session is refused by name (below)
+          if (reqs.filter((q) => q.id === r.id).length > 1) continue;
+          const got = await callTool(c.client, 'get_request', { capture: id, session: `s${si + 1}`, request: r.id });
+          expect(got.verdict, `${file} ${r.id}`).toBe(r.verdict);
+          // before: 'duplicated' failed the output schema; findings the analysis files under the
+          // request through relatedRequestIds or a session's finding (session-expired) were left out
+          const codes = new Set(got.findings.map((f: { code: string }) => f.code));
+          if (got.moreFindings === 0) expect(codes, `${file} ${r.id}`).toEqual(new Set(r.findings));
+          else for (const code of codes) expect(r.findings).toContain(code);
+          if (r.verdict === 'duplicated') {
+            duplicated++;
+            expect(got.whatToDo.map((a: { code: string }) => a.code)).toContain('duplicate-output-accepted');
+          }
+        }
+      }
+    }
+    expect(duplicated).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('explain_finding: "What to do:" sections give their advice too (result-not-taken, tool-rerun-risk)', async () => {
+    for (const code of ['result-not-taken', 'tool-rerun-risk', 'destructive-tool-rerun', 'duplicate-output-accepted']) {
+      const e = await callTool(c.client, 'explain_finding', { code });
+      expect(e.whatToDo, code).toBeTruthy();
+    }
+  });
+
   it('diff_captures: lossless vs lossy names the new gap and the changed verdict, and nothing else', async () => {
     const base = await idOf('lossless.capture.json');
     const head = await idOf('lossy.capture.json');
