@@ -32,7 +32,7 @@ export async function openV2Session(s: ProbeSettings, src: string, mode: 'auto' 
     client,
     era: client.getProtocolEra() === 'modern' ? 'modern' : 'legacy',
     call: (name, args, o) => client.callTool({ name, arguments: args }, { onprogress: () => {}, timeout: o.timeout, ...(o.signal ? { signal: o.signal } : {}) }),
-    listTools: async () => (await client.listTools()).tools,
+    listTools: async () => (await client.listTools(undefined, { timeout: s.timeoutMs })).tools,
     recorder,
     sessionId: transport.sessionId,
     protocolVersion: client.getNegotiatedProtocolVersion?.() ?? transport.protocolVersion,

@@ -32,11 +32,12 @@ export async function openSession(s: ProbeSettings, src: string): Promise<ProbeS
   const client = new Client({ name: 'mcp-stream-inspector-probe', version: PRODUCT_VERSION }, { capabilities: {} });
   // The SDK reports stream errors (our own cuts among them) here; the records hold them.
   client.onerror = () => {};
-  await client.connect(transport);
+  // Bounded by --timeout, as every call is (the SDK's default is 60 s: a server that never answers).
+  await client.connect(transport, { timeout: s.timeoutMs });
   return {
     era: 'legacy',
     call: (name, args, o) => client.callTool({ name, arguments: args }, undefined, { onprogress: () => {}, timeout: o.timeout, ...(o.signal ? { signal: o.signal } : {}) }),
-    listTools: async () => (await client.listTools()).tools,
+    listTools: async () => (await client.listTools(undefined, { timeout: s.timeoutMs })).tools,
     recorder,
     sessionId: transport.sessionId,
     protocolVersion: transport.protocolVersion,

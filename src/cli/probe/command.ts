@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { exportJson } from '../../export/json';
 import { terminalSafe } from '../report';
-import { redactRecords } from './redact';
+import { redactRecords, redactText } from './redact';
 import { renderJson, renderJunit, renderText } from './render';
 import { renderSarif } from './render-sarif';
 import { ProbeError, runProbe } from './run';
@@ -167,7 +167,8 @@ export async function probeCommand(argv: string[], io: Io, env: Record<string, s
     result = await runProbe(s);
   } catch (e) {
     const msg = e instanceof ProbeError ? e.message : `the probe failed (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`;
-    io.stderr(`${NAME}: ${terminalSafe(msg)}\n`);
+    // An error can quote the server's answer, and a server can echo the credentials it refused.
+    io.stderr(`${NAME}: ${terminalSafe(redactText(msg, secrets))}\n`);
     return 2;
   }
   const { card, captures } = result;

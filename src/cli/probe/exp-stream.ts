@@ -44,6 +44,10 @@ export async function baselineExperiment(a: ProbeSession, s: ProbeSettings, tool
   const primed = !!first && first.id !== undefined && !first.data;
   const summary = `tools/call ${tool}: ${post.contentType?.split(';')[0] ?? 'no body'}, ${post.events.length} events (${ids.length} with ids${ids.length ? `: ${idList(ids)}` : ''}), ${run.messages.filter(isNotification).length} notifications, ${results === 1 ? 'the result once' : `${results} results`}${run.outcome.ok ? '' : ` (call failed: ${run.outcome.error})`}`;
   if (results === 1) ev.push({ on: 'terminal-pinned', verdict: 'pass', text: `the result arrived once${ids.length ? ` (event ${post.events.find((e) => e.msg && isResponse(e.msg))?.id ?? 'without id'})` : ''}` });
+  else if (results === 0 && run.outcome.timedOut && (post.end === undefined || post.end === 'page-aborted' || post.end === 'page-cancelled'))
+    // The probe gave up first (--timeout): the stream was still open, and a slow tool is no
+    // failure of the server.
+    ev.push({ on: 'terminal-pinned', verdict: 'unknown', text: `no result within --timeout ${s.timeoutMs} ms: the stream was still ${post.end === undefined ? 'open' : `open until the probe closed it (${post.end})`} after ${post.events.length} events; raise --timeout to let the tool finish`, events: ids.slice(-3) });
   else if (results === 0) ev.push({ on: 'terminal-pinned', verdict: 'fail', text: `the result never reached the client: the stream ${post.end === 'complete' ? 'ended' : `ended (${post.end ?? 'open'})`} after ${post.events.length} events${run.outcome.timedOut ? '; the call timed out' : ''}`, events: ids.slice(-3) });
   else ev.push({ on: 'terminal-pinned', verdict: 'fail', text: `the result arrived ${results} times` });
   if (post.contentType?.startsWith('text/event-stream')) {
@@ -52,7 +56,8 @@ export async function baselineExperiment(a: ProbeSession, s: ProbeSettings, tool
     else if (ids.length) ev.push({ on: 'priming', verdict: 'fail', text: `no priming event: the first id comes with event ${first!.n}; a cut before it cannot be resumed` });
     else ev.push({ on: 'priming', verdict: 'fail', text: 'no event carries an id: the stream cannot be resumed' });
   }
-  return { result: { name, status: 'ran', summary, evidence: ev, ...(run.rpcId ? { requestIds: [run.rpcId] } : {}) }, baseline: { run, post, messages: run.messages, events: post.events.length, ids, primed } };
+  const timedOut = ev.some((e) => e.on === 'terminal-pinned' && e.verdict === 'unknown');
+  return { result: { name, status: 'ran', summary, evidence: ev, ...(run.rpcId ? { requestIds: [run.rpcId] } : {}), ...(timedOut ? { timedOut } : {}) }, baseline: { run, post, messages: run.messages, events: post.events.length, ids, primed } };
 }
 
 /** Where to cut: before the first event, right after the priming event, half-way, before the last. */

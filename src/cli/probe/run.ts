@@ -46,8 +46,9 @@ function attribute(experiments: ExperimentResult[], findings: readonly Finding[]
       continue;
     }
     // A call the probe cut before any id cannot get its result: that, and only that, is expected.
-    const expected = x.causedByProbe && (f.code === 'result-missing' || f.code === 'request-abandoned');
-    (x.findings ??= []).push({ code: f.code, severity: f.severity, message: expected ? `${f.message} (the probe's own cut before any id: expected)` : f.message, eventIds: f.eventIds });
+    const expected = (x.causedByProbe === true || x.timedOut === true) && (f.code === 'result-missing' || f.code === 'request-abandoned');
+    const why = x.timedOut ? 'the probe gave up at --timeout: raise it to let the tool finish' : "the probe's own cut before any id: expected";
+    (x.findings ??= []).push({ code: f.code, severity: f.severity, message: expected ? `${f.message} (${why})` : f.message, eventIds: f.eventIds });
     const on = CODE_CONDITION[f.code];
     if (asEvidence && on && !expected && f.severity !== 'info') x.evidence.push({ on, verdict: f.severity === 'error' ? 'fail' : 'unknown', text: `the core: ${f.code}: ${f.message}`, ...(f.eventIds.length ? { events: f.eventIds.slice(0, 8) } : {}) });
   }

@@ -56,6 +56,8 @@ export interface ExperimentResult {
   capture?: string;
   /** The probe itself made the call fail (a cut before any id): the core's findings on it are expected. */
   causedByProbe?: boolean;
+  /** The probe gave up on its call (--timeout) with the stream still open: its missing result is the probe's. */
+  timedOut?: boolean;
 }
 
 export interface ConditionGrade {

@@ -101,6 +101,16 @@ describe('probe: against a server', () => {
     expect(ro.tool).toBe('flood');
   });
 
+  it('a tool slower than --timeout: terminal pinned is unknown (raise --timeout), not a failure of the server', async () => {
+    const r = await probe(lossless.url, ['--tool', 'long_task', '--args', '{"chunks":4,"delayMs":400}', '--timeout', '700', ...QUICK, '--format', 'json']);
+    const c = JSON.parse(r.stdout) as ReportCard;
+    const pinned = c.experiments[0]!.evidence.find((e) => e.on === 'terminal-pinned')!;
+    // before: fail, 'the result never reached the client … the call timed out', overall no, exit 1
+    expect(pinned.verdict).toBe('unknown');
+    expect(pinned.text).toContain('raise --timeout');
+    expect(c.conditions.find((x) => x.key === 'terminal-pinned')?.verdict).not.toBe('fail');
+  });
+
   it('sends the auth headers from flags and the environment, and never prints nor saves them', async () => {
     const env = { MCP_PROBE_HEADERS: 'X-Api-Key: k3y-from-env' };
     const s = parseProbeArgs([lossless.url, ...LONG_TASK, ...QUICK, '--header', 'Authorization: Bearer s3cr3t-token'], env);
