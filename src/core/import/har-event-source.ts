@@ -71,7 +71,8 @@ export function readEventSourceMessages(raw: unknown, at: { start: number; respo
     // `eventId` (CDP, DevTools, cypress-har-generator); `id` / `lastEventId` from other recorders.
     const id = text(m.eventId ?? m.lastEventId ?? m.id);
     if (id !== undefined) {
-      noIds = false;
+      // CDP and DevTools write '' before any id: that is no id.
+      if (id !== '') noIds = false;
       last = id;
     }
     let t: number;

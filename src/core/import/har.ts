@@ -113,7 +113,8 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
     };
     push(start, 2, 0, requestRec);
 
-    const status = isObj(res) && typeof res.status === 'number' ? res.status : 0;
+    // Some writers give the status as text ("200").
+    const status = isObj(res) ? (typeof res.status === 'number' ? res.status : typeof res.status === 'string' && /^\d{3}$/.test(res.status.trim()) ? Number(res.status.trim()) : 0) : 0;
     const error =
       isObj(res) && typeof res._error === 'string' && res._error
         ? res._error
@@ -132,7 +133,8 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
     if (hasResponse) {
       const resHeaders = headers(res.headers);
       const content = isObj(res.content) ? res.content : {};
-      const mime = (headerOf(resHeaders, 'content-type') ?? (typeof content.mimeType === 'string' ? content.mimeType : '')).toLowerCase();
+      // The header, else content.mimeType (also when the header is there but empty).
+      const mime = (headerOf(resHeaders, 'content-type') || (typeof content.mimeType === 'string' ? content.mimeType : '')).toLowerCase();
       const base = mime.split(';', 1)[0]!.trim();
       const capture = base === 'text/event-stream' ? 'sse' : base === 'application/json' || base.endsWith('+json') ? 'json' : 'none';
       push(responseT, 3, 1, {
@@ -217,7 +219,8 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
         if (rest) push(bodyT, 3, 3, { kind: 'chunk', src, t: bodyT, conn, text: rest, bytes: Math.max(0, bodyBytes() - fb) });
       } else if (text !== undefined && text.length > 0 && capture !== 'none') {
         push(bodyT, 3, 2, { kind: 'chunk', src, t: bodyT, conn, text, bytes: bodyBytes() });
-      } else if (text === undefined && (esm = readEventSourceMessages(raw._eventSourceMessages, { start, responseT, endT }))) {
+      } else if ((text === undefined || text === '') && (esm = readEventSourceMessages(raw._eventSourceMessages, { start, responseT, endT }))) {
+        // (text "" beside the messages: a writer that puts `responseBody ?? ''` there kept no body)
         // Events only in `_eventSourceMessages` (other HAR writers; har-event-source.ts).
         esm.events.forEach((e, k) => push(e.t, 3, 2 + k, { kind: 'es-event', src, conn, ...e }));
         esmEntries.push({ t: start, method, url: req.url, imported: esm });

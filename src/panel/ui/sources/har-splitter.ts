@@ -34,7 +34,9 @@ export function createHarSplitter(src: string | undefined, previewMin = PREVIEW_
   let pending: { scan: ReturnType<typeof createValueScan>; preview: EntryPreview | undefined } | undefined;
   let entryIndex = 0;
   let state: State = 'top';
-  const members: Record<string, unknown> = {};
+  // No prototype: a member named "__proto__" is a member (JSON.parse's own object has it as one),
+  // not this object's prototype through which other members would be found.
+  const members: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const seen = new Set<string>();
   let first = true;
   let out: CaptureRecord[] = [];
@@ -99,6 +101,8 @@ export function createHarSplitter(src: string | undefined, previewMin = PREVIEW_
               first = true;
               continue;
             }
+            // entries that are no list: the whole-file path says what is wrong with the file
+            if (key === 'entries') throw new Fallback();
             const vEnd = sc.value(q);
             members[key] = JSON.parse(t.slice(q, vEnd));
             seen.add(key);
