@@ -169,8 +169,10 @@ export function registerFileTools(server: McpServer, ctx: McpContext): void {
     ({ capture, stream, fromId, toId, maxDataChars, cursor, limit }) =>
       guarded(async () => {
         const c = await captureFor(ctx, capture);
-        const s = findStream(c.snapshot(), stream);
-        const evs = eventsOf(s, fromId, toId, maxDataChars ?? DATA_MAX);
+        const snap = c.snapshot();
+        const s = findStream(snap, stream);
+        const kind = snap.sessions.find((x) => x.streamIds.includes(s.id))?.idScheme.kind;
+        const evs = eventsOf(s, fromId, toId, maxDataChars ?? DATA_MAX, kind === 'contiguous' || kind === 'sparse');
         const page = paginate(evs, { t: 'events', c: c.id, stream, fromId, toId, maxDataChars }, cursor, limit);
         return ok({ capture: c.id, streamId: s.id, events: page.items, total: page.total, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
       }),

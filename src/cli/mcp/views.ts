@@ -204,25 +204,29 @@ function eventView(e: SseEvent, dataMax: number) {
 }
 export type EventView = ReturnType<typeof eventView>;
 
-const counterOf = (id: string | undefined): number | undefined => {
-  const m = id === undefined ? null : /(\d{1,15})$/.exec(id);
-  return m ? Number(m[1]) : undefined;
+/** An id's prefix and trailing counter (`a-12`: `a-`, 12), or undefined when it ends in no number. */
+const counterOf = (id: string | undefined): { prefix: string; n: number } | undefined => {
+  const m = id === undefined ? null : /^(.*?)(\d{1,15})$/.exec(id);
+  return m ? { prefix: m[1]!, n: Number(m[2]) } : undefined;
 };
 
 /**
- * The events of a stream between two event ids (inclusive): by their counter when both bounds and
- * the events end in a number, else from the first event with id `from` to the first with id `to`.
+ * The events of a stream between two event ids (inclusive): by their counter when the session's
+ * ids are counters (`counters`: its scheme is contiguous or sparse) and both bounds and the events
+ * end in one under the same prefix, else from the first event with id `from` to the first with id
+ * `to` (an opaque id, a UUID, ends in digits that count nothing).
  */
-export function eventsOf(s: Stream, from: string | undefined, to: string | undefined, dataMax = DATA_MAX): EventView[] {
+export function eventsOf(s: Stream, from: string | undefined, to: string | undefined, dataMax = DATA_MAX, counters = true): EventView[] {
   const all = eventsAtSnapshot(s);
   let sel = all;
   if (from !== undefined || to !== undefined) {
     const a = counterOf(from);
     const b = counterOf(to);
-    if ((from === undefined || a !== undefined) && (to === undefined || b !== undefined)) {
+    const prefix = a?.prefix ?? b?.prefix;
+    if (counters && (from === undefined || a !== undefined) && (to === undefined || b !== undefined) && (a === undefined || b === undefined || a.prefix === b.prefix)) {
       sel = all.filter((e) => {
-        const n = counterOf(e.id);
-        return n !== undefined && (a === undefined || n >= a) && (b === undefined || n <= b);
+        const c = counterOf(e.id);
+        return c !== undefined && c.prefix === prefix && (a === undefined || c.n >= a.n) && (b === undefined || c.n <= b.n);
       });
     } else {
       const i = from === undefined ? 0 : all.findIndex((e) => e.id === from);

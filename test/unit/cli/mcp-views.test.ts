@@ -2,7 +2,9 @@
 // wrote as a number and as a string, and an id it used twice.
 import { describe, expect, it } from 'vitest';
 import { analyzeRecords } from '../../../src/core/analyzer';
-import { findRequest } from '../../../src/cli/mcp/views';
+import { eventsOf, findRequest } from '../../../src/cli/mcp/views';
+import { importText } from '../../../src/core/import';
+import { readFileSync } from 'node:fs';
 import { Capture, ev, initSession, result } from '../core/helpers';
 
 const call = (id: number | string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 't', arguments: {} } });
@@ -30,5 +32,23 @@ describe('findRequest', () => {
   it('an id the client used twice in one session: the refusal says so, not "in 2 sessions"', () => {
     const snap = capture([5, 5]);
     expect(() => findRequest(snap, '5', 's1')).toThrow(/2 requests of session s1 have id 5 \(the client used it again\)/);
+  });
+});
+
+describe('eventsOf (get_events fromId / toId)', () => {
+  it('opaque ids (UUIDs that end in digits): the events from the one with id fromId to the one with id toId, as the tool asks for them', () => {
+    const snap = analyzeRecords(importText(readFileSync('test/fixtures/captures/python-example.har', 'utf8')).records);
+    let checked = 0;
+    for (const st of Object.values(snap.streams)) {
+      const ids = st.events.map((e) => e.id).filter((x): x is string => x !== undefined);
+      if (ids.length < 2) continue;
+      const kind = snap.sessions.find((x) => x.streamIds.includes(st.id))!.idScheme.kind;
+      expect(kind).toBe('opaque');
+      const got = eventsOf(st, ids[0], ids.at(-1), 200, kind === 'contiguous' || kind === 'sparse').map((e) => e.id);
+      // before: compared by the digits the UUIDs end in ([] or the wrong events)
+      expect(got).toEqual(st.events.map((e) => e.id));
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(0);
   });
 });
