@@ -66,6 +66,10 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
   let fallbackT = 0;
   const esmEntries: Parameters<typeof eventSourceMessagesNotice>[0][number][] = [];
   const cors = harCorsCheck();
+  /** Entries read, and whether any start time has a fraction of a second (see logRecords). */
+  let entries = 0;
+  let subSecond = false;
+  let firstStart = Infinity;
   const entry = (raw: unknown, i: number): void => {
     if (!isObj(raw)) throw new ImportError(`HAR entry ${i} is not an object`);
     const req = raw.request;
@@ -74,7 +78,10 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
     cors.see(raw);
     const conn = `e${i}`;
     let start = typeof raw.startedDateTime === 'string' ? Date.parse(raw.startedDateTime) : NaN;
+    entries++;
+    if (typeof raw.startedDateTime === 'string' && /:\d\d[.,]\d/.test(raw.startedDateTime)) subSecond = true;
     if (!Number.isFinite(start)) start = fallbackT;
+    firstStart = Math.min(firstStart, start);
     fallbackT = Math.max(fallbackT, start);
     const total = num(raw.time);
     const timings = isObj(raw.timings) ? raw.timings : {};
@@ -255,6 +262,11 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
   };
   const logRecords = (log: Record<string, unknown>): void => {
   const esmNote = eventSourceMessagesNotice(esmEntries);
+  // Start times to the second only: connections that began in one second (a cut stream and its
+  // resume) are in file order there, and their events placed from those times; what depends on
+  // their order (a gap across a reconnect, progress going back) may come from the file's clock.
+  if (entries > 1 && !subSecond && Number.isFinite(firstStart))
+    timed.push({ t: firstStart, rank: 1, entry: -1, step: 0, rec: { kind: 'notice', src, t: firstStart, level: 'warning', code: 'har-second-precision', message: `The file's ${entries} entries give their start times to the second only (startedDateTime without milliseconds): connections that began in the same second are taken in the file's order, and their events are placed from those times. Findings that depend on the order of events across connections (a gap or a duplicate across a reconnect, progress going back) may come from that, not from the traffic.` } });
   if (esmNote) timed.push({ t: esmNote.t, rank: 1, entry: -1, step: 0, rec: { ...esmNote, src } });
   // What only the network view shows (CORS), as the live panel's witness reports it.
   for (const n of cors.notices(src, Array.isArray(log._msiRecords))) timed.push({ t: n.t, rank: 1, entry: -1, step: 0, rec: n });
