@@ -111,8 +111,11 @@ export async function standaloneExperiment(a: ProbeSession, s: ProbeSettings): P
   if (id === undefined) return { name, status: 'skipped', summary: `the standalone GET stream carried no id within the probe (${get.events.length} events): nothing to resume from`, evidence: [] };
   // On session A's own recorder: the resume belongs to its capture.
   const rec = a.recorder;
+  const before = new Set(connsOf(rec.records).map((x) => x.conn));
   await rawGet(rec, s.url, { sessionId: a.sessionId, protocolVersion: a.protocolVersion, lastEventId: id, extra: s.headers }, s.listenMs);
-  const c = last(rec);
+  // This GET, not the last connection of the recorder: the server may close the SDK's standalone
+  // stream when this one takes over, and the SDK reconnects it (its own cursor) on the same one.
+  const c = connsOf(rec.records).find((x) => !before.has(x.conn) && x.method === 'GET' && x.lastEventId === id);
   const ev: Evidence[] = [];
   if (c?.status === 200) ev.push({ on: 'gapless-retention', verdict: 'pass', text: `the standalone stream's cursor ${shortId(id)} is honoured (${answerText(c)})`, events: [id] });
   else if (c?.status === 409) ev.push({ on: 'gapless-retention', verdict: 'unknown', text: `the resume of the standalone stream from ${shortId(id)} was answered 409 (a standalone stream is still open)`, events: [id] });
