@@ -19,10 +19,29 @@ export function messageLabel(m: Record<string, unknown>): string {
   return `${String(m.method)}${pos}`;
 }
 
+/** A message's method and the names of its members, values left out: `notifications/message {data:{at,chunk,index},level}`. */
+export function messageShape(m: Record<string, unknown>): string {
+  const shape = (v: unknown, depth: number): string => {
+    if (Array.isArray(v)) return `[${depth > 6 ? '' : v.map((x) => shape(x, depth + 1)).join(',')}]`;
+    if (v && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      return `{${Object.keys(o).filter((k) => k !== 'progressToken').sort().map((k) => `${k}${depth > 6 ? '' : `:${shape(o[k], depth + 1)}`}`).join(',')}}`;
+    }
+    return typeof v;
+  };
+  return isResponse(m) ? ('error' in m ? 'error' : 'result') : `${String(m.method)} ${shape(m.params ?? null, 0)}`;
+}
+
 export interface Delivery {
   missing: Record<string, unknown>[];
   duplicated: Record<string, unknown>[];
   foreign: Record<string, unknown>[];
+  /**
+   * Messages the baseline shows and the run delivered with other values in the same members (a
+   * tool whose output changes between calls: a timestamp, a random id): taken out of `missing`
+   * and `foreign`, as content cannot tell whether they are the same events. [baseline's, run's].
+   */
+  changed: [Record<string, unknown>, Record<string, unknown>][];
   reordered: boolean;
   results: number;
 }
@@ -48,13 +67,27 @@ export function compareDelivery(baseline: readonly Record<string, unknown>[], go
     else if (n > w.n) duplicated.push(m);
     else order.push(k);
   }
-  const missing: Record<string, unknown>[] = [];
+  let missing: Record<string, unknown>[] = [];
   for (const [k, w] of want) for (let i = seen.get(k) ?? 0; i < w.n; i++) missing.push(w.m);
+  // A message left out and one the baseline lacks, of the same shape: the same event with other values.
+  const changed: [Record<string, unknown>, Record<string, unknown>][] = [];
+  if (missing.length && foreign.length) {
+    const left = missing.slice();
+    const kept: Record<string, unknown>[] = [];
+    for (const f of foreign) {
+      const i = isResponse(f) ? -1 : left.findIndex((m) => !isResponse(m) && messageShape(m) === messageShape(f));
+      if (i === -1) kept.push(f);
+      else changed.push([left.splice(i, 1)[0]!, f]);
+    }
+    missing = left;
+    foreign.splice(0, foreign.length, ...kept);
+  }
   const expected = baseline.map(messageKey).filter((k) => order.includes(k));
   return {
     missing,
     duplicated,
     foreign,
+    changed,
     reordered: expected.length === order.length && expected.some((k, i) => k !== order[i]),
     results: got.filter(isResponse).length,
   };

@@ -67,6 +67,11 @@ export function cutPoints(b: Baseline): number[] {
   return [...new Set(ks)].sort((x, y) => x - y);
 }
 
+/** Messages delivered with other values than the baseline's: content cannot grade them (the ids and the core's analysis still do). */
+function changedEvidence(on: 'gapless-retention' | 'drops-only-idempotent', d: Delivery): Evidence {
+  return { on, verdict: 'unknown', text: `${d.changed.length} message(s) came with other values than the baseline's in the same members (${list(d.changed.map(([, m]) => m))}): the tool's output changes between calls (a time, a random id), so their content cannot show whether they are the same events; the event ids and the core's analysis of the capture still can` };
+}
+
 function deliveryEvidence(d: Delivery, cursor: string, resumed: ProbeConn[], replay: ProbeConn | undefined, lossyBaseline: boolean): Evidence[] {
   const ev: Evidence[] = [];
   const cumulativeMissing = d.missing.filter((m) => !isResponse(m));
@@ -79,6 +84,7 @@ function deliveryEvidence(d: Delivery, cursor: string, resumed: ProbeConn[], rep
   }
   if (d.duplicated.some((m) => !isResponse(m))) ev.push({ on: 'gapless-retention', verdict: 'fail', text: `the replay after cursor ${shortId(cursor)} delivered again what the client had: ${list(d.duplicated.filter((m) => !isResponse(m)))}` });
   if (d.foreign.length && !lossyBaseline) ev.push({ on: 'gapless-retention', verdict: 'fail', text: `the replay after cursor ${shortId(cursor)} carried ${d.foreign.length} message(s) the baseline's stream does not have (another stream's events): ${list(d.foreign)}` });
+  if (d.changed.length) ev.push(changedEvidence('gapless-retention', d));
   if (d.reordered) ev.push({ on: 'gapless-retention', verdict: 'fail', text: `the replay after cursor ${shortId(cursor)} changed the order of the messages` });
   if (d.results === 0) ev.push({ on: 'terminal-pinned', verdict: 'fail', text: `after the resume from ${shortId(cursor)} the result never arrived (${resumed.length} resume(s): status ${resumed.map((r) => r.status ?? 'failed').join(', ') || 'none made'})` });
   else if (d.results > 1) ev.push({ on: 'terminal-pinned', verdict: 'fail', text: `the result arrived ${d.results} times around the resume from ${shortId(cursor)}` });
@@ -126,6 +132,7 @@ export async function slowExperiment(a: ProbeSession, s: ProbeSettings, tool: st
   else ev.push({ on: 'drops-only-idempotent', verdict: 'pass', text: `nothing dropped, coalesced or reordered under a slow reader (${run.messages.length} messages)` });
   if (d.reordered) ev.push({ on: 'drops-only-idempotent', verdict: 'fail', text: 'the messages arrived in another order than the baseline' });
   if (d.foreign.length && !b.lossy) ev.push({ on: 'drops-only-idempotent', verdict: 'fail', text: `${d.foreign.length} message(s) differ from the baseline (coalesced or rewritten): ${list(d.foreign)}` });
+  if (d.changed.length) ev.push(changedEvidence('drops-only-idempotent', d));
   if (d.results === 1) ev.push({ on: 'terminal-pinned', verdict: 'pass', text: `the result arrived once under the slow reader (${run.outcome.ms} ms)` });
   else ev.push({ on: 'terminal-pinned', verdict: 'fail', text: d.results === 0 ? `under the slow reader the result was lost (${run.outcome.error ?? 'stream ended'})` : `the result arrived ${d.results} times` });
   return { name, status: 'ran', ...(run.rpcId ? { requestIds: [run.rpcId] } : {}), summary: `${run.messages.length} messages of the baseline's ${b.messages.length}, ${lost.length} lost, ${d.duplicated.length} duplicated; ${run.outcome.ok ? `result in ${run.outcome.ms} ms` : `call failed: ${run.outcome.error}`}`, evidence: ev };
