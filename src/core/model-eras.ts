@@ -60,7 +60,8 @@ export interface SubscriptionInfo {
   /**
    * open: still listening; complete: ended with its `complete` result; closed: the client closed it;
    * dropped: ended without the result; refused: the server answered it with an HTTP error status or
-   * a JSON-RPC error (the client never listened).
+   * a JSON-RPC error (before any acknowledgement the client never listened; after one, the error
+   * ended a listen that was on).
    */
   state: 'open' | 'complete' | 'closed' | 'dropped' | 'refused';
   /** For a refused listen: the HTTP status (400 or more), or the JSON-RPC error's code and message. */

@@ -68,5 +68,7 @@ export function subscriptionText(s: SubscriptionInfo): string {
       ? `; outage ${durationText(s.outage.to - s.outage.from)} until listen ${s.outage.relistenRequestId ?? '?'}: changes in it unknown`
       : '; outage to the end of the capture: changes unknown'
     : '';
-  return `listen ${s.requestId}${what}: ${SUB_STATE[s.state]}${refusalText(s.refusal)}, ${s.changes} change notification(s)${outage}`;
+  // An error after the acknowledgement (or after changes) ended a listen that was on: no refusal.
+  const state = s.state === 'refused' && (s.acknowledged !== undefined || s.changes > 0) ? 'ENDED WITH AN ERROR from the server after listening' : SUB_STATE[s.state];
+  return `listen ${s.requestId}${what}: ${state}${refusalText(s.refusal)}, ${s.changes} change notification(s)${outage}`;
 }

@@ -441,7 +441,7 @@ export function toOtlp(snap: AnalysisSnapshot, opts: OtlpOptions = {}): OtlpTrac
   const shown = new Set(snap.sessions.map((x) => x.key));
   const unplaced = snap.findings.filter((f) => f.sessionKey === undefined || !shown.has(f.sessionKey));
   if (snap.markers.length || unplaced.length) {
-    const tEnd = snap.markers.reduce((m, x) => Math.max(m, x.t), t0);
+    const tEnd = unplaced.reduce((m, f) => Math.max(m, findingTime(snap, f) ?? t0), snap.markers.reduce((m, x) => Math.max(m, x.t), t0));
     spans.push({
       traceId: idOf(`${seed}|trace|capture`, 16),
       spanId: idOf(`${seed}|capture`, 8),

@@ -57,15 +57,20 @@ export function filterRecords(records: readonly CaptureRecord[], snap: AnalysisS
     if (s) sig.add(`${s.method} ${s.url} ${s.start}`);
   }
   const keep = new Set<string>();
+  const present = new Set<string>();
   for (const c of groupConns(records)) {
     const r = c.request;
+    present.add(`${c.src}\u0000${c.conn}`);
     const bySig = r && sig.has(`${r.method} ${r.url} ${r.t}`);
     const byId = ids.has(c.conn) || ids.has(`${c.src}:${c.conn}`) || ids.has(`${c.src}/${c.conn}`) || ids.has(`${c.src}#${c.conn}`);
-    if (bySig || byId) keep.add(`${c.src}\u0000${c.conn}`);
+    // A connection whose request the capture lost belongs to no session it can name: the ids
+    // it delivered may excuse this session's gaps (lost-ids.ts), so it goes with it.
+    if (bySig || byId || !r) keep.add(`${c.src}\u0000${c.conn}`);
   }
   return records.filter((r) => {
     if ('conn' in r) return keep.has(`${r.src}\u0000${r.conn}`);
-    if (r.kind === 'capture-gap') return r.conns.length === 0 || r.conns.some((c) => keep.has(`${r.src}\u0000${c}`));
+    // (a gap that names only connections evicted whole may have held this session's ids too)
+    if (r.kind === 'capture-gap') return r.conns.length === 0 || r.conns.some((c) => keep.has(`${r.src}\u0000${c}`) || !present.has(`${r.src}\u0000${c}`));
     return true;
   });
 }

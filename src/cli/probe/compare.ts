@@ -32,6 +32,16 @@ export function messageShape(m: Record<string, unknown>): string {
   return isResponse(m) ? ('error' in m ? 'error' : 'result') : `${String(m.method)} ${shape(m.params ?? null, 0)}`;
 }
 
+/** How many leaf values (by path) two messages of one shape have in common. */
+function sameLeaves(a: unknown, b: unknown, depth = 0): number {
+  if (a && b && typeof a === 'object' && typeof b === 'object' && depth < 8) {
+    let n = 0;
+    for (const k of Object.keys(a as object)) n += sameLeaves((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], depth + 1);
+    return n;
+  }
+  return a === b ? 1 : 0;
+}
+
 export interface Delivery {
   missing: Record<string, unknown>[];
   duplicated: Record<string, unknown>[];
@@ -75,7 +85,21 @@ export function compareDelivery(baseline: readonly Record<string, unknown>[], go
     const left = missing.slice();
     const kept: Record<string, unknown>[] = [];
     for (const f of foreign) {
-      const i = isResponse(f) ? -1 : left.findIndex((m) => !isResponse(m) && messageShape(m) === messageShape(f));
+      // Of the messages left out with its shape, the one whose values agree with it most (#3 with
+      // #3, not with the first of that shape: a real loss of #2 stays #2's).
+      let i = -1;
+      let best = -1;
+      if (!isResponse(f)) {
+        const shape = messageShape(f);
+        left.forEach((m, k) => {
+          if (isResponse(m) || messageShape(m) !== shape) return;
+          const same = sameLeaves(m, f);
+          if (same > best) {
+            best = same;
+            i = k;
+          }
+        });
+      }
       if (i === -1) kept.push(f);
       else changed.push([left.splice(i, 1)[0]!, f]);
     }

@@ -140,7 +140,7 @@ function resumeTarget(A: AnalyzerState, st: StreamS, s: SessionState, cursor: st
       const x = s.streams[i]!;
       if (x === st || x.isResume || !x.root.requests.some((q) => q.response === undefined)) continue;
       const last = x.root.segments[x.root.segments.length - 1]!;
-      if (last.state === 'open' || lastIndexOfId(x, cursor) === -1) continue;
+      if (last.state === 'open' || !x.root.segments.some((seg) => lastIndexOfId(seg, cursor) !== -1)) continue;
       return last;
     }
     st.linkGuessed = true;

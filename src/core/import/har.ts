@@ -279,7 +279,7 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
         timed.push({ t: r.t, rank: 1, entry: -1, step: 0, rec: { kind: 'navigation', src, t: r.t, url: r.url, top: r.top !== false } });
       } else if (r.kind === 'capture-gap' && finite(r.lost) && Array.isArray(r.conns)) {
         const rsrc = typeof r.src === 'string' ? r.src : '';
-        const cs = (r.conns as unknown[]).filter((c): c is string => typeof c === 'string').map((c) => msiConn.get(rsrc + '\u0000' + c) ?? `x:${c}`);
+        const cs = (r.conns as unknown[]).filter((c): c is string => typeof c === 'string').map((c) => msiConn.get(rsrc + '\u0000' + c) ?? `x:${rsrc}:${c}`);
         const reason = typeof r.reason === 'string' && (CAPTURE_GAP_REASONS as readonly string[]).includes(r.reason) ? (r.reason as CaptureGapReason) : 'other';
         // (the network witness's request fields: method, url, why)
         const str = (k: string) => (typeof r[k] === 'string' ? { [k]: r[k] as string } : {});
@@ -289,7 +289,7 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
         // whose request the capture did not hold (no entry: our export keeps its records here).
         // Kept only as the contract's record.
         const rsrc = typeof r.src === 'string' ? r.src : '';
-        const rec = { ...r, src, seq: 1, conn: msiConn.get(rsrc + '\u0000' + r.conn) ?? `x:${r.conn}` };
+        const rec = { ...r, src, seq: 1, conn: msiConn.get(rsrc + '\u0000' + r.conn) ?? `x:${rsrc}:${r.conn}` };
         if (isRecord(rec)) {
           const { seq: _seq, ...noSeq } = rec;
           timed.push({ t: r.t, rank: 1, entry: -1, step: 0, rec: noSeq as NoSeq });

@@ -21,6 +21,8 @@ interface EsState {
    * (an id-only block, or an event type nobody listens to), which moves the browser's id unseen.
    */
   lastId: string;
+  /** The connection was lost and the browser will reconnect: the next attempt is still to record. */
+  pending: boolean;
 }
 
 const esStates = new WeakMap<EventSource, EsState>();
@@ -45,12 +47,20 @@ export function installEventSourceHook(emitter: Emitter): typeof EventSource | n
     return conn;
   }
 
+  /** Records the reconnect the browser makes after a lost connection (see the error listener). */
+  function reconnected(es: EventSource, st: EsState) {
+    if (!st.pending) return;
+    st.pending = false;
+    if (call<number>(readyStateGet, es) !== 2) st.conn = startAttempt(es, st, st.lastId);
+  }
+
   function listen(es: EventSource, st: EsState, type: string) {
     if (st.types.has(type)) return;
     st.types.add(type);
     call(nativeAdd, es, type, (ev: Event) => {
       const cur = esStates.get(es);
       if (!cur || !(ev instanceof MessageEvent)) return;
+      reconnected(es, cur);
       cur.lastId = ev.lastEventId;
       try {
         // The relay does not record: say that an event was read, without cloning its data.
@@ -72,10 +82,11 @@ export function installEventSourceHook(emitter: Emitter): typeof EventSource | n
 
   function instrument(es: EventSource) {
     const conn = startAttempt(es, null, '');
-    const st: EsState = { first: conn.id, conn, types: new Set(), url: call<string>(urlGet, es), lastId: '' };
+    const st: EsState = { first: conn.id, conn, types: new Set(), url: call<string>(urlGet, es), lastId: '', pending: false };
     esStates.set(es, st);
     listen(es, st, 'message');
     call(nativeAdd, es, 'open', () => {
+      reconnected(es, st);
       st.conn.emit({
         kind: 'response', conn: st.conn.id, t: now(), status: 200, statusText: '', headers: [],
         url: st.url, redirected: false, type: 'eventsource', capture: 'sse',
@@ -89,11 +100,11 @@ export function installEventSourceHook(emitter: Emitter): typeof EventSource | n
         // reconnect themselves). This listener runs before the page's (it was added at
         // construction): the next attempt is recorded only once the dispatch is over and the
         // EventSource is still connecting, or the capture would hold a reconnect never sent.
-        const lost = st.conn;
-        lost.end('network-error', 'connection lost');
-        N.setTimeout(() => {
-          if (st.conn === lost && call<number>(readyStateGet, es) === 0) st.conn = startAttempt(es, st, st.lastId);
-        }, 0);
+        // (A background tab delays this timer to ~1 s, not the browser's reconnect: the new
+        // connection's open or first event records the attempt first then.)
+        st.conn.end('network-error', 'connection lost');
+        st.pending = true;
+        N.setTimeout(() => reconnected(es, st), 0);
       } else if (state === 2) {
         st.conn.end('network-error', 'connection failed; browser gave up');
       }
@@ -118,6 +129,7 @@ export function installEventSourceHook(emitter: Emitter): typeof EventSource | n
   patchMethod(proto, 'close', {
     close(this: EventSource) {
       const st = esStates.get(this);
+      if (st) st.pending = false; // closed before the browser reconnected: no attempt
       if (st && call<number>(readyStateGet, this) !== 2) st.conn.end('closed', 'EventSource.close() by the page');
       return call(nativeClose, this);
     },

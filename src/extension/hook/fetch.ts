@@ -215,7 +215,8 @@ function wrappedOf(st: BodyState): ReadableStream<Uint8Array> {
  * gives data instead, which the next pull takes in order.
  */
 function abortIdle(cs: ConnState): void {
-  if (cs.conn.ended) return;
+  // A body faulted since it opened (a live fault) reads through the relay (faultPull), not here.
+  if (cs.conn.ended || cs.fault) return;
   for (const ref of cs.states) {
     const st = ref.deref();
     if (!st || !st.exposed || st.wrapped === null || st.pulling || st.eager !== null || st.controller === null) continue;

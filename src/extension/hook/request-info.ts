@@ -55,8 +55,9 @@ export function withHeadersRead(init: unknown): RequestInit | null {
   const next = (h as Iterator<unknown>).next;
   const iter = (h as Iterable<unknown>)[Symbol.iterator];
   if (typeof next !== 'function' || typeof iter !== 'function' || call(iter, h) !== h) return null;
-  const pairs: unknown[][] = [];
-  for (let r = call<IteratorResult<unknown>>(next, h); !r.done; r = call<IteratorResult<unknown>>(next, h)) pairs.push(Array.from(r.value as Iterable<unknown>));
+  // Each pair as the iterator gave it: the native fetch converts (and refuses) it as it would have.
+  const pairs: unknown[] = [];
+  for (let r = call<IteratorResult<unknown>>(next, h); !r.done; r = call<IteratorResult<unknown>>(next, h)) pairs.push(r.value);
   return Object.create(init, { headers: { value: pairs, enumerable: true, configurable: true, writable: true } }) as RequestInit;
 }
 

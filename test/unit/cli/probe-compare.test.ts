@@ -30,6 +30,13 @@ describe('compareDelivery', () => {
     expect(d.foreign).toEqual([other]);
   });
 
+  it('a message really left out among changed ones: the one left out is named, not the last of its shape', () => {
+    const base = [1, 2, 3, 4, 5].map((i) => log(i, `t${i}`));
+    const d = compareDelivery(base, [1, 3, 4, 5].map((i) => log(i, `u${i}`)));
+    expect(d.missing).toEqual([log(2, 't2')]);
+    expect(d.changed.map(([b]) => b)).toEqual([1, 3, 4, 5].map((i) => log(i, `t${i}`)));
+  });
+
   it('identical output: nothing changed, missing or foreign', () => {
     const base = [log(1, 't'), progress(1), result];
     expect(compareDelivery(base, base.slice())).toMatchObject({ missing: [], foreign: [], changed: [], duplicated: [], reordered: false });

@@ -136,6 +136,30 @@ describe('incremental snapshots equal fresh analyses at every batch', () => {
   });
 });
 
+describe('abandoned chains (derive/gaps.ts abandonedParts)', () => {
+  it('a gap excused while another chain was abandoned is decided again when that chain resumes (review of 2026-12-07)', () => {
+    const c = new Capture();
+    initSession(c);
+    const a = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(a);
+    c.chunk(a, ev('1', progress(2, 1)) + ev('2', message('a1')));
+    c.end(a, 'network-error');
+    const b = c.request({ sessionId: 'sess-1', body: call(3) });
+    c.response(b);
+    c.chunk(b, ev('3', message('b1')));
+    c.chunk(b, ev('6', message('b2')) + ev('7', result(3)));
+    c.end(b);
+    // A resumes: no longer abandoned, and its replay does not hold 4–5
+    const g = c.request({ sessionId: 'sess-1', lastEventId: '2' });
+    c.response(g);
+    c.chunk(g, ev('8', message('a2')) + ev('9', result(2)));
+    c.end(g);
+    for (const batches of [[0], [1], [2, 0, 5]]) check(c.records, batches);
+    const f = fresh(c.records, true).findings.find((x) => x.code === 'live-gap');
+    expect(f).toMatchObject({ severity: 'error', missing: '4–5' });
+  });
+});
+
 describe('sessions of one server (issue 10)', () => {
   it('several sessions on one counter: after every batch the same as a fresh analysis', async () => {
     const { sharedCounterCapture } = await import('./shared-counter');

@@ -84,6 +84,16 @@ describe('modern era and client judgements: review cases', () => {
     ]);
   });
 
+  it('F4b a listen acknowledged, then ended by a JSON-RPC error: it was listening (no "never listened")', () => {
+    const c = new Capture();
+    discover(c);
+    post(c, rpc('l3', 'subscriptions/listen', { notifications: { toolsListChanged: true } }), [ack, { jsonrpc: '2.0', id: 'l3', error: { code: -32603, message: 'gone' } }]);
+    const s = analyzeRecords(c.records);
+    const sub = s.sessions[0]!.subscriptions![0]!;
+    expect(sub.state).toBe('refused');
+    expect(subscriptionText(sub)).toContain('ENDED WITH AN ERROR from the server after listening (error -32603: gone)');
+  });
+
   it('F5 progress on a request\'s own stream belongs to that request, whatever another request used as token', () => {
     const c = new Capture();
     discover(c);

@@ -7,6 +7,7 @@ import type { CaptureRecord } from '../../../src/core/record';
 import { exportCapture, exportHar, exportJson, exportMarkdown, exportTrace } from '../../../src/export';
 import { lossyRecords } from '../../support/hand-made-lossy';
 import { orphanRecords, summary } from './helpers';
+import { Capture, call, ev, initSession, message, progress, result } from '../core/helpers';
 
 const dir = 'test/fixtures/captures';
 const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.capture.json')) : [];
@@ -57,6 +58,37 @@ describe('a connection without its request record', () => {
     expect(har.log.entries).toHaveLength(0);
     expect(har.log._msiRecords.map((r) => r.kind)).toEqual(['capture-gap', 'chunk', 'chunk', 'chunk', 'end']);
     expect(streams(analyzeRecords(importText(exportHar(records)).records))).toEqual(streams(before));
+  });
+
+  it('exported with its session (Export ▸ Selected session): kept, and the gap naming the connections evicted whole', () => {
+    // A jump on a stream, and a gap record naming only a connection evicted whole (no record of it
+    // left): the jump may be in it (a warning). Exported alone without the gap it was an error.
+    const c = new Capture();
+    initSession(c);
+    const a = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(a);
+    c.chunk(a, ev('1', progress(2, 1)) + ev('2', message('a1')));
+    const gapAt = c.records.at(-1)!.t + 1;
+    c.records.push({ kind: 'capture-gap', src: 'tab1', seq: c.records.length + 1, t: gapAt, lost: 3, conns: ['c9'], reason: 'buffer-cap' });
+    c.chunk(a, ev('5', message('a2')) + ev('6', result(2)));
+    c.end(a);
+    const withGap = c.records.map((r, i) => ({ ...r, seq: i + 1 }));
+    const snap0 = analyzeRecords(withGap);
+    expect(snap0.findings.find((f) => f.code === 'live-gap')?.severity).toBe('warning');
+    for (const kind of ['json', 'har'] as const) {
+      const out = exportCapture(kind, { records: withGap, snapshot: snap0, sessionKey: snap0.sessions[0]!.key, createdAt: '2026-12-07T00:00:00.000Z' });
+      expect(summary(analyzeRecords(importText(out.text).records)), kind).toEqual(summary(snap0));
+    }
+    const records = orphanRecords();
+    const snap = analyzeRecords(records);
+    for (const s of snap.sessions) {
+      for (const kind of ['json', 'har'] as const) {
+        const out = exportCapture(kind, { records, snapshot: snap, sessionKey: s.key, createdAt: '2026-12-07T00:00:00.000Z' });
+        const again = analyzeRecords(importText(out.text).records);
+        expect(summary(again), kind).toEqual(summary(snap));
+        expect(again.findings.filter((f) => f.code === 'capture-gap').length, kind).toBe(snap.findings.filter((f) => f.code === 'capture-gap').length);
+      }
+    }
   });
 });
 

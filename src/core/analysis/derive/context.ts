@@ -26,6 +26,8 @@ export interface Derivation {
   /** Change counters of what the gap decisions read: lost parts, other sessions' ids. */
   lossRev: number;
   peerRev: number;
+  /** The session's abandoned chains (derive/gaps.ts), by stream id: a gap decided under others is decided again. */
+  abandonedSig: string;
   /** A 2026-07-28 conversation: its re-issues, MRTR retries and subscriptions (derive/modern.ts). */
   mv?: ModernView;
   /** Issue 19: links of text carried from lossy or partial output into later requests (derive/client-carried.ts). */

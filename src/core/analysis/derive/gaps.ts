@@ -50,7 +50,7 @@ function decideGap(D: Derivation, c: Candidate, parts: () => LostPart[], reread:
   // deliveries can fill its gaps.
   const set = s.idReuse > 0 ? trackOf(D, st.root).chainIds.get(c.prefix) : D.v.stats.groups.get(c.prefix)?.set;
   if (!set) return;
-  const sig = `${D.anyOpen ? 1 : 0}${st.captureIncomplete ? 1 : 0}${st.resumes ? st.resumes.id : ''}|${D.lossRev}|${D.peerRev}`;
+  const sig = `${D.anyOpen ? 1 : 0}${st.captureIncomplete ? 1 : 0}${st.resumes ? st.resumes.id : ''}|${D.lossRev}|${D.peerRev}|${D.abandonedSig}`;
   const memo = D.cache.memos.get(c);
   if (memo && memo.set === set && memo.fills === set.fills && memo.sig === sig) {
     if (!memo.gap) return;

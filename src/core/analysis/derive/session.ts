@@ -72,14 +72,16 @@ export function deriveSession(s: SessionState, cache: DeriveCache, finished: boo
   }
   // Gap candidates are decided again only when something they depend on changed; otherwise only
   // the candidates added since the last derivation are (see IncState).
-  // (abandoned chains: ids they may have taken excuse a jump another stream read, derive/gaps.ts)
-  const key = `${v.hex ? 'h' : 'm'}|${scheme.kind}|${scheme.scope ?? ''}|${anyOpen ? 1 : 0}|${s.idReuse > 0 ? 1 : 0}|${v.stats.fills}|${incomplete}|${lossRev}|${peerRev}|${contiguous ? abandonedChains(s).length : 0}`;
+  // (abandoned chains: ids they may have taken excuse a jump another stream read, derive/gaps.ts;
+  // which ones, not how many: one can leave the set as another joins it)
+  const abandonedSig = contiguous ? abandonedChains(s).map((x) => x.id).join(',') : '';
+  const key = `${v.hex ? 'h' : 'm'}|${scheme.kind}|${scheme.scope ?? ''}|${anyOpen ? 1 : 0}|${s.idReuse > 0 ? 1 : 0}|${v.stats.fills}|${incomplete}|${lossRev}|${peerRev}|${abandonedSig}`;
   const fullCand = !cache.inc || cache.inc.key !== key;
   if (fullCand) cache.inc = newIncState(key);
   const I = cache.inc!;
   const newCand: OrdFinding[] = [];
   const newOv: Overlay[] = [];
-  const D: Derivation = { s, cache, I, v, scheme, contiguous, ordered: contiguous || scheme.kind === 'sparse', anyOpen, finished, opts, lost, peers, lossRev, peerRev, findings: newCand, overlays: newOv };
+  const D: Derivation = { s, cache, I, v, scheme, contiguous, ordered: contiguous || scheme.kind === 'sparse', anyOpen, finished, opts, lost, peers, lossRev, peerRev, abandonedSig, findings: newCand, overlays: newOv };
   decideCandidates(D);
   for (const f of newCand) I.candFindings.push(f);
   for (const o of newOv) I.candOverlay.push(o);

@@ -15,13 +15,20 @@ import { brokeBeforeResponse } from './modern';
 import { brokenVerdict, partialOutput } from './modern-verdicts';
 import { answeredNotTaken, duplicatedOutput, namedEventResult } from './client-results';
 
+/** Each request's key, made once (the re-issue search runs at every derivation). */
+const keys = new WeakMap<ReqState, string>();
+
 /** Params without `_meta` (progress tokens differ between a request and its re-issue), members in key order. */
 function paramsKey(r: ReqState): string {
+  let k = keys.get(r);
+  if (k !== undefined) return k;
   try {
-    return paramsText(r.params);
+    k = paramsText(r.params);
   } catch {
-    return `\u0000unkeyable ${r.id}`; // never equal to another request's key
+    k = `\u0000unkeyable ${r.id}`; // never equal to another request's key
   }
+  keys.set(r, k);
+  return k;
 }
 
 /** `last` ended after the client sent DELETE for its session (the server closes streams then). */
