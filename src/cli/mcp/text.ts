@@ -12,6 +12,11 @@ export const MESSAGE_MAX = 1200;
 export const DATA_MAX = 1000;
 export const URL_MAX = 300;
 export const IDS_MAX = 30;
+/** Missing ids as ranges: short for a counter, as long as its ids for one with a long prefix. */
+export const MISSING_MAX = 300;
+
+/** A finding's missing ranges, cut (ids of a hostile prefix made it 40,000 characters). */
+export const capMissing = (m: string | undefined): string | null => (m === undefined ? null : cap(m, MISSING_MAX));
 
 export function capIds(ids: readonly string[], max = IDS_MAX): { ids: string[]; more?: number } {
   return ids.length <= max ? { ids: ids.map((i) => cap(i, 80)) } : { ids: ids.slice(0, max).map((i) => cap(i, 80)), more: ids.length - max };

@@ -8,7 +8,7 @@ import type { McpContext } from './context';
 import { guarded, ok } from './results';
 import * as S from './schemas';
 import { captureFor } from './tools-files';
-import { cap, MESSAGE_MAX, URL_MAX } from './text';
+import { cap, capMissing, MESSAGE_MAX, URL_MAX } from './text';
 
 const MAX = 50;
 const reqName = (r: RequestRef | null) => (r ? `${r.name} #${r.ordinal}` : null);
@@ -22,7 +22,7 @@ function findingOut(e: FindingEntry) {
     request: reqName(e.ref.request),
     stream: e.ref.stream,
     requestId: e.at.requestId ?? null,
-    missing: e.at.missing ?? null,
+    missing: capMissing(e.at.missing),
     message: cap(e.at.message, MESSAGE_MAX),
   };
 }
@@ -47,8 +47,8 @@ export function diffView(d: SnapshotDiff, base: string[], head: string[]) {
         session: c.ref.session ? role(c.ref.session) : null,
         request: reqName(c.ref.request),
         what: c.what.slice(),
-        base: { severity: c.base.severity, missing: c.base.missing ?? null },
-        head: { severity: c.head.severity, missing: c.head.missing ?? null },
+        base: { severity: c.base.severity, missing: capMissing(c.base.missing) },
+        head: { severity: c.head.severity, missing: capMissing(c.head.missing) },
       })),
       unchanged: d.findings.unchanged,
     },

@@ -7,7 +7,7 @@ import type { AnalysisSnapshot, Finding, RequestInfo, Session, SseEvent, Stream,
 import { findingsOfRequest, requestName } from '../audit-input';
 import { adviceFor } from './explain';
 import type { Capture } from './captures';
-import { cap, capIds, DATA_MAX, MESSAGE_MAX, URL_MAX } from './text';
+import { cap, capIds, capMissing, DATA_MAX, MESSAGE_MAX, URL_MAX } from './text';
 import { eventCountAtSnapshot, eventsAtSnapshot } from '../../core/event-access';
 
 export class NotFound extends Error {}
@@ -69,7 +69,7 @@ export function findingView(snap: AnalysisSnapshot, f: Finding) {
     streamId: f.streamId ?? null,
     eventIds: ids.ids,
     ...(ids.more ? { moreEventIds: ids.more } : {}),
-    missing: f.missing ?? null,
+    missing: capMissing(f.missing),
     message: cap(f.message, MESSAGE_MAX),
     pending: f.pending === true,
     injected: f.injected ? cap(f.injected.text, 300) : null,
@@ -266,7 +266,7 @@ export function requestView(snap: AnalysisSnapshot, s: Session, r: RequestInfo) 
     responseStreamId: r.responseStreamId ?? null,
     notifications: r.notificationCount ?? r.notifications.length,
     cumulativeNotifications: r.cumulativeCount,
-    loss: loss ? { missing: loss.missing ?? null, missingCount: loss.missingCount ?? null, accumulated: loss.accumulated, implied: loss.implied ?? null } : null,
+    loss: loss ? { missing: capMissing(loss.missing), missingCount: loss.missingCount ?? null, accumulated: loss.accumulated, implied: loss.implied ?? null } : null,
     worstFinding: worst ? findingView(snap, worst) : null,
     findings: fs.slice(0, 20).map((f) => findingView(snap, f)),
     moreFindings: Math.max(0, fs.length - 20),

@@ -2,10 +2,11 @@
 // wrote as a number and as a string, and an id it used twice.
 import { describe, expect, it } from 'vitest';
 import { analyzeRecords } from '../../../src/core/analyzer';
-import { eventsOf, findRequest } from '../../../src/cli/mcp/views';
+import { eventsOf, findingView, findRequest } from '../../../src/cli/mcp/views';
+import { MISSING_MAX } from '../../../src/cli/mcp/text';
 import { importText } from '../../../src/core/import';
 import { readFileSync } from 'node:fs';
-import { Capture, ev, initSession, result } from '../core/helpers';
+import { Capture, ev, initSession, message, result } from '../core/helpers';
 
 const call = (id: number | string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 't', arguments: {} } });
 
@@ -50,5 +51,24 @@ describe('eventsOf (get_events fromId / toId)', () => {
       checked++;
     }
     expect(checked).toBeGreaterThan(0);
+  });
+});
+
+describe('findingView', () => {
+  it('missing ids of a long prefix are cut, saying how much (a hostile prefix made 40,000 characters)', () => {
+    const c = new Capture();
+    initSession(c);
+    const p = 'x'.repeat(150) + '-';
+    const a = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(a);
+    c.chunk(a, ev(`${p}1`, message('m1')) + ev(`${p}5`, message('m5')) + ev(`${p}6`, result(2)));
+    c.end(a);
+    const snap = analyzeRecords(c.records);
+    const f = snap.findings.find((x) => x.missing !== undefined)!;
+    expect(f.missing!.length).toBeGreaterThan(MISSING_MAX);
+    const v = findingView(snap, f);
+    // before: the whole 40k characters, twice in get_request
+    expect(v.missing!.length).toBeLessThan(MISSING_MAX + 40);
+    expect(v.missing).toMatch(/more characters\)$/);
   });
 });
