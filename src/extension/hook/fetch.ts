@@ -249,16 +249,12 @@ function makeState(res: Response, cs: ConnState, contentType: string | null): Bo
   st.pulling = false;
   st.eager = null;
   cs.states.push(new N.WeakRef(st));
-  // The pull: `pulling` says a read of the real body is under way (abortIdle leaves such a body be).
+  // The pull. `pulling` says a read of the real body is under way (abortIdle leaves such a body
+  // be); it ends where the read's outcome is delivered (below), not when this promise settles:
+  // the page's code after its read can run first, and may abort then. (No wrapper around the pull
+  // for it: one more promise per read of every captured body.) A faulted body's reads go through
+  // the relay, where abortIdle never looks.
   async function pull(c: ReadableByteStreamController): Promise<void> {
-    st.pulling = true;
-    try {
-      await pullOnce(c);
-    } finally {
-      st.pulling = false;
-    }
-  }
-  async function pullOnce(c: ReadableByteStreamController): Promise<void> {
     const controller = c as unknown as ReadableByteStreamController;
     st.disturbed = true;
     if (!st.reader) st.reader = call(N.streamGetReader, call(G.resBody, res));
@@ -267,9 +263,13 @@ function makeState(res: Response, cs: ConnState, contentType: string | null): Bo
       if (cs.fault) return faultPull(st, controller as unknown as ReadableStreamController<Uint8Array>);
       if (liveArmed && cs.live && cs.live.asked !== armGeneration && cs.branches === 1 && !cs.conn.ended) {
         cs.live.asked = armGeneration;
-        if (await askLive(cs)) return faultPull(st, controller as unknown as ReadableStreamController<Uint8Array>);
+        st.pulling = true;
+        const faulted = await askLive(cs);
+        st.pulling = false;
+        if (faulted) return faultPull(st, controller as unknown as ReadableStreamController<Uint8Array>);
       }
     }
+    st.pulling = true;
     for (;;) {
       let r: ReadableStreamReadResult<Uint8Array>;
       try {
@@ -278,8 +278,6 @@ function makeState(res: Response, cs: ConnState, contentType: string | null): Bo
         st.eager = null;
         r = await (eager ?? call<Promise<ReadableStreamReadResult<Uint8Array>>>(N.readerRead, st.reader));
       } catch (e) {
-        // (`pulling` ends where the read's outcome is delivered: the page's code after its read
-        // can run before this pull's promise settles, and may abort then)
         st.pulling = false;
         failed(cs, e);
         controller.error(e);

@@ -16,6 +16,25 @@ function init(c: Capture, sid: string): void {
   c.end(i);
 }
 
+/**
+ * Two calls of one session on one counter: A reads ids 1 and 2, B then gets `bText` and ends as
+ * `bEnd`, and A goes on with `aRest`.
+ */
+function twoCalls(bText: string, bEnd: 'page-aborted' | 'complete', aRest: string) {
+  const c = new Capture();
+  init(c, 'sess-1');
+  const a = c.request({ sessionId: 'sess-1', body: call(2, 'slow') });
+  c.response(a);
+  c.chunk(a, ev('1', progress(2, 1)) + ev('2', message('a1')));
+  const b = c.request({ sessionId: 'sess-1', body: call(3, 'other') });
+  c.response(b);
+  c.chunk(b, bText);
+  c.end(b, bEnd);
+  c.chunk(a, aRest);
+  c.end(a);
+  return { s: analyzeRecords(c.records), b };
+}
+
 describe('legacy ids: review cases', () => {
   it('a priming id "0" on every stream (rust-sdk #791) does not hide ids another stream of the session carried', () => {
     const c = new Capture();
@@ -54,18 +73,7 @@ describe('legacy ids: review cases', () => {
   });
 
   it('a counter the streams share, one stream closed by the page before its result: a jump after that is no proven drop', () => {
-    const c = new Capture();
-    init(c, 'sess-1');
-    const a = c.request({ sessionId: 'sess-1', body: call(2, 'slow') });
-    c.response(a);
-    c.chunk(a, ev('1', progress(2, 1)) + ev('2', message('a1')));
-    const b = c.request({ sessionId: 'sess-1', body: call(3, 'other') });
-    c.response(b);
-    c.chunk(b, ev('3', message('b1')));
-    c.end(b, 'page-aborted');
-    c.chunk(a, ev('5', message('a2')) + ev('6', result(2)));
-    c.end(a);
-    const s = analyzeRecords(c.records);
+    const { s, b } = twoCalls(ev('3', message('b1')), 'page-aborted', ev('5', message('a2')) + ev('6', result(2)));
     // before: live-gap and lossy-result-accepted errors, request 2 lossy
     const gap = s.findings.find((f) => f.code === 'live-gap')!;
     expect(gap).toMatchObject({ severity: 'warning', missing: '4' });
@@ -74,19 +82,8 @@ describe('legacy ids: review cases', () => {
     expect(verdicts(s)['2']).toBe('complete-unverified');
   });
 
-  it('the same jump with the other stream still open (not abandoned) stays an error', () => {
-    const c = new Capture();
-    init(c, 'sess-1');
-    const a = c.request({ sessionId: 'sess-1', body: call(2, 'slow') });
-    c.response(a);
-    c.chunk(a, ev('1', progress(2, 1)) + ev('2', message('a1')));
-    const b = c.request({ sessionId: 'sess-1', body: call(3, 'other') });
-    c.response(b);
-    c.chunk(b, ev('3', message('b1')) + ev('4', result(3)));
-    c.end(b);
-    c.chunk(a, ev('6', message('a2')) + ev('7', result(2)));
-    c.end(a);
-    const s = analyzeRecords(c.records);
+  it('the same jump with the other stream answered (not abandoned) stays an error', () => {
+    const { s } = twoCalls(ev('3', message('b1')) + ev('4', result(3)), 'complete', ev('6', message('a2')) + ev('7', result(2)));
     expect(s.findings.find((f) => f.code === 'live-gap')).toMatchObject({ severity: 'error', missing: '5' });
     expect(verdicts(s)['2']).toBe('lossy');
   });

@@ -26,7 +26,9 @@ export interface Derivation {
   /** Change counters of what the gap decisions read: lost parts, other sessions' ids. */
   lossRev: number;
   peerRev: number;
-  /** The session's abandoned chains (derive/gaps.ts), by stream id: a gap decided under others is decided again. */
+  /** The session's abandoned chains (derive/gaps.ts; none unless the scheme is contiguous). */
+  abandoned: StreamS[];
+  /** Their stream ids: a gap decided under other ones is decided again. */
   abandonedSig: string;
   /** A 2026-07-28 conversation: its re-issues, MRTR retries and subscriptions (derive/modern.ts). */
   mv?: ModernView;

@@ -168,7 +168,7 @@ export function abandonedChains(s: SessionState): StreamS[] {
 function abandonedParts(D: Derivation): LostPart[] {
   if (D.scheme.scope === 'stream') return [];
   const out: LostPart[] = [];
-  for (const root of abandonedChains(D.s)) {
+  for (const root of D.abandoned) {
     const last = root.segments[root.segments.length - 1]!;
     let lastId: string | undefined;
     for (const seg of root.segments) if (seg.lastId !== undefined) lastId = seg.lastId;

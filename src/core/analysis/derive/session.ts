@@ -74,14 +74,15 @@ export function deriveSession(s: SessionState, cache: DeriveCache, finished: boo
   // the candidates added since the last derivation are (see IncState).
   // (abandoned chains: ids they may have taken excuse a jump another stream read, derive/gaps.ts;
   // which ones, not how many: one can leave the set as another joins it)
-  const abandonedSig = contiguous ? abandonedChains(s).map((x) => x.id).join(',') : '';
+  const abandoned = contiguous ? abandonedChains(s) : [];
+  const abandonedSig = abandoned.map((x) => x.id).join(',');
   const key = `${v.hex ? 'h' : 'm'}|${scheme.kind}|${scheme.scope ?? ''}|${anyOpen ? 1 : 0}|${s.idReuse > 0 ? 1 : 0}|${v.stats.fills}|${incomplete}|${lossRev}|${peerRev}|${abandonedSig}`;
   const fullCand = !cache.inc || cache.inc.key !== key;
   if (fullCand) cache.inc = newIncState(key);
   const I = cache.inc!;
   const newCand: OrdFinding[] = [];
   const newOv: Overlay[] = [];
-  const D: Derivation = { s, cache, I, v, scheme, contiguous, ordered: contiguous || scheme.kind === 'sparse', anyOpen, finished, opts, lost, peers, lossRev, peerRev, abandonedSig, findings: newCand, overlays: newOv };
+  const D: Derivation = { s, cache, I, v, scheme, contiguous, ordered: contiguous || scheme.kind === 'sparse', anyOpen, finished, opts, lost, peers, lossRev, peerRev, abandoned, abandonedSig, findings: newCand, overlays: newOv };
   decideCandidates(D);
   for (const f of newCand) I.candFindings.push(f);
   for (const o of newOv) I.candOverlay.push(o);
