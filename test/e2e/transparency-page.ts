@@ -109,6 +109,13 @@ export const PROBE = String.raw`(async () => {
   await probe('headersIterators', async () => { const h = () => [['accept', 'application/json, text/event-stream'], ['mcp-session-id', 's1'], ['content-type', 'application/json']];
     const kinds = { headersEntries: () => new Headers(h()).entries(), mapEntries: () => new Map(h()).entries(), generator: () => (function* () { yield* h(); })() };
     const got = {}; for (const [k, make] of Object.entries(kinds)) { const r = await fetch('/t/echoheaders', { method: 'POST', headers: make(), body: rpc }); got[k] = await r.json(); } return got; });
+  // A Request whose body is the page's own stream: Chrome fails it over HTTP/1.1 without pulling
+  // the source; the hook once read a clone of it and drained the source (tee) before that.
+  await probe('requestStreamBody', async () => { let pulls = 0;
+    const rs = new ReadableStream({ pull(c) { pulls++; if (pulls > 20) c.close(); else c.enqueue(new TextEncoder().encode(rpc)); } }, { highWaterMark: 0 });
+    const req = new Request('/t/json', { ...post, body: rs, duplex: 'half' }); let out;
+    try { out = await (await fetch(req)).json(); } catch (e) { out = err(e); }
+    await new Promise((r) => setTimeout(r, 50)); return { out, pulls, used: req.bodyUsed, locked: rs.locked }; });
   await probe('blobBody', async () => { const r = await fetch('/t/json', { ...post, body: new Blob([rpc], { type: 'application/json' }) }); return await r.json(); });
   await probe('illegalThis', async () => await fetch.call({}, '/t/plain'));
   await probe('newFetch', async () => new fetch('/t/plain'));

@@ -47,6 +47,7 @@ export const N = {
   headersGet: Headers.prototype.get,
   headersForEach: Headers.prototype.forEach,
   streamGetReader: ReadableStream.prototype.getReader,
+  byobRelease: ReadableStreamBYOBReader.prototype.releaseLock,
   streamCancel: ReadableStream.prototype.cancel,
   readerRead: ReadableStreamDefaultReader.prototype.read,
   readerCancel: ReadableStreamDefaultReader.prototype.cancel,

@@ -123,11 +123,32 @@ function textOf(p: Promise<string>): Promise<string | null> {
 }
 
 /**
+ * Whether a Request's body is a stream the page made (`new Request(url, { body: stream })`: the
+ * getter returns that very stream) rather than one Chromium made for a string, Blob or bytes. Ours
+ * are byte streams; a page's is almost always a default stream, which refuses a BYOB reader without
+ * being touched. Reading a clone of a page's stream would tee it and pull the page's source as fast
+ * as we read, whatever pace the upload goes at (or before Chrome fails a streaming upload over
+ * HTTP/1.1, which pulls nothing): that body is not read, as for `init.body` streams. A page's byte
+ * stream passes as ours (read through the tee as before). The reader is released at once, with no
+ * read: the stream is neither disturbed nor left locked (a locked or used body throws here and is
+ * counted as the page's: left alone).
+ */
+function pageStream(body: ReadableStream): boolean {
+  try {
+    const reader = call<ReadableStreamBYOBReader>(N.streamGetReader, body, { mode: 'byob' });
+    call(N.byobRelease, reader);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
  * Describe a fetch call. For a Request with a body (and no init.body) the body is read from a
  * clone made *before* the page's fetch runs: Chromium clones a body built from a string/Blob by
  * sharing its blob data, so reading the clone neither consumes nor delays the page's upload.
- * Only done for POSTs that declare JSON or accept event streams (a ReadableStream body would be
- * teed, which costs memory for streaming uploads; see docs/capture.md).
+ * Only done for POSTs that declare JSON or accept event streams, and not for a body that is the
+ * page's own ReadableStream (pageStream; see docs/capture.md).
  */
 export function describeRequest(input: unknown, init: RequestInit | undefined): RequestInfo {
   const t = now();
@@ -161,7 +182,8 @@ export function describeRequest(input: unknown, init: RequestInit | undefined): 
   if (init && init.body !== undefined) bodyOf(init.body, info);
   else if (isReq && call(G.reqBody, input) !== null) {
     if (method === 'POST' && (declaresJson || acceptsSse) && !call(G.reqBodyUsed, input)) {
-      try {
+      if (pageStream(call<ReadableStream>(G.reqBody, input))) info.bodyNote = 'stream';
+      else try {
         const copy = call<Request>(N.requestClone, input);
         info.bodyAsync = textOf(call<Promise<string>>(N.requestText, copy));
       } catch {
