@@ -116,6 +116,10 @@ export const PROBE = String.raw`(async () => {
     const req = new Request('/t/json', { ...post, body: rs, duplex: 'half' }); let out;
     try { out = await (await fetch(req)).json(); } catch (e) { out = err(e); }
     await new Promise((r) => setTimeout(r, 50)); return { out, pulls, used: req.bodyUsed, locked: rs.locked }; });
+  // The body the page held before clone() is the one the tee took: locked, and res.body is new.
+  await probe('cloneAfterBody', async () => { const r = await fetch('/t/sse'); const b1 = r.body; const c = r.clone();
+    const out = { same: b1 === r.body, locked: b1.locked, used: r.bodyUsed }; try { b1.getReader(); out.reader = 'ok'; } catch (e) { out.reader = err(e); }
+    out.t = [await r.text(), await c.text()]; return out; });
   await probe('blobBody', async () => { const r = await fetch('/t/json', { ...post, body: new Blob([rpc], { type: 'application/json' }) }); return await r.json(); });
   await probe('illegalThis', async () => await fetch.call({}, '/t/plain'));
   await probe('newFetch', async () => new fetch('/t/plain'));

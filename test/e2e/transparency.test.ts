@@ -44,6 +44,7 @@ describe('transparency (with vs without the extension)', () => {
     // a Request with the page's own stream as body: Chrome fails it without draining the source
     // (the hook once read a tee of it, pulling the source to its end)
     expect((without.requestStreamBody as any).pulls).toBeLessThan(21);
+    expect(without.cloneAfterBody).toMatchObject({ same: false, locked: true });
     expect(without.headersIterators).toEqual(Object.fromEntries(['headersEntries', 'mapEntries', 'generator'].map((k) => [k, { accept: 'application/json, text/event-stream', session: 's1' }])));
   });
 

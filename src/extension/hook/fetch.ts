@@ -621,6 +621,13 @@ function installResponsePatches() {
       // The real body is untouched here (no read happened), so the native clone tees it exactly
       // as Chrome would without the hook; each branch gets its own pull-driven wrapper.
       const c = call<Response>(native.clone, this);
+      // The page's earlier `res.body` is the stream the tee took (locked, for good) and `res.body`
+      // is a new one from here on, as natively: the old wrapper is locked, never read, and the next
+      // wrapper pulls from the branch the native clone left (the pull takes the real body lazily).
+      if (st.wrapped !== null) {
+        call(N.streamGetReader, st.wrapped);
+        st.wrapped = null;
+      }
       st.cs.branches++;
       st.cs.alive++;
       makeState(c, st.cs, st.contentType);
