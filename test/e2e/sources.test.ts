@@ -102,6 +102,22 @@ beforeAll(async () => {
     });
   </script></head><body>xhr reuse</body></html>`);
 
+  // abort() from a progress handler, then opened again from the readystatechange (DONE) abort() fires.
+  server.route('/xhold', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write('id: h1\ndata: {"jsonrpc":"2.0","method":"held"}\n\n');
+  });
+  server.page('/xhr-abort-reopen.html', `<!doctype html><html><head><script>
+    window.reopened = new Promise((resolve) => {
+      const x = new XMLHttpRequest();
+      let again = false;
+      x.onprogress = () => { if (!again) x.abort(); };
+      x.onreadystatechange = () => { if (x.readyState === 4 && !again) { again = true; x.open('GET', '/xpoll?n=3'); x.setRequestHeader('Accept', 'text/event-stream'); x.send(); } };
+      x.onload = () => resolve(x.responseText);
+      x.open('GET', '/xhold'); x.setRequestHeader('Accept', 'text/event-stream'); x.send();
+    });
+  </script></head><body>xhr abort reopen</body></html>`);
+
   server.route('/worker.js', (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/javascript' }).end(
       `fetch('/sse?tag=worker', { headers: { accept: 'text/event-stream' } }).then((r) => r.text()).then((t) => postMessage(t));`,
@@ -195,6 +211,17 @@ describe('capture sources', () => {
       expect(of.filter((x) => x.kind === 'chunk').map((x) => (x as { text: string }).text).join('')).toBe(texts[i]);
       expect(of.at(-1)).toMatchObject({ kind: 'end', how: 'complete' });
     });
+  });
+
+  it('an XMLHttpRequest the page aborted and opened again from the abort\'s readystatechange: the first is closed by the page', async () => {
+    await navigate(h, server.url('/xhr-abort-reopen.html'));
+    await h.evalPage<string>('window.reopened');
+    const records = await waitForRecords(h.panel, (rs) => rs.filter((r) => r.kind === 'end').length >= 2, 'two xhr ends');
+    const [held, next] = ['/xhold', '/xpoll?n=3'].map((u) => reqs(records).find((r) => r.url.endsWith(u))!);
+    const endOf = (r: { conn: string; src?: string }) => records.find((x) => x.kind === 'end' && x.conn === r.conn && x.src === r.src);
+    // before: recorded as a network error (DONE with status 0 looks like one from open())
+    expect(endOf(held!)).toMatchObject({ how: 'closed', reason: 'XMLHttpRequest.abort() by the page' });
+    expect(endOf(next!)).toMatchObject({ how: 'complete' });
   });
 
   it('shows a Web Worker fetch after completion, from chrome.devtools.network, marked as network', async () => {

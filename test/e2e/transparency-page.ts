@@ -144,7 +144,8 @@ export const PROBE = String.raw`(async () => {
   out.bodyGetter = String(Object.getOwnPropertyDescriptor(Response.prototype, 'body').get);
   out.respMethods = ['text','json','clone','arrayBuffer','blob','formData','bytes'].map((k) => Response.prototype[k] ? [k, String(Response.prototype[k]), Response.prototype[k].length, Response.prototype[k].name] : [k]);
   out.esString = String(EventSource); out.esName = EventSource.name; out.esLength = EventSource.length; out.esCtor = EventSource.prototype.constructor === EventSource;
-  out.xhrOpen = [String(XMLHttpRequest.prototype.open), XMLHttpRequest.prototype.open.length, XMLHttpRequest.prototype.send.length];
+  out.xhrOpen = [String(XMLHttpRequest.prototype.open), XMLHttpRequest.prototype.open.length, XMLHttpRequest.prototype.send.length,
+    String(XMLHttpRequest.prototype.abort), XMLHttpRequest.prototype.abort.length, XMLHttpRequest.prototype.abort.name];
   out.addEL = [String(EventTarget.prototype.addEventListener), EventTarget.prototype.addEventListener.length, EventTarget.prototype.addEventListener.name];
   out.windowSymbols = Object.getOwnPropertySymbols(window).length;
   return out;

@@ -9,6 +9,8 @@ import { textChunk } from './limits';
 import { call, N, now, patchMethod } from './natives';
 import { looksJsonRpc } from './request-info';
 
+const ABORTED = 'XMLHttpRequest.abort() by the page';
+
 interface XhrInfo {
   method: string;
   url: string;
@@ -29,6 +31,7 @@ export function installXhrHook(emitter: Emitter): void {
   const nativeOpen = P.open;
   const nativeSetHeader = P.setRequestHeader;
   const nativeSend = P.send;
+  const nativeAbort = P.abort;
   const nativeGetHeader = P.getResponseHeader;
   const nativeAllHeaders = P.getAllResponseHeaders;
   const get = (name: string) => Object.getOwnPropertyDescriptor(P, name)!.get!;
@@ -50,6 +53,7 @@ export function installXhrHook(emitter: Emitter): void {
         const w = watches.get(this);
         if (w && !w.conn.ended) {
           if (call<number>(readyStateGet, this) !== 4) ended(this, w, 'closed', 'XMLHttpRequest opened again before it ended');
+          else if (w.aborting) ended(this, w, 'closed', ABORTED);
           else if (call<number>(statusGet, this) > 0) ended(this, w, 'complete');
           else ended(this, w, 'network-error', 'XMLHttpRequest ended without a response');
         }
@@ -72,6 +76,21 @@ export function installXhrHook(emitter: Emitter): void {
       return r;
     },
   }.setRequestHeader);
+
+  // abort() dispatches readystatechange (DONE, status 0) before its abort event: a page that opens
+  // the XHR again from that handler ends the request there, and it was the page's abort, not a
+  // network error (the two look alike in DONE).
+  patchMethod(P, 'abort', {
+    abort(this: XMLHttpRequest) {
+      const w = watches.get(this);
+      if (w) w.aborting = true;
+      try {
+        return N.apply(nativeAbort, this, arguments);
+      } finally {
+        if (w) w.aborting = false;
+      }
+    },
+  }.abort);
 
   patchMethod(P, 'send', {
     send(this: XMLHttpRequest) {
@@ -97,6 +116,8 @@ export function installXhrHook(emitter: Emitter): void {
     infoUrl: string;
     sse: boolean;
     seen: number;
+    /** Inside the page's abort() of this request (its events are dispatched synchronously). */
+    aborting: boolean;
   }
   const watches = new WeakMap<XMLHttpRequest, Watch>();
 
@@ -147,7 +168,7 @@ export function installXhrHook(emitter: Emitter): void {
       if (w && call<number>(readyStateGet, this) === 4) ended(this, w, how, reason);
     };
   const onLoad = ender('complete');
-  const onAbort = ender('closed', 'XMLHttpRequest.abort() by the page');
+  const onAbort = ender('closed', ABORTED);
   const onError = ender('network-error', 'XMLHttpRequest error');
   const onTimeout = ender('network-error', 'XMLHttpRequest timeout');
 
@@ -173,7 +194,7 @@ export function installXhrHook(emitter: Emitter): void {
       call(N.addEventListener, xhr, 'error', onError);
       call(N.addEventListener, xhr, 'timeout', onTimeout);
     }
-    watches.set(xhr, { conn, request, mcpish, infoUrl: info.url, sse: false, seen: 0 });
+    watches.set(xhr, { conn, request, mcpish, infoUrl: info.url, sse: false, seen: 0, aborting: false });
     // As fetch's (fetch.ts): an MCP request is on the timeline from the moment it is sent.
     if (mcpish) conn.start(request);
   }
