@@ -152,6 +152,8 @@ export const LOST = {
   unknownSession: (stream: string) => `events of ${stream}, whose request (so its session) is not in the capture`,
   abandoned: (stream: string, how: string, req: string) =>
     `events the server may have gone on making for request ${req} after its stream ${stream} ${how} (no result came: the server does not know the page stopped reading)`,
+  undispatched: (stream: string) =>
+    `events on EventSource ${stream} of a type the page does not listen to, or with an id and no data, which the browser does not dispatch (so the inspector does not see them)`,
 };
 
 /** "records of tab1:c3 lost by the inspector (buffer-cap); …" for a message (the first few). */

@@ -650,6 +650,21 @@ describe('findings', () => {
     expect(st.kind).toBe('eventsource');
     expect(st.events.map((e) => e.id)).toEqual(['1', '2', '3', '5', '6']);
     expect(codes(s)).toEqual(['live-gap']);
+    // The browser dispatches only the types the page listens to: id 4 may have been an event of
+    // another type, which the hook never sees. A warning that says so, not the server's drop.
+    expect(s.findings[0]).toMatchObject({ severity: 'warning', missing: '4' });
+    expect(s.findings[0]!.message).toContain('of a type the page does not listen to');
+  });
+
+  it('an EventSource stream from a HAR (DevTools lists every event it parsed) keeps a gap an error', () => {
+    const c = new Capture();
+    const conn = c.request({ transport: 'import', url: 'http://127.0.0.1:3939/sse', headers: [['accept', 'text/event-stream']] });
+    c.response(conn);
+    for (const id of ['1', '2', '3', '5', '6']) {
+      c.records.push({ seq: 900, src: 'tab1', t: 5000, kind: 'es-event', conn, type: 'message', data: '{"jsonrpc":"2.0","method":"notifications/message","params":{}}', lastEventId: id });
+    }
+    const s = analyzeRecords(c.records);
+    expect(s.findings.map((f) => [f.code, f.severity])).toEqual([['live-gap', 'error']]);
   });
 });
 

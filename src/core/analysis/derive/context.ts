@@ -28,7 +28,9 @@ export interface Derivation {
   peerRev: number;
   /** The session's abandoned chains (derive/gaps.ts; none unless the scheme is contiguous). */
   abandoned: StreamS[];
-  /** Their stream ids: a gap decided under other ones is decided again. */
+  /** The session's EventSource streams seen through the page hook (derive/gaps.ts, undispatchedStreams). */
+  undispatched: StreamS[];
+  /** The stream ids of both: a gap decided under other ones is decided again. */
   abandonedSig: string;
   /** A 2026-07-28 conversation: its re-issues, MRTR retries and subscriptions (derive/modern.ts). */
   mv?: ModernView;

@@ -178,11 +178,25 @@ function abandonedParts(D: Derivation): LostPart[] {
   return out;
 }
 
+/**
+ * The EventSource streams the page hook watched: the browser parses those streams and dispatches
+ * only events of the types the page listens to (and none for a block with an id but no data), so
+ * ids between two events the hook saw may have come on events it could not see. (An imported
+ * EventSource, from DevTools' EventStream view of a HAR, lists every event: not these.)
+ */
+export function undispatchedStreams(s: SessionState): StreamS[] {
+  return s.streams.filter((x) => x.transport === 'eventsource');
+}
+
+function undispatchedParts(D: Derivation): LostPart[] {
+  return D.undispatched.map((x) => ({ stream: x, global: false, what: LOST.undispatched(x.id), tHi: Infinity, genLo: x.fresh ? x.start : -Infinity }));
+}
+
 /** Decides the candidates added since the last derivation (all of them when the key changed). */
 export function decideCandidates(D: Derivation): void {
   const { s, v } = D;
   let parts: LostPart[] | undefined;
-  const lazyParts = () => (parts ??= [...sessionParts(s, D.lost), ...abandonedParts(D)]);
+  const lazyParts = () => (parts ??= [...sessionParts(s, D.lost), ...abandonedParts(D), ...undispatchedParts(D)]);
   // The hexadecimal reading compares the ids kept around lost records in base 16 too.
   const reread = v.hex ? (p: ParsedId) => parseIdHex(formatId(p.prefix, p.counter, p.width, p.hex)) : undefined;
   for (let ci = D.I.nCand; ci < v.candidates.length; ci++) {

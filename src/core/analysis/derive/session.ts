@@ -11,7 +11,7 @@ import { stillOpen } from '../streams';
 import type { OrdFinding, SessionState, StreamS } from '../state';
 import { newIncState, type DeriveCache, type Overlay } from './cache';
 import type { Derivation } from './context';
-import { abandonedChains, decideCandidates } from './gaps';
+import { abandonedChains, decideCandidates, undispatchedStreams } from './gaps';
 import { absentBodies, crossSessionReplays, unverifiedResumes } from './resumes';
 import { requestVerdicts } from './verdicts';
 import { sessionModel } from './lossless';
@@ -75,14 +75,16 @@ export function deriveSession(s: SessionState, cache: DeriveCache, finished: boo
   // (abandoned chains: ids they may have taken excuse a jump another stream read, derive/gaps.ts;
   // which ones, not how many: one can leave the set as another joins it)
   const abandoned = contiguous ? abandonedChains(s) : [];
-  const abandonedSig = abandoned.map((x) => x.id).join(',');
+  // (EventSource streams: ids may have come on events the browser did not dispatch)
+  const undispatched = contiguous ? undispatchedStreams(s) : [];
+  const abandonedSig = `${abandoned.map((x) => x.id).join(',')}/${undispatched.map((x) => x.id).join(',')}`;
   const key = `${v.hex ? 'h' : 'm'}|${scheme.kind}|${scheme.scope ?? ''}|${anyOpen ? 1 : 0}|${s.idReuse > 0 ? 1 : 0}|${v.stats.fills}|${incomplete}|${lossRev}|${peerRev}|${abandonedSig}`;
   const fullCand = !cache.inc || cache.inc.key !== key;
   if (fullCand) cache.inc = newIncState(key);
   const I = cache.inc!;
   const newCand: OrdFinding[] = [];
   const newOv: Overlay[] = [];
-  const D: Derivation = { s, cache, I, v, scheme, contiguous, ordered: contiguous || scheme.kind === 'sparse', anyOpen, finished, opts, lost, peers, lossRev, peerRev, abandoned, abandonedSig, findings: newCand, overlays: newOv };
+  const D: Derivation = { s, cache, I, v, scheme, contiguous, ordered: contiguous || scheme.kind === 'sparse', anyOpen, finished, opts, lost, peers, lossRev, peerRev, abandoned, undispatched, abandonedSig, findings: newCand, overlays: newOv };
   decideCandidates(D);
   for (const f of newCand) I.candFindings.push(f);
   for (const o of newOv) I.candOverlay.push(o);
