@@ -198,7 +198,10 @@ export function onCaptureGap(A: AnalyzerState, r: CaptureGapRecord): void {
   // Connections the capture has not seen (their request was lost too, or none are named: the
   // panel's store, a reload) may have carried ids of any session. Before recording began, whole
   // connections that ended meanwhile were not kept either, and no gap record names them.
-  if (keys.some((k) => !A.conns.get(k)?.stream) || r.conns.length === 0) A.lost.add(undefined, T.LOST.unnamed(extra.what), extra.tHi);
+  // A loss of unknown size for an unknown reason ('other': messages of the page hook that never
+  // reached the relay) may also hold whole connections that began and ended in it.
+  if (keys.some((k) => !A.conns.get(k)?.stream) || r.conns.length === 0 || (r.lost === 0 && r.reason === 'other'))
+    A.lost.add(undefined, T.LOST.unnamed(extra.what), extra.tHi);
   if (benign) A.lost.add(undefined, T.LOST.notKept, extra.tHi);
   A.markers.push({ t: r.t, kind: 'capture-gap', text: T.gapMarker(r) });
   if (benign && streams.length > 0) {

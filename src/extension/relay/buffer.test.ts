@@ -28,6 +28,19 @@ describe('relay buffer', () => {
     expect(b.since(2).map((r) => r.kind)).toEqual(['chunk', 'chunk', 'chunk']);
   });
 
+  it('a gap names a long-lived connection still being evicted, however many others were evicted since it first was', () => {
+    const b = createRelayBuffer('S', { maxRecords: 2 });
+    b.push(chunk('stream', 0));
+    for (let i = 0; i < 10_001; i++) {
+      b.push(chunk(`post${i}`, i));
+      if (i % 1000 === 0) b.push(chunk('stream', i));
+    }
+    b.push(chunk('stream', 20_000));
+    // before: the bound on named connections dropped the one evicted first, the stream
+    expect(b.since(0)[0]).toMatchObject({ kind: 'capture-gap' });
+    expect((b.since(0)[0] as { conns: string[] }).conns).toContain('stream');
+  });
+
   it('evicts by estimated bytes, keeping at least the newest record', () => {
     const b = createRelayBuffer('S', { maxBytes: 1000 });
     b.push(chunk('c1', 1, 'a'.repeat(300)));

@@ -91,8 +91,13 @@ export function createRelayBuffer(src: string, options: Partial<RelayBufferOptio
     lastEvictedT = r.t;
     if ('conn' in r) {
       const e = evicted.get(r.conn);
-      if (e) e[1] = r.seq;
-      else {
+      if (e) {
+        // Moved to the end: the bound drops the connection evicted least recently, not the one
+        // evicted first (a session's long GET stream, still evicted now, would go unnamed).
+        e[1] = r.seq;
+        evicted.delete(r.conn);
+        evicted.set(r.conn, e);
+      } else {
         evicted.set(r.conn, [r.seq, r.seq]);
         if (evicted.size > MAX_EVICTED_CONNS) evicted.delete(evicted.keys().next().value!);
       }

@@ -21,19 +21,32 @@ export interface ConnectionTable {
   known(conn: string): boolean;
   state(conn: string): ConnState | undefined;
   giveUp(conn: string): void;
+  /** An `end` record of a connection: it is no longer open. */
+  end(conn: string): void;
+  /** The connections started and not ended (at most `max`): those a loss of hook records may hit. */
+  open(): string[];
+  /**
+   * Hook records were lost: a connection started in them is unknown here, and its later records
+   * are kept from now on (a stream without its request, which the analysis reports as such).
+   */
+  acceptUnknown(): void;
   clear(): void;
 }
 
 export function createConnectionTable(max = MAX_TRACKED_CONNS): ConnectionTable {
   // Insertion-ordered: the oldest is dropped beyond `max`.
   const conns = new Map<string, ConnState>();
+  const open = new Set<string>();
   let forgotten = false;
   return {
     start(conn) {
       if (conns.has(conn)) return false;
       conns.set(conn, 'live');
+      open.add(conn);
       if (conns.size > max) {
-        conns.delete(conns.keys().next().value!);
+        const oldest = conns.keys().next().value!;
+        conns.delete(oldest);
+        open.delete(oldest);
         forgotten = true;
       }
       return true;
@@ -41,6 +54,12 @@ export function createConnectionTable(max = MAX_TRACKED_CONNS): ConnectionTable 
     known: (conn) => conns.has(conn) || forgotten,
     state: (conn) => conns.get(conn),
     giveUp: (conn) => void conns.set(conn, 'drop'),
-    clear: () => conns.clear(),
+    end: (conn) => void open.delete(conn),
+    open: () => [...open],
+    acceptUnknown: () => void (forgotten = true),
+    clear: () => {
+      conns.clear();
+      open.clear();
+    },
   };
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CaptureRecord } from '../../core/record';
+import { analyzeRecords } from '../../core/analyzer';
 import { decodeBatch, decodeRecords } from '../wire/decode';
+import { orderedInbox, MAX_HELD, skippedText } from '../wire/ordered-inbox';
 import { CHANNEL, PROTOCOL_VERSION } from '../wire/protocol';
 import { createRelayCore as create, type RelayBatch, type RelayOptions } from './relay-core';
 
@@ -755,5 +757,59 @@ describe('relay core: live records paced to the panel', () => {
     const s2 = sink();
     core.attach(s2, { S: 4 });
     expect(s2.all().map((r) => r.seq)).toEqual([5]);
+  });
+});
+
+describe('hook messages that never reach the relay', () => {
+  const sse = (text: string, conn = 'c1') => ({ kind: 'chunk', conn, t: 1, text, bytes: text.length });
+  const ev = (id: number) => `id: ${id}\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"n":${id}}}\n\n`;
+  const get = { ...request('c1'), headers: [['mcp-session-id', 's1'], ['accept', 'text/event-stream']] };
+  const head = [get, { kind: 'response', conn: 'c1', t: 0, status: 200, statusText: '', headers: [['content-type', 'text/event-stream']], url: 'http://x/', redirected: false, type: 'basic', capture: 'sse' }];
+  /** A hook port whose messages the test delivers itself (`deliver`). */
+  const quietPort = () => {
+    const port = { deliver: (_m: unknown) => {}, post: () => true, onClose: () => () => {}, close: () => {}, listen: (fn: (m: unknown) => void) => ((port.deliver = fn), () => {}) };
+    return port;
+  };
+
+  it('a message given up mid-stream is a capture gap over the open connections, not a server drop', async () => {
+    const core = createRelayCore('S', { maxRecords: 100_000 }, () => 5);
+    const port = quietPort();
+    const inbox = orderedInbox(port, (n, why) => core.hookLost(skippedText(n, why), why !== 'late'));
+    inbox.listen((m) => core.onHookMessage(m));
+    const msg = (seq: number, records: unknown[]) => ({ ...batch(records), seq });
+    inbox.fromSync(0, () => msg(0, [...head, request('c2'), { kind: 'end', conn: 'c2', t: 1, how: 'complete' }, sse(ev(1) + 'id: 2\ndata: {"jsonrpc":"2.0","method":"notif')]));
+    // Message 1 (the rest of event 2, event 3, a request) waits on the port while more than
+    // MAX_HELD later ones come by the synchronous channel (ids 4…): given up, then late.
+    for (let s = 2; s <= MAX_HELD + 2; s++) inbox.fromSync(s, () => msg(s, [sse(ev(s + 2))]));
+    port.deliver(msg(1, [sse('x"}\n\n' + ev(3)), request('c3')]));
+    await Promise.resolve();
+    const s = sink();
+    core.attach(s, {});
+    const recs = s.all();
+    // before: two notices and no gap; the analysis joined the text across the hole and blamed the server
+    expect(recs.filter((r) => r.kind === 'capture-gap')).toEqual([expect.objectContaining({ conns: ['c1'], reason: 'other', lost: 0 })]);
+    expect(recs.filter((r) => r.kind === 'notice').map((r) => (r as { code: string }).code)).toEqual(['hook-messages-lost', 'hook-messages-lost']);
+    const a = analyzeRecords(recs);
+    expect(a.findings.filter((f) => f.severity === 'error').map((f) => f.code)).toEqual(['capture-gap']);
+    expect(a.findings.some((f) => f.code === 'live-gap')).toBe(false);
+    // a connection whose request was in the lost message: its later records are kept (a stream
+    // without its request), not dropped as the page's forgery
+    core.onHookMessage(batch([sse(ev(99), 'c4')]));
+    expect(s.all().filter((r) => 'conn' in r && r.conn === 'c4').length).toBe(1);
+  });
+
+  it('an unreadable message is said where it was in the order, after the messages before it', () => {
+    const core = createRelayCore('S', {}, () => 5);
+    const inbox = orderedInbox(quietPort(), (n, why) => core.hookLost(skippedText(n, why), why !== 'late'));
+    inbox.listen((m) => core.onHookMessage(m));
+    inbox.fromSync(1, () => {
+      throw new Error('DataCloneError');
+    });
+    inbox.fromSync(0, () => ({ ...batch([...head, { kind: 'end', conn: 'c1', t: 1, how: 'complete' }, request('c2')]), seq: 0 }));
+    const s = sink();
+    core.attach(s, {});
+    // c1 ended before the lost message: only c2 was open
+    expect(s.all().map((r) => r.kind)).toEqual(['request', 'response', 'end', 'request', 'notice', 'capture-gap']);
+    expect(s.all().at(-1)).toMatchObject({ conns: ['c2'] });
   });
 });

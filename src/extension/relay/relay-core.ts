@@ -94,6 +94,12 @@ export interface RelayCore {
   onModeAck(copy: boolean): void;
   /** A record made by the relay itself (navigation, notice, an injected fault). */
   add(rec: HookRecord | FaultRecordBody): void;
+  /**
+   * Messages of the hook that never reach the relay (ordered-inbox.ts): `message` says how. With
+   * `gap`, their records are a capture gap over the connections open at that point (a late one
+   * of a gap already given up adds only the notice: that gap was already said).
+   */
+  hookLost(message: string, gap: boolean): void;
   /** A panel wants records after its cursor for this src, then live ones, through `sink`. */
   attach(sink: RelaySink, cursors: Cursors): void;
   detach(): void;
@@ -168,6 +174,7 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
     }
     const conn = r.conn;
     if (r.kind === 'request' ? !conns.start(conn) : !conns.known(conn)) return 'odd';
+    if (r.kind === 'end') conns.end(conn);
     const bytes = r.kind === 'chunk' && 'data' in r ? r.data : null;
     const big = r.kind === 'chunk' && 'blob' in r ? r : null;
     if (conns.state(conn) === 'drop') {
@@ -252,6 +259,19 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
     add(rec) {
       if (released) return;
       delivery.send([push(rec)], false);
+    },
+    hookLost(message, gap) {
+      if (released) return;
+      const out = [notice('hook-messages-lost', message)];
+      if (gap) {
+        // Any connection open may have had reads in them (their bytes never went through the
+        // decoding carry: it starts again), and any connection may have started or ended in them.
+        const open = conns.open();
+        for (const c of open) carry.forget(c);
+        conns.acceptUnknown();
+        out.push(push({ kind: 'capture-gap', t: now(), lost: 0, conns: open, reason: 'other' }));
+      }
+      delivery.send(out, false);
     },
     attach(s, cursors) {
       if (released) return;

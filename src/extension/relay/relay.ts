@@ -110,9 +110,7 @@ window.addEventListener(
     if (typeof d !== 'object' || d === null || d.ch !== CHANNEL || d.type !== 'hook-hello') return;
     ev.stopImmediatePropagation();
     if (isMessage(d, 'hook-hello') && ev.ports.length === 1 && !inbox) {
-      const ordered = orderedInbox(messagePortAdapter(ev.ports[0]!), (n, why) =>
-        core.add({ kind: 'notice', t: now(), level: 'warning', code: 'hook-messages-lost', message: skippedText(n, why) }),
-      );
+      const ordered = orderedInbox(messagePortAdapter(ev.ports[0]!), (n, why) => core.hookLost(skippedText(n, why), why !== 'late'));
       if (link.hook(ordered)) {
         inbox = ordered;
         for (const [seq, read] of early.splice(0)) ordered.fromSync(seq, read);

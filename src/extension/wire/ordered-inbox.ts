@@ -82,7 +82,10 @@ export function orderedInbox(port: MessageAdapter, onSkipped: (n: number, why: '
       const m = held.get(next);
       held.delete(next);
       next++;
-      if (m !== LOST) out.emit(m);
+      // Said in its place in the order: what the relay records for the loss (a capture gap naming
+      // the connections open then) goes between the records before and after it.
+      if (m === LOST) onSkipped(1, 'unreadable');
+      else out.emit(m);
     }
   }
 
@@ -124,10 +127,7 @@ export function orderedInbox(port: MessageAdapter, onSkipped: (n: number, why: '
       } catch {
         // (one of a given-up gap is late, already counted missing by the gap's notice)
         if (seq < next) lateOne(seq);
-        else {
-          onSkipped(1, 'unreadable');
-          take(seq, LOST);
-        }
+        else take(seq, LOST);
         return;
       }
       take(seq, m);
