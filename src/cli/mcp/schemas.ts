@@ -108,6 +108,8 @@ export const timeline = z.object({
   subscriptions: z.array(z.object({ requestId: str, streamId: str, state: str, changes: z.number(), text: str })),
   gaps: z.array(finding),
   faults: z.array(z.object({ armed: str, fault: str, text: str, streamId: str, requestIds: z.array(str), findings: z.array(str) })),
+  total: z.number().describe("the session's streams, over every page"),
+  nextCursor: page.nextCursor,
 });
 
 export const eventList = z.object({

@@ -97,16 +97,16 @@ export function registerFileTools(server: McpServer, ctx: McpContext): void {
     {
       title: 'Timeline of a session',
       description:
-        "A session's timeline as data: its streams (POST, GET, resumes with the Last-Event-ID sent, status, state, first/last event id), reconnect chains, 2026-07-28 re-issue and MRTR links, subscriptions with outages, the gaps (replay-gap, live-gap, capture-gap with the missing ids) and faults injected on purpose. Times are ms from the session's first stream.",
-      inputSchema: z.object({ capture: captureArg, session: z.string().max(2000).describe('session id from list_sessions (s1…), or its key / Mcp-Session-Id') }),
+        "A session's timeline as data: its streams (POST, GET, resumes with the Last-Event-ID sent, status, state, first/last event id), reconnect chains, 2026-07-28 re-issue and MRTR links, subscriptions with outages, the gaps (replay-gap, live-gap, capture-gap with the missing ids) and faults injected on purpose. Times are ms from the session's first stream. Streams come in pages, in the session's order (limit, default 20; total is the session's stream count; nextCursor for the next page); each chain, link, subscription, gap and fault is on the page of the stream it starts at (one with no stream of this session on the first page).",
+      inputSchema: z.object({ capture: captureArg, session: z.string().max(2000).describe('session id from list_sessions (s1…), or its key / Mcp-Session-Id'), cursor: cursorArg, limit: limitArg }),
       outputSchema: S.timeline,
       annotations: READ_ONLY,
     },
-    ({ capture, session }) =>
+    ({ capture, session, cursor, limit }) =>
       guarded(async () => {
         const c = await captureFor(ctx, capture);
         const snap = c.snapshot();
-        return ok({ capture: c.id, ...timelineView(snap, findSession(snap, session)) });
+        return ok({ capture: c.id, ...timelineView(snap, findSession(snap, session), cursor, limit, { t: 'timeline', c: c.id, session }) });
       }),
   );
 

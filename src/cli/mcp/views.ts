@@ -9,6 +9,7 @@ import { adviceFor } from './explain';
 import type { Capture } from './captures';
 import { cap, capIds, capMissing, DATA_MAX, MESSAGE_MAX, URL_MAX } from './text';
 import { eventCountAtSnapshot, eventsAtSnapshot } from '../../core/event-access';
+import { paginate } from './cursor';
 
 export class NotFound extends Error {}
 
@@ -134,11 +135,32 @@ export type CaptureView = ReturnType<typeof captureView>;
 
 // ---------------------------------------------------------------- timeline
 
-export function timelineView(snap: AnalysisSnapshot, s: Session) {
-  const streams = s.streamIds.map((id) => snap.streams[id]).filter((x): x is Stream => !!x);
-  const t0 = Math.min(...streams.map((x) => x.start), Infinity);
+/**
+ * Which page of a timeline shows something about a stream: the page of that stream, or the first
+ * page when the stream is not one of the session's (a gap with no stream, a fault on another
+ * session's stream), so every chain, link, gap… is on exactly one page.
+ */
+function pageFilter(all: readonly Stream[], shown: readonly Stream[]) {
+  const inSession = new Set(all.map((x) => x.id));
+  const onPage = new Set(shown.map((x) => x.id));
+  const first = all.length === 0 || shown[0] === all[0];
+  return (streamId: string | undefined) => (streamId !== undefined && inSession.has(streamId) ? onPage.has(streamId) : first);
+}
+
+/**
+ * One page of a session's timeline: the session's streams in its order (a capture of 3,000 tool
+ * calls made the whole timeline 800 KB, more than an agent's context), each chain, link,
+ * subscription, gap and fault on the page of the stream it starts at. Times stay relative to the
+ * session's first stream on every page.
+ */
+export function timelineView(snap: AnalysisSnapshot, s: Session, cursor?: string, limit?: number, query: unknown = { t: 'timeline', s: s.key }) {
+  const all = s.streamIds.map((id) => snap.streams[id]).filter((x): x is Stream => !!x);
+  const page = paginate(all, query, cursor, limit);
+  const streams = page.items;
+  const onPage = pageFilter(all, streams);
+  const t0 = Math.min(...all.map((x) => x.start), Infinity);
   const rel = (t: number | undefined) => (t === undefined || !Number.isFinite(t0) ? null : Math.round(t - t0));
-  const gaps = snap.findings.filter((f) => f.sessionKey === s.key && (f.code === 'replay-gap' || f.code === 'live-gap' || f.code === 'capture-gap'));
+  const gaps = snap.findings.filter((f) => f.sessionKey === s.key && (f.code === 'replay-gap' || f.code === 'live-gap' || f.code === 'capture-gap') && onPage(f.streamId));
   return {
     session: sessionRef(snap, s),
     title: cap(sessionTitle(s), URL_MAX),
@@ -167,7 +189,7 @@ export function timelineView(snap: AnalysisSnapshot, s: Session) {
         endReason: x.endReason !== undefined ? cap(x.endReason, 300) : null,
       };
     }),
-    chains: (s.chains ?? []).map((c) => ({
+    chains: (s.chains ?? []).filter((c) => onPage(c.rootStreamId)).map((c) => ({
       rootStreamId: c.rootStreamId,
       requestIds: c.requestIds.map((i) => cap(i, 80)),
       segments: c.segments.map((g) => ({
@@ -180,10 +202,12 @@ export function timelineView(snap: AnalysisSnapshot, s: Session) {
         status: g.status ?? null,
       })),
     })),
-    links: (s.links ?? []).map((l) => ({ kind: l.kind, from: l.from, to: l.to, fromStreamId: l.fromStreamId, toStreamId: l.toStreamId, text: linkText(l) })),
-    subscriptions: (s.subscriptions ?? []).map((x) => ({ requestId: x.requestId, streamId: x.streamId, state: x.state, changes: x.changes, text: cap(subscriptionText(x), MESSAGE_MAX) })),
+    links: (s.links ?? []).filter((l) => onPage(l.fromStreamId)).map((l) => ({ kind: l.kind, from: l.from, to: l.to, fromStreamId: l.fromStreamId, toStreamId: l.toStreamId, text: linkText(l) })),
+    subscriptions: (s.subscriptions ?? []).filter((x) => onPage(x.streamId)).map((x) => ({ requestId: x.requestId, streamId: x.streamId, state: x.state, changes: x.changes, text: cap(subscriptionText(x), MESSAGE_MAX) })),
     gaps: gaps.map((f) => findingView(snap, f)),
-    faults: (snap.faults ?? []).filter((f) => f.sessionKey === s.key).map((f) => ({ armed: f.armed, fault: f.fault, text: cap(f.text, 300), streamId: f.streamId, requestIds: f.requestIds.slice(), findings: f.findings.slice() })),
+    faults: (snap.faults ?? []).filter((f) => f.sessionKey === s.key && onPage(f.streamId)).map((f) => ({ armed: f.armed, fault: f.fault, text: cap(f.text, 300), streamId: f.streamId, requestIds: f.requestIds.slice(), findings: f.findings.slice() })),
+    total: page.total,
+    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
   };
 }
 

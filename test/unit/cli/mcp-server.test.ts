@@ -132,6 +132,12 @@ describe.each(transports)('over %s', (_name, connect) => {
     const t = await callTool(c.client, 'get_timeline', { capture: id, session: 's1' });
     const s = snap.sessions[0]!;
     expect(t.streams.map((x: { streamId: string }) => x.streamId)).toEqual(s.streamIds);
+    expect(t.total).toBe(s.streamIds.length);
+    expect(t.nextCursor).toBeUndefined();
+    const paged = await callTool(c.client, 'get_timeline', { capture: id, session: 's1', limit: 1 });
+    expect(paged.streams.map((x: { streamId: string }) => x.streamId)).toEqual(s.streamIds.slice(0, 1));
+    const second = await callTool(c.client, 'get_timeline', { capture: id, session: 's1', limit: 1, cursor: paged.nextCursor });
+    expect(second.streams.map((x: { streamId: string }) => x.streamId)).toEqual(s.streamIds.slice(1, 2));
     expect(t.chains.map((x: { rootStreamId: string }) => x.rootStreamId)).toEqual((s.chains ?? []).map((x) => x.rootStreamId));
     const resume = t.streams.find((x: { lastEventIdSent: string | null }) => x.lastEventIdSent !== null);
     expect(resume.lastEventIdSent).toBe(snap.streams[resume.streamId]!.lastEventIdSent);

@@ -2,11 +2,11 @@
 // wrote as a number and as a string, and an id it used twice.
 import { describe, expect, it } from 'vitest';
 import { analyzeRecords } from '../../../src/core/analyzer';
-import { eventsOf, findingView, findRequest } from '../../../src/cli/mcp/views';
+import { eventsOf, findingView, findRequest, timelineView } from '../../../src/cli/mcp/views';
 import { MISSING_MAX } from '../../../src/cli/mcp/text';
 import { importText } from '../../../src/core/import';
 import { readFileSync } from 'node:fs';
-import { Capture, ev, initSession, message, result } from '../core/helpers';
+import { Capture, cutAndResume, ev, initSession, message, result } from '../core/helpers';
 
 const call = (id: number | string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 't', arguments: {} } });
 
@@ -70,5 +70,62 @@ describe('findingView', () => {
     // before: the whole 40k characters, twice in get_request
     expect(v.missing!.length).toBeLessThan(MISSING_MAX + 40);
     expect(v.missing).toMatch(/more characters\)$/);
+  });
+});
+
+describe('timelineView (get_timeline)', () => {
+  /** Tool calls 1…n, then the canonical cut and resume (a chain and a replay gap at the end). */
+  function longSession(n: number) {
+    const c = new Capture();
+    initSession(c);
+    for (let id = 1; id <= n; id++) {
+      const p = c.request({ sessionId: 'sess-1', body: call(1000 + id) });
+      c.response(p);
+      c.chunk(p, ev(undefined, result(1000 + id)));
+      c.end(p);
+    }
+    cutAndResume(c, { replayFrom: 14 });
+    return analyzeRecords(c.records);
+  }
+
+  it('a session of 300 tool calls comes in pages of streams, in the session order, each chain and gap on exactly one page', () => {
+    const snap = longSession(300);
+    const s = snap.sessions[0]!;
+    const first = timelineView(snap, s);
+    // before: all 300 streams in one answer (3,000 calls made 793 KB)
+    expect(first.streams).toHaveLength(20);
+    expect(first.total).toBe(s.streamIds.length);
+    expect(JSON.stringify(first).length).toBeLessThan(20_000);
+    const streams: string[] = [];
+    const chains: string[] = [];
+    const gaps: string[] = [];
+    let page = first;
+    for (let n = 0; ; n++) {
+      expect(n).toBeLessThan(100);
+      streams.push(...page.streams.map((x) => x.streamId));
+      chains.push(...page.chains.map((x) => x.rootStreamId));
+      gaps.push(...page.gaps.map((x) => x.finding));
+      if (!page.nextCursor) break;
+      page = timelineView(snap, s, page.nextCursor, 100);
+    }
+    expect(streams).toEqual(s.streamIds);
+    expect(chains).toEqual((s.chains ?? []).map((x) => x.rootStreamId));
+    expect(chains.length).toBeGreaterThan(0);
+    const gapFindings = snap.findings.filter((f) => f.code === 'replay-gap').map((f) => findingView(snap, f).finding);
+    expect(gaps).toEqual(gapFindings);
+    expect(gaps.length).toBeGreaterThan(0);
+    // The chain starts at the session's last streams: not on the first page.
+    expect(first.chains).toEqual([]);
+    expect(first.gaps).toEqual([]);
+  });
+
+  it('a session that fits one page is answered whole, with no next cursor', () => {
+    const snap = longSession(3);
+    const s = snap.sessions[0]!;
+    const t = timelineView(snap, s);
+    expect(t.streams.map((x) => x.streamId)).toEqual(s.streamIds);
+    expect(t.chains).toHaveLength((s.chains ?? []).length);
+    expect(t.total).toBe(s.streamIds.length);
+    expect(t.nextCursor).toBeUndefined();
   });
 });
