@@ -6,6 +6,9 @@ import { VERDICTS } from '../../core/presentation';
 const sev = z.enum(['error', 'warning', 'info']);
 const str = z.string();
 const nstr = z.string().nullable();
+const streamHandle = z.string().describe('short handle of the stream (st1…), which get_events takes');
+const streamIdCut = z.string().describe('the stream id, cut to 200 characters saying how much (get_events takes the handle)');
+const moreIds = z.number().optional().describe('how many more ids the list left out');
 
 export const finding = z.object({
   finding: str.describe('short id of the finding in this capture (f0, f1…)'),
@@ -13,7 +16,8 @@ export const finding = z.object({
   severity: sev,
   session: nstr,
   requestId: nstr.describe('JSON text of the JSON-RPC id (1 and "1" differ)'),
-  streamId: nstr,
+  stream: streamHandle.nullable(),
+  streamId: streamIdCut.nullable(),
   eventIds: z.array(str),
   moreEventIds: z.number().optional(),
   missing: nstr.describe('for gaps: the missing ids as ranges, e.g. "12–13"'),
@@ -80,7 +84,8 @@ export const timeline = z.object({
   startedAt: nstr,
   streams: z.array(
     z.object({
-      streamId: str,
+      stream: streamHandle,
+      streamId: streamIdCut,
       kind: str,
       httpMethod: str,
       status: z.number().nullable(),
@@ -93,28 +98,34 @@ export const timeline = z.object({
       lastEventIdSent: nstr,
       resumes: nstr,
       resumedBy: z.array(str),
+      moreResumedBy: moreIds,
       requestIds: z.array(str),
+      moreRequestIds: moreIds,
       endReason: nstr,
     }),
   ),
   chains: z.array(
     z.object({
-      rootStreamId: str,
+      rootStream: streamHandle.nullable(),
+      rootStreamId: streamIdCut,
       requestIds: z.array(str),
-      segments: z.array(z.object({ streamId: str, resumedFrom: nstr, firstId: nstr, lastId: nstr, events: z.number(), state: str, status: z.number().nullable() })),
+      moreRequestIds: moreIds,
+      segments: z.array(z.object({ stream: streamHandle.nullable(), streamId: streamIdCut, resumedFrom: nstr, firstId: nstr, lastId: nstr, events: z.number(), state: str, status: z.number().nullable() })),
+      moreSegments: z.number().optional().describe('how many more segments (resumes) the chain has'),
     }),
   ),
-  links: z.array(z.object({ kind: str, from: str, to: str, fromStreamId: str, toStreamId: str, text: str })),
-  subscriptions: z.array(z.object({ requestId: str, streamId: str, state: str, changes: z.number(), text: str })),
+  links: z.array(z.object({ kind: str, from: str, to: str, fromStream: streamHandle.nullable(), fromStreamId: streamIdCut, toStream: streamHandle.nullable(), toStreamId: streamIdCut, text: str })),
+  subscriptions: z.array(z.object({ requestId: str, stream: streamHandle.nullable(), streamId: streamIdCut, state: str, changes: z.number(), text: str })),
   gaps: z.array(finding),
-  faults: z.array(z.object({ armed: str, fault: str, text: str, streamId: str, requestIds: z.array(str), findings: z.array(str) })),
+  faults: z.array(z.object({ armed: str, fault: str, text: str, stream: streamHandle.nullable(), streamId: streamIdCut, requestIds: z.array(str), moreRequestIds: moreIds, findings: z.array(str) })),
   total: z.number().describe("the session's streams, over every page"),
   nextCursor: page.nextCursor,
 });
 
 export const eventList = z.object({
   capture: str,
-  streamId: str,
+  stream: streamHandle,
+  streamId: streamIdCut,
   events: z.array(
     z.object({
       index: z.number(),
@@ -141,8 +152,10 @@ export const request = z.object({
   verdict: z.enum(VERDICTS),
   verdictText: str,
   response: nstr,
-  streamId: str,
-  responseStreamId: nstr,
+  stream: streamHandle.nullable(),
+  streamId: streamIdCut,
+  responseStream: streamHandle.nullable(),
+  responseStreamId: streamIdCut.nullable(),
   notifications: z.number(),
   cumulativeNotifications: z.number(),
   loss: z.object({ missing: nstr, missingCount: z.number().nullable(), accumulated: z.number(), implied: z.number().nullable() }).nullable(),

@@ -1,5 +1,5 @@
 // The answers of the tools, as plain data built from the core's analysis: a summary first, short
-// ids to drill down with (s1 for a session, f3 for a finding, stream ids as the core names them),
+// ids to drill down with (s1 for a session, f3 for a finding, st2 for a stream beside its id),
 // every wording from the core (presentation.ts, presentation-eras.ts) or docs/findings.md.
 import { lossDetail, sortFindings, VERDICT_TEXT, worstForRequest, captureSummary, ADVICE_LOSSY, ADVICE_DUPLICATED } from '../../core/presentation';
 import { ERA_LABEL, linkText, serverOf, sessionTitle, subscriptionText } from '../../core/presentation-eras';
@@ -7,7 +7,7 @@ import type { AnalysisSnapshot, Finding, RequestInfo, Session, SseEvent, Stream,
 import { findingsOfRequest, requestName } from '../audit-input';
 import { adviceFor } from './explain';
 import type { Capture } from './captures';
-import { cap, capIds, capMissing, DATA_MAX, MESSAGE_MAX, URL_MAX } from './text';
+import { cap, capIds, capMissing, DATA_MAX, IDS_MAX, MESSAGE_MAX, REQUEST_ID_MAX, STREAM_ID_MAX, URL_MAX } from './text';
 import { eventCountAtSnapshot, eventsAtSnapshot } from '../../core/event-access';
 import { paginate } from './cursor';
 
@@ -25,9 +25,34 @@ export function findSession(snap: AnalysisSnapshot, ref: string): Session {
   return s;
 }
 
-export function findStream(snap: AnalysisSnapshot, id: string): Stream {
-  const s = snap.streams[id];
-  if (!s) throw new NotFound(`no stream "${cap(id, 80)}" in this capture; get_timeline lists a session's streams`);
+// A stream's id is `<capture source>:<connection>`, both the page's text (a hostile page's source
+// made it 60,000 characters: shown cut, it could not be passed back). Each stream also has a
+// handle, st1…, its place in the capture's streams: short, and never a real id (those hold a ':').
+const streamOrders = new WeakMap<AnalysisSnapshot, { ids: string[]; at: Map<string, number> }>();
+
+function streamOrder(snap: AnalysisSnapshot) {
+  let o = streamOrders.get(snap);
+  if (!o) {
+    const ids = Object.keys(snap.streams);
+    o = { ids, at: new Map(ids.map((id, i) => [id, i])) };
+    streamOrders.set(snap, o);
+  }
+  return o;
+}
+
+/** The handle of a stream (st1…), null for an id the capture has no stream for. */
+export function streamRef(snap: AnalysisSnapshot, id: string): string | null {
+  const i = streamOrder(snap).at.get(id);
+  return i === undefined ? null : `st${i + 1}`;
+}
+
+export const streamIdText = (id: string) => cap(id, STREAM_ID_MAX);
+
+/** A stream by its handle (st1) or its whole id. */
+export function findStream(snap: AnalysisSnapshot, ref: string): Stream {
+  const m = /^st(\d+)$/.exec(ref);
+  const s = m ? snap.streams[streamOrder(snap).ids[Number(m[1]) - 1] ?? ''] : snap.streams[ref];
+  if (!s) throw new NotFound(`no stream "${cap(ref, 80)}" in this capture; get_timeline lists a session's streams with their handles (st1…)`);
   return s;
 }
 
@@ -66,8 +91,9 @@ export function findingView(snap: AnalysisSnapshot, f: Finding) {
     code: f.code,
     severity: f.severity,
     session: s ? sessionRef(snap, s) : null,
-    requestId: f.requestId ?? null,
-    streamId: f.streamId ?? null,
+    requestId: f.requestId !== undefined ? cap(f.requestId, REQUEST_ID_MAX) : null,
+    stream: f.streamId !== undefined ? streamRef(snap, f.streamId) : null,
+    streamId: f.streamId !== undefined ? streamIdText(f.streamId) : null,
     eventIds: ids.ids,
     ...(ids.more ? { moreEventIds: ids.more } : {}),
     missing: capMissing(f.missing),
@@ -171,8 +197,11 @@ export function timelineView(snap: AnalysisSnapshot, s: Session, cursor?: string
     startedAt: Number.isFinite(t0) ? new Date(t0).toISOString() : null,
     streams: streams.map((x) => {
       const ids = eventsAtSnapshot(x).filter((e) => e.id !== undefined);
+      const resumedBy = capIds(x.resumedBy, IDS_MAX, STREAM_ID_MAX);
+      const requestIds = capIds(x.requestIds);
       return {
-        streamId: x.id,
+        stream: streamRef(snap, x.id)!,
+        streamId: streamIdText(x.id),
         kind: x.kind,
         httpMethod: cap(x.method, 20),
         status: x.status ?? null,
@@ -183,31 +212,64 @@ export function timelineView(snap: AnalysisSnapshot, s: Session, cursor?: string
         firstEventId: ids[0]?.id !== undefined ? cap(ids[0].id, 80) : null,
         lastEventId: ids.at(-1)?.id !== undefined ? cap(ids.at(-1)!.id!, 80) : null,
         lastEventIdSent: x.lastEventIdSent !== undefined ? cap(x.lastEventIdSent, 80) : null,
-        resumes: x.resumes ?? null,
-        resumedBy: x.resumedBy.slice(),
-        requestIds: x.requestIds.map((i) => cap(i, 80)),
+        resumes: x.resumes !== undefined ? streamIdText(x.resumes) : null,
+        resumedBy: resumedBy.ids,
+        ...(resumedBy.more ? { moreResumedBy: resumedBy.more } : {}),
+        requestIds: requestIds.ids,
+        ...(requestIds.more ? { moreRequestIds: requestIds.more } : {}),
         endReason: x.endReason !== undefined ? cap(x.endReason, 300) : null,
       };
     }),
-    chains: (s.chains ?? []).filter((c) => onPage(c.rootStreamId)).map((c) => ({
-      rootStreamId: c.rootStreamId,
-      requestIds: c.requestIds.map((i) => cap(i, 80)),
-      segments: c.segments.map((g) => ({
-        streamId: g.streamId,
-        resumedFrom: g.resumedFrom !== undefined ? cap(g.resumedFrom, 80) : null,
-        firstId: g.firstId !== undefined ? cap(g.firstId, 80) : null,
-        lastId: g.lastId !== undefined ? cap(g.lastId, 80) : null,
-        events: g.events,
-        state: g.state,
-        status: g.status ?? null,
-      })),
+    chains: (s.chains ?? []).filter((c) => onPage(c.rootStreamId)).map((c) => chainView(snap, c)),
+    links: (s.links ?? []).filter((l) => onPage(l.fromStreamId)).map((l) => ({
+      kind: l.kind,
+      from: cap(l.from, REQUEST_ID_MAX),
+      to: cap(l.to, REQUEST_ID_MAX),
+      fromStream: streamRef(snap, l.fromStreamId),
+      fromStreamId: streamIdText(l.fromStreamId),
+      toStream: streamRef(snap, l.toStreamId),
+      toStreamId: streamIdText(l.toStreamId),
+      text: cap(linkText(l), MESSAGE_MAX),
     })),
-    links: (s.links ?? []).filter((l) => onPage(l.fromStreamId)).map((l) => ({ kind: l.kind, from: l.from, to: l.to, fromStreamId: l.fromStreamId, toStreamId: l.toStreamId, text: linkText(l) })),
-    subscriptions: (s.subscriptions ?? []).filter((x) => onPage(x.streamId)).map((x) => ({ requestId: x.requestId, streamId: x.streamId, state: x.state, changes: x.changes, text: cap(subscriptionText(x), MESSAGE_MAX) })),
+    subscriptions: (s.subscriptions ?? []).filter((x) => onPage(x.streamId)).map((x) => ({ requestId: cap(x.requestId, REQUEST_ID_MAX), stream: streamRef(snap, x.streamId), streamId: streamIdText(x.streamId), state: x.state, changes: x.changes, text: cap(subscriptionText(x), MESSAGE_MAX) })),
     gaps: gaps.map((f) => findingView(snap, f)),
-    faults: (snap.faults ?? []).filter((f) => f.sessionKey === s.key && onPage(f.streamId)).map((f) => ({ armed: f.armed, fault: f.fault, text: cap(f.text, 300), streamId: f.streamId, requestIds: f.requestIds.slice(), findings: f.findings.slice() })),
+    faults: (snap.faults ?? []).filter((f) => f.sessionKey === s.key && onPage(f.streamId)).map((f) => {
+      const requestIds = capIds(f.requestIds);
+      return {
+        armed: f.armed,
+        fault: f.fault,
+        text: cap(f.text, 300),
+        stream: streamRef(snap, f.streamId),
+        streamId: streamIdText(f.streamId),
+        requestIds: requestIds.ids,
+        ...(requestIds.more ? { moreRequestIds: requestIds.more } : {}),
+        findings: f.findings.slice(),
+      };
+    }),
     total: page.total,
     ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+  };
+}
+
+/** A reconnect chain, its segments cut to IDS_MAX (a page resuming in a loop makes thousands). */
+function chainView(snap: AnalysisSnapshot, c: NonNullable<Session['chains']>[number]) {
+  const requestIds = capIds(c.requestIds);
+  return {
+    rootStream: streamRef(snap, c.rootStreamId),
+    rootStreamId: streamIdText(c.rootStreamId),
+    requestIds: requestIds.ids,
+    ...(requestIds.more ? { moreRequestIds: requestIds.more } : {}),
+    segments: c.segments.slice(0, IDS_MAX).map((g) => ({
+      stream: streamRef(snap, g.streamId),
+      streamId: streamIdText(g.streamId),
+      resumedFrom: g.resumedFrom !== undefined ? cap(g.resumedFrom, 80) : null,
+      firstId: g.firstId !== undefined ? cap(g.firstId, 80) : null,
+      lastId: g.lastId !== undefined ? cap(g.lastId, 80) : null,
+      events: g.events,
+      state: g.state,
+      status: g.status ?? null,
+    })),
+    ...(c.segments.length > IDS_MAX ? { moreSegments: c.segments.length - IDS_MAX } : {}),
   };
 }
 
@@ -263,6 +325,8 @@ export function eventsOf(s: Stream, from: string | undefined, to: string | undef
 
 // ---------------------------------------------------------------- a request
 
+const idOrNull = (id: string | undefined) => (id === undefined ? null : cap(id, REQUEST_ID_MAX));
+
 export function requestView(snap: AnalysisSnapshot, s: Session, r: RequestInfo) {
   const rs = snap.requests[s.key] ?? [];
   const fs = sortFindings(findingsOfRequest(snap.findings.filter((f) => f.sessionKey === s.key), r, rs));
@@ -286,8 +350,10 @@ export function requestView(snap: AnalysisSnapshot, s: Session, r: RequestInfo) 
     verdict: r.verdict,
     verdictText: VERDICT_TEXT[r.verdict],
     response: r.response ?? null,
-    streamId: r.streamId,
-    responseStreamId: r.responseStreamId ?? null,
+    stream: streamRef(snap, r.streamId),
+    streamId: streamIdText(r.streamId),
+    responseStream: r.responseStreamId !== undefined ? streamRef(snap, r.responseStreamId) : null,
+    responseStreamId: r.responseStreamId !== undefined ? streamIdText(r.responseStreamId) : null,
     notifications: r.notificationCount ?? r.notifications.length,
     cumulativeNotifications: r.cumulativeCount,
     loss: loss ? { missing: capMissing(loss.missing), missingCount: loss.missingCount ?? null, accumulated: loss.accumulated, implied: loss.implied ?? null } : null,
@@ -295,6 +361,6 @@ export function requestView(snap: AnalysisSnapshot, s: Session, r: RequestInfo) 
     findings: fs.slice(0, 20).map((f) => findingView(snap, f)),
     moreFindings: Math.max(0, fs.length - 20),
     whatToDo: advice,
-    links: { reissueOf: r.reissueOf ?? null, reissuedAs: r.reissuedAs ?? null, retryOf: r.retryOf ?? null, retriedAs: r.retriedAs ?? null },
+    links: { reissueOf: idOrNull(r.reissueOf), reissuedAs: idOrNull(r.reissuedAs), retryOf: idOrNull(r.retryOf), retriedAs: idOrNull(r.retriedAs) },
   };
 }

@@ -50,6 +50,8 @@ beforeAll(async () => {
   }) as Record<string, unknown>;
   root = mkdtempSync(join(tmpdir(), 'msi-mcp-hostile-'));
   writeFileSync(join(root, 'hostile.msi.json'), JSON.stringify(capture));
+  // A page's capture source of 60,000 characters: every stream id is that long.
+  writeFileSync(join(root, 'long-source.msi.json'), JSON.stringify(deepMap(orig, (v, key) => (key === 'src' ? `${v}${'x'.repeat(60_000)}` : v))));
   bin = buildCli();
 }, 120_000);
 
@@ -93,6 +95,30 @@ describe('a hostile capture', () => {
     for (const name of ['list_findings', 'list_captures']) await callTool(c.client, name, name === 'list_findings' ? { capture: id, limit: 100 } : {});
     await c.client.readResource({ uri: `msi://capture/${id}/report.md` });
     expect(trapHits).toBe(0);
+  });
+});
+
+describe('a capture whose stream ids are 60,000 characters', () => {
+  let c: McpConnection;
+  beforeAll(async () => {
+    c = await connectStdio(bin, ['--root', root]);
+  });
+  afterAll(() => c?.close());
+
+  it("its streams are named by short handles get_events takes, their ids cut", async () => {
+    const o = await callTool(c.client, 'open_capture', { path: 'long-source.msi.json' });
+    const id = o.opened[0].capture;
+    const t = await callTool(c.client, 'get_timeline', { capture: id, session: 's1' });
+    const raw = await c.client.callTool({ name: 'get_timeline', arguments: { capture: id, session: 's1' } });
+    expect((raw.content as { text: string }[])[0]!.text.length).toBeLessThan(30_000);
+    const resume = t.streams.find((x: { lastEventIdSent: string | null }) => x.lastEventIdSent !== null);
+    expect(resume.streamId).toMatch(/more characters\)$/);
+    const evs = await callTool(c.client, 'get_events', { capture: id, stream: resume.stream });
+    expect(evs.stream).toBe(resume.stream);
+    expect(evs.events.length).toBe(resume.events > 20 ? 20 : resume.events);
+    const r = await callTool(c.client, 'get_request', { capture: id, request: '2' });
+    expect(r.verdict).toBe('lossy');
+    expect((await callTool(c.client, 'get_events', { capture: id, stream: r.stream })).stream).toBe(r.stream);
   });
 });
 

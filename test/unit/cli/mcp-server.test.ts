@@ -142,6 +142,9 @@ describe.each(transports)('over %s', (_name, connect) => {
     const resume = t.streams.find((x: { lastEventIdSent: string | null }) => x.lastEventIdSent !== null);
     expect(resume.lastEventIdSent).toBe(snap.streams[resume.streamId]!.lastEventIdSent);
     expect(resume.resumes).toBe(snap.streams[resume.streamId]!.resumes);
+    const byHandle = await callTool(c.client, 'get_events', { capture: id, stream: resume.stream });
+    expect(byHandle.streamId).toBe(resume.streamId);
+    expect(byHandle.total).toBe(snap.streams[resume.streamId]!.events.length);
     const gaps = snap.findings.filter((f) => f.code === 'replay-gap');
     expect(t.gaps.map((g: { code: string; missing: string | null }) => [g.code, g.missing])).toEqual(gaps.map((g) => [g.code, g.missing ?? null]));
     expect(t.gaps[0].missing).toBe('12–13');

@@ -2,8 +2,8 @@
 // wrote as a number and as a string, and an id it used twice.
 import { describe, expect, it } from 'vitest';
 import { analyzeRecords } from '../../../src/core/analyzer';
-import { eventsOf, findingView, findRequest, timelineView } from '../../../src/cli/mcp/views';
-import { MISSING_MAX } from '../../../src/cli/mcp/text';
+import { eventsOf, findingView, findRequest, findStream, requestView, timelineView } from '../../../src/cli/mcp/views';
+import { MISSING_MAX, STREAM_ID_MAX } from '../../../src/cli/mcp/text';
 import { importText } from '../../../src/core/import';
 import { readFileSync } from 'node:fs';
 import { Capture, cutAndResume, ev, initSession, message, result } from '../core/helpers';
@@ -127,5 +127,43 @@ describe('timelineView (get_timeline)', () => {
     expect(t.chains).toHaveLength((s.chains ?? []).length);
     expect(t.total).toBe(s.streamIds.length);
     expect(t.nextCursor).toBeUndefined();
+  });
+});
+
+describe('stream handles (a stream id of 60,000 characters)', () => {
+  it('every stream has a short handle that findStream (get_events) takes; its id is shown cut, saying how much', () => {
+    // The stream id is `<capture source>:<connection>`: a hostile page names its source.
+    const c = new Capture('x'.repeat(60_000));
+    initSession(c);
+    cutAndResume(c, { replayFrom: 14 });
+    const snap = analyzeRecords(c.records);
+    const s = snap.sessions[0]!;
+    const t = timelineView(snap, s);
+    // before: every mention carried the whole id (resumes, resumedBy, chains, gaps too)
+    expect(JSON.stringify(t).length).toBeLessThan(20_000);
+    expect(t.streams).toHaveLength(s.streamIds.length);
+    for (const [i, x] of t.streams.entries()) {
+      expect(x.streamId.length).toBeLessThan(STREAM_ID_MAX + 40);
+      expect(x.streamId).toMatch(/… \(\d+ more characters\)$/);
+      // before: only the whole id named a stream, and get_events takes 300 characters
+      expect(x.stream.length).toBeLessThan(10);
+      expect(findStream(snap, x.stream).id).toBe(s.streamIds[i]);
+    }
+    const resume = t.streams.find((x) => x.resumes !== null)!;
+    expect(t.chains[0]!.segments.map((g) => g.stream)).toContain(resume.stream);
+    const gap = t.gaps[0]!;
+    expect(findStream(snap, gap.stream!).id).toBe(snap.findings.find((f) => f.code === 'replay-gap')!.streamId);
+    const r = requestView(snap, s, snap.requests[s.key]!.find((x) => x.id === '2')!);
+    expect(findStream(snap, r.stream!).id).toBe(snap.requests[s.key]!.find((x) => x.id === '2')!.streamId);
+    expect(r.streamId.length).toBeLessThan(STREAM_ID_MAX + 40);
+  });
+
+  it('a handle the capture has no stream for, and a real id, are told apart', () => {
+    const snap = capture([1]);
+    const id = Object.keys(snap.streams)[0]!;
+    expect(findStream(snap, 'st1').id).toBe(id);
+    expect(findStream(snap, id).id).toBe(id);
+    expect(() => findStream(snap, 'st999')).toThrow(/no stream "st999"/);
+    expect(() => findStream(snap, 'st0')).toThrow(/no stream/);
   });
 });
