@@ -9,6 +9,7 @@ import { adviceFor } from './explain';
 import type { Capture } from './captures';
 import { cap, capIds, capMissing, DATA_MAX, IDS_MAX, MESSAGE_MAX, REQUEST_ID_MAX, STREAM_ID_MAX, URL_MAX } from './text';
 import { eventCountAtSnapshot, eventsAtSnapshot } from '../../core/event-access';
+import { parseIdGeneric, type ParsedId } from '../../core/ids/parse';
 import { paginate } from './cursor';
 
 export class NotFound extends Error {}
@@ -290,16 +291,14 @@ function eventView(e: SseEvent, dataMax: number) {
 }
 export type EventView = ReturnType<typeof eventView>;
 
-/** An id's prefix and trailing counter (`a-12`: `a-`, 12), or undefined when it ends in no number. */
-const counterOf = (id: string | undefined): { prefix: string; n: number } | undefined => {
-  const m = id === undefined ? null : /^(.*?)(\d{1,15})$/.exec(id);
-  return m ? { prefix: m[1]!, n: Number(m[2]) } : undefined;
-};
+/** An id's prefix and counter as the core reads them, undefined when it holds no counter. */
+const counterOf = (id: string | undefined): ParsedId | undefined => (id === undefined ? undefined : (parseIdGeneric(id) ?? undefined));
 
 /**
  * The events of a stream between two event ids (inclusive): by their counter when the session's
  * ids are counters (`counters`: its scheme is contiguous or sparse) and both bounds and the events
- * end in one under the same prefix, else from the first event with id `from` to the first with id
+ * hold one under the same prefix as the core reads them (parseIdGeneric: 17 digits are no
+ * counter, a counter padded to 20 digits is one), else from the first event with id `from` to the first with id
  * `to` (an opaque id, a UUID, ends in digits that count nothing).
  */
 export function eventsOf(s: Stream, from: string | undefined, to: string | undefined, dataMax = DATA_MAX, counters = true): EventView[] {
@@ -312,7 +311,7 @@ export function eventsOf(s: Stream, from: string | undefined, to: string | undef
     if (counters && (from === undefined || a !== undefined) && (to === undefined || b !== undefined) && (a === undefined || b === undefined || a.prefix === b.prefix)) {
       sel = all.filter((e) => {
         const c = counterOf(e.id);
-        return c !== undefined && c.prefix === prefix && (a === undefined || c.n >= a.n) && (b === undefined || c.n <= b.n);
+        return c !== undefined && c.prefix === prefix && (a === undefined || c.counter >= a.counter) && (b === undefined || c.counter <= b.counter);
       });
     } else {
       const i = from === undefined ? 0 : all.findIndex((e) => e.id === from);

@@ -54,6 +54,33 @@ describe('eventsOf (get_events fromId / toId)', () => {
   });
 });
 
+describe('eventsOf reads counters as the core does (parseIdGeneric)', () => {
+  function stream(ids: string[]) {
+    const c = new Capture();
+    initSession(c);
+    const p = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(p);
+    c.chunk(p, ids.map((id, i) => ev(id, i === ids.length - 1 ? result(2) : message(`m${i}`))).join(''));
+    c.end(p);
+    const snap = analyzeRecords(c.records);
+    return Object.values(snap.streams).find((x) => x.requestIds.includes('2'))!;
+  }
+
+  it('an id of 17 digits is no counter: from it, the events that follow it in the stream', () => {
+    const st = stream(['1', '2', '99999999999999999', '3', '4']);
+    // before: its last 15 digits were read as a counter under the prefix "99" (only itself matched)
+    expect(eventsOf(st, '99999999999999999', undefined, 200, true).map((e) => e.id)).toEqual(['99999999999999999', '3', '4']);
+  });
+
+  it('a counter zero-padded to 20 digits is the counter the core reads', () => {
+    const pad = (n: number) => String(n).padStart(20, '0');
+    const st = stream([1, 2, 3, 4, 5].map(pad));
+    expect(eventsOf(st, pad(2), pad(4), 200, true).map((e) => e.id)).toEqual([2, 3, 4].map(pad));
+    // before: "2" (prefix "") and the padded ids (prefix "00000") never compared
+    expect(eventsOf(st, '2', '4', 200, true).map((e) => e.id)).toEqual([2, 3, 4].map(pad));
+  });
+});
+
 describe('findingView', () => {
   it('missing ids of a long prefix are cut, saying how much (a hostile prefix made 40,000 characters)', () => {
     const c = new Capture();
