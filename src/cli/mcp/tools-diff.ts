@@ -8,10 +8,14 @@ import type { McpContext } from './context';
 import { guarded, ok } from './results';
 import * as S from './schemas';
 import { captureFor } from './tools-files';
-import { cap, capMissing, MESSAGE_MAX, URL_MAX } from './text';
+import { cap, capMissing, MESSAGE_MAX, REQUEST_ID_MAX, URL_MAX } from './text';
 
 const MAX = 50;
-const reqName = (r: RequestRef | null) => (r ? `${r.name} #${r.ordinal}` : null);
+// Roles are named after the page's text (a tool's name, a batch's requests, a stream id): a tool
+// named in 60,000 characters made each entry that long.
+const ROLE_MAX = 300;
+const reqName = (r: RequestRef | null) => (r ? cap(`${r.name} #${r.ordinal}`, ROLE_MAX) : null);
+const idOrNull = (id: string | undefined) => (id === undefined ? null : cap(id, REQUEST_ID_MAX));
 const role = <T extends { endpoint: string }>(s: T) => ({ ...s, endpoint: cap(s.endpoint, URL_MAX) });
 
 function findingOut(e: FindingEntry) {
@@ -20,8 +24,8 @@ function findingOut(e: FindingEntry) {
     severity: e.at.severity,
     session: e.ref.session ? role(e.ref.session) : null,
     request: reqName(e.ref.request),
-    stream: e.ref.stream,
-    requestId: e.at.requestId ?? null,
+    stream: e.ref.stream === null ? null : cap(e.ref.stream, ROLE_MAX),
+    requestId: idOrNull(e.at.requestId),
     missing: capMissing(e.at.missing),
     message: cap(e.at.message, MESSAGE_MAX),
   };
@@ -54,11 +58,11 @@ export function diffView(d: SnapshotDiff, base: string[], head: string[]) {
     },
     verdicts: lim(d.verdicts).map((v) => ({
       session: role(v.session),
-      request: `${v.request.name} #${v.request.ordinal}`,
+      request: reqName(v.request)!,
       base: v.base,
       head: v.head,
-      baseId: v.baseId ?? null,
-      headId: v.headId ?? null,
+      baseId: idOrNull(v.baseId),
+      headId: idOrNull(v.headId),
       findings: { new: v.findings.new.map((f) => f.ref.code), gone: v.findings.gone.map((f) => f.ref.code) },
     })),
     resumes: lim(d.resumes).map((r) => ({ session: role(r.session), chain: cap(r.chain, 200), base: r.base, head: r.head })),

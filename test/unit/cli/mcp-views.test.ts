@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { analyzeRecords } from '../../../src/core/analyzer';
 import { eventsOf, findingView, findRequest, findStream, requestView, timelineView } from '../../../src/cli/mcp/views';
 import { MISSING_MAX, STREAM_ID_MAX } from '../../../src/cli/mcp/text';
+import { diffView } from '../../../src/cli/mcp/tools-diff';
+import { diffSnapshots } from '../../../src/core/diff/index';
 import { importText } from '../../../src/core/import';
 import { readFileSync } from 'node:fs';
 import { Capture, cutAndResume, ev, initSession, message, result } from '../core/helpers';
@@ -192,5 +194,32 @@ describe('stream handles (a stream id of 60,000 characters)', () => {
     expect(findStream(snap, id).id).toBe(id);
     expect(() => findStream(snap, 'st999')).toThrow(/no stream "st999"/);
     expect(() => findStream(snap, 'st0')).toThrow(/no stream/);
+  });
+});
+
+describe('diffView (diff_captures)', () => {
+  /** tools/call 2 of a tool named in 60,000 characters, cut after 3 and resumed; the replay starts at `replayFrom`. */
+  function run(replayFrom: number) {
+    const c = new Capture();
+    initSession(c);
+    const p = c.request({ sessionId: 'sess-1', body: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'T'.repeat(60_000), arguments: {} } } });
+    c.response(p);
+    c.chunk(p, ev('1', message('a')) + ev('2', message('b')) + ev('3', message('c')));
+    c.end(p, 'network-error');
+    const g = c.request({ sessionId: 'sess-1', lastEventId: '3' });
+    c.response(g);
+    let text = '';
+    for (let i = replayFrom; i <= 6; i++) text += ev(String(i), i === 6 ? result(2) : message(`m${i}`));
+    c.chunk(g, text);
+    c.end(g);
+    return analyzeRecords(c.records);
+  }
+
+  it('a role named after a tool of 60,000 characters is cut, saying how much', () => {
+    const v = diffView(diffSnapshots([run(4)], [run(5)]), ['c1'], ['c2']);
+    expect(v.verdicts.length + v.findings.new.length).toBeGreaterThan(1);
+    // before: 120 KB, the tool's name in each finding and verdict
+    expect(JSON.stringify(v).length).toBeLessThan(5_000);
+    expect(v.verdicts[0]!.request).toMatch(/more characters\)$/);
   });
 });
