@@ -184,15 +184,20 @@ export function registerFileTools(server: McpServer, ctx: McpContext): void {
       title: 'A request, its verdict and what to do',
       description:
         "One JSON-RPC request (e.g. a tools/call) by its id: the verdict on its result (complete, complete-unverified, lossy, incomplete, pending) in words, the event ids it lost, how many notifications it accumulated, its findings and what to do about each (from the finding's documentation).",
-      inputSchema: z.object({ capture: captureArg, request: z.string().max(200).describe('JSON-RPC id, e.g. 2'), session: z.string().max(2000).optional().describe('needed when several sessions use this id') }),
+      inputSchema: z.object({
+        capture: captureArg,
+        request: z.string().max(200).describe('JSON-RPC id, e.g. 2'),
+        session: z.string().max(2000).optional().describe('needed when several sessions use this id'),
+        stream: z.string().max(300).optional().describe('the handle (st1…) of the stream that sent it: needed when the client used the id twice'),
+      }),
       outputSchema: S.request,
       annotations: READ_ONLY,
     },
-    ({ capture, request, session }) =>
+    ({ capture, request, session, stream }) =>
       guarded(async () => {
         const c = await captureFor(ctx, capture);
         const snap = c.snapshot();
-        const hit = findRequest(snap, request, session);
+        const hit = findRequest(snap, request, session, stream);
         return ok({ capture: c.id, ...requestView(snap, hit.session, hit.request) });
       }),
   );

@@ -62,11 +62,23 @@ function idMatches(r: RequestInfo, want: string): boolean {
   return r.id === want || r.id === JSON.stringify(want);
 }
 
-export function findRequest(snap: AnalysisSnapshot, ref: string, session: string | undefined): { session: Session; request: RequestInfo } {
+/** Where requests of one id were sent, to choose with "stream"; nothing to choose when one POST sent them all. */
+function sentOn(snap: AnalysisSnapshot, hits: readonly { request: RequestInfo }[]): string {
+  const streams = [...new Set(hits.map((h) => h.request.streamId))];
+  if (streams.length < hits.length) return ', some in one POST: get_timeline lists each stream\'s request ids';
+  return `, sent on streams ${streams.map((id) => streamRef(snap, id) ?? cap(id, 80)).join(', ')}: say which with "stream"`;
+}
+
+/**
+ * A request by its id, in `session` when given, on `stream` (a handle or an id) when given: the
+ * one way to name each of two requests a client sent with the same id.
+ */
+export function findRequest(snap: AnalysisSnapshot, ref: string, session: string | undefined, stream?: string): { session: Session; request: RequestInfo } {
   const sessions = session !== undefined ? [findSession(snap, session)] : snap.sessions;
+  const on = stream !== undefined ? findStream(snap, stream).id : undefined;
   const hits: { session: Session; request: RequestInfo }[] = [];
-  for (const s of sessions) for (const r of snap.requests[s.key] ?? []) if (idMatches(r, ref)) hits.push({ session: s, request: r });
-  if (hits.length === 0) throw new NotFound(`no request with id ${cap(ref, 80)}${session !== undefined ? ` in session ${session}` : ''}`);
+  for (const s of sessions) for (const r of snap.requests[s.key] ?? []) if (idMatches(r, ref) && (on === undefined || r.streamId === on)) hits.push({ session: s, request: r });
+  if (hits.length === 0) throw new NotFound(`no request with id ${cap(ref, 80)}${session !== undefined ? ` in session ${cap(session, 80)}` : ''}${stream !== undefined ? ` on stream ${cap(stream, 80)}` : ''}`);
   // `2` names the number 2 and the string "2": the id written exactly as the request's JSON text
   // ("\"2\"" for the string) picks one.
   const exact = hits.filter((h) => h.request.id === ref);
@@ -76,7 +88,7 @@ export function findRequest(snap: AnalysisSnapshot, ref: string, session: string
     throw new NotFound(
       where.length > 1
         ? `request id ${cap(ref, 80)} is in ${where.length} sessions (${where.join(', ')}): say which with "session"`
-        : `${pick.length} requests of session ${where[0]} have id ${cap(ref, 80)} (the client used it again): list_requests lists them with their streams`,
+        : `${pick.length} requests of session ${where[0]} have id ${cap(ref, 80)} (the client used it again)${sentOn(snap, pick)}`,
     );
   }
   return pick[0]!;

@@ -36,6 +36,17 @@ describe('findRequest', () => {
     const snap = capture([5, 5]);
     expect(() => findRequest(snap, '5', 's1')).toThrow(/2 requests of session s1 have id 5 \(the client used it again\)/);
   });
+
+  it('an id the client used twice: each request is found by the stream that sent it, which the refusal names', () => {
+    const snap = capture([5, 5]);
+    const posts = snap.requests[snap.sessions[0]!.key]!.filter((r) => r.id === '5').map((r) => r.streamId);
+    const handles = posts.map((id) => Object.keys(snap.streams).indexOf(id) + 1).map((n) => `st${n}`);
+    // before: "list_requests lists them" (there is no such tool) and no way to name either
+    expect(() => findRequest(snap, '5', 's1')).toThrow(`sent on streams ${handles.join(', ')}: say which with "stream"`);
+    expect(findRequest(snap, '5', 's1', handles[1]).request.streamId).toBe(posts[1]);
+    expect(findRequest(snap, '5', undefined, handles[0]).request.streamId).toBe(posts[0]);
+    expect(() => findRequest(snap, '6', 's1', handles[0])).toThrow(/no request with id 6 in session s1 on stream st/);
+  });
 });
 
 describe('eventsOf (get_events fromId / toId)', () => {
