@@ -6,6 +6,9 @@ import type { FindingCode } from '../../core/model';
 
 export const isFindingCode = (c: string): c is FindingCode => (ALL_CODES as string[]).includes(c);
 
+/** The refusal of a code that is none, with the codes there are (explain_finding needs one). */
+export const notAFindingCode = (c: string) => `"${c.slice(0, 64)}" is not a finding code; the codes: ${ALL_CODES.join(', ')}`;
+
 export interface Explanation {
   code: FindingCode;
   title: string;

@@ -10,7 +10,7 @@ import { exportCapture, type ExportKind } from '../../export/index';
 import type { Capture } from './captures';
 import type { McpContext } from './context';
 import { paginate } from './cursor';
-import { explainCode, isFindingCode } from './explain';
+import { explainCode, isFindingCode, notAFindingCode } from './explain';
 import { confine, PathRefused } from './paths';
 import { fail, guarded, ok } from './results';
 import * as S from './schemas';
@@ -132,7 +132,7 @@ export function registerFileTools(server: McpServer, ctx: McpContext): void {
       guarded(async () => {
         const c = await captureFor(ctx, capture);
         const snap = c.snapshot();
-        if (code !== undefined && !isFindingCode(code)) return fail(`"${code.slice(0, 64)}" is not a finding code; explain_finding with no code lists them`);
+        if (code !== undefined && !isFindingCode(code)) return fail(notAFindingCode(code));
         const key = session !== undefined ? findSession(snap, session).key : undefined;
         const min = severity === undefined ? 0 : { info: 0, warning: 1, error: 2 }[severity];
         const rank = { info: 0, warning: 1, error: 2 } as const;
@@ -211,7 +211,7 @@ export function registerFileTools(server: McpServer, ctx: McpContext): void {
       outputSchema: S.explanation,
       annotations: READ_ONLY,
     },
-    ({ code }) => guarded(() => (isFindingCode(code) ? ok({ ...explainCode(code) }) : fail(`"${code.slice(0, 64)}" is not a finding code`))),
+    ({ code }) => guarded(() => (isFindingCode(code) ? ok({ ...explainCode(code) }) : fail(notAFindingCode(code)))),
   );
 
   server.registerTool(

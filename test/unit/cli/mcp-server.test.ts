@@ -164,7 +164,12 @@ describe.each(transports)('over %s', (_name, connect) => {
     const lossy = await idOf('lossy.capture.json');
     const r2 = await callTool(c.client, 'list_findings', { capture: lossy, request: '2' });
     expect(r2.findings.map((f: { code: string }) => f.code).sort()).toEqual(analyse('lossy.capture.json').findings.filter((f) => f.requestId === '2').map((f) => f.code).sort());
-    expect(await refusal(c.client, 'list_findings', { capture: id, code: 'no-such-code' })).toMatch(/not a finding code/);
+    const bad = await refusal(c.client, 'list_findings', { capture: id, code: 'no-such-code' });
+    expect(bad).toMatch(/not a finding code/);
+    // before: "explain_finding with no code lists them", which refuses a call without a code
+    expect(bad).toContain('lossy-result-accepted, ');
+    expect(bad).not.toMatch(/with no code/);
+    expect(await refusal(c.client, 'explain_finding', {})).not.toMatch(/lossy-result-accepted/);
   });
 
   it('get_events by id range: the ids around the gap, as the core holds them', async () => {
