@@ -96,6 +96,9 @@ export function findRequest(snap: AnalysisSnapshot, ref: string, session: string
 
 // ---------------------------------------------------------------- pieces
 
+/** Request ids as get_request takes them: whole up to its 200 characters (cut to 80, an id of 100 could not be passed back). */
+const requestIdList = (ids: readonly string[]) => capIds(ids, IDS_MAX, REQUEST_ID_MAX);
+
 export function findingView(snap: AnalysisSnapshot, f: Finding) {
   const s = snap.sessions.find((x) => x.key === f.sessionKey);
   const ids = capIds(f.eventIds);
@@ -211,7 +214,7 @@ export function timelineView(snap: AnalysisSnapshot, s: Session, cursor?: string
     streams: streams.map((x) => {
       const ids = eventsAtSnapshot(x).filter((e) => e.id !== undefined);
       const resumedBy = capIds(x.resumedBy, IDS_MAX, STREAM_ID_MAX);
-      const requestIds = capIds(x.requestIds);
+      const requestIds = requestIdList(x.requestIds);
       return {
         stream: streamRef(snap, x.id)!,
         streamId: streamIdText(x.id),
@@ -247,7 +250,7 @@ export function timelineView(snap: AnalysisSnapshot, s: Session, cursor?: string
     subscriptions: (s.subscriptions ?? []).filter((x) => onPage(x.streamId)).map((x) => ({ requestId: cap(x.requestId, REQUEST_ID_MAX), stream: streamRef(snap, x.streamId), streamId: streamIdText(x.streamId), state: x.state, changes: x.changes, text: cap(subscriptionText(x), MESSAGE_MAX) })),
     gaps: gaps.map((f) => findingView(snap, f)),
     faults: (snap.faults ?? []).filter((f) => f.sessionKey === s.key && onPage(f.streamId)).map((f) => {
-      const requestIds = capIds(f.requestIds);
+      const requestIds = requestIdList(f.requestIds);
       return {
         armed: f.armed,
         fault: f.fault,
@@ -266,7 +269,7 @@ export function timelineView(snap: AnalysisSnapshot, s: Session, cursor?: string
 
 /** A reconnect chain, its segments cut to IDS_MAX (a page resuming in a loop makes thousands). */
 function chainView(snap: AnalysisSnapshot, c: NonNullable<Session['chains']>[number]) {
-  const requestIds = capIds(c.requestIds);
+  const requestIds = requestIdList(c.requestIds);
   return {
     rootStream: streamRef(snap, c.rootStreamId),
     rootStreamId: streamIdText(c.rootStreamId),
@@ -295,7 +298,7 @@ function eventView(e: SseEvent, dataMax: number) {
     event: cap(e.event, 100),
     t: e.t,
     data: cap(e.data, dataMax),
-    messages: e.messages.map((m) => ({ kind: m.kind, id: m.id !== undefined ? cap(m.id, 80) : null, method: m.method !== undefined ? cap(m.method, 120) : null, progress: m.progress ?? null })),
+    messages: e.messages.map((m) => ({ kind: m.kind, id: m.id !== undefined ? cap(m.id, REQUEST_ID_MAX) : null, method: m.method !== undefined ? cap(m.method, 120) : null, progress: m.progress ?? null })),
     findings: e.findings.slice(),
     duplicate: e.duplicate === true,
     truncated: e.truncated === true,
@@ -354,7 +357,7 @@ export function requestView(snap: AnalysisSnapshot, s: Session, r: RequestInfo) 
   const p = r.params as { name?: unknown } | undefined;
   return {
     session: sessionRef(snap, s),
-    requestId: cap(r.id, 80),
+    requestId: cap(r.id, REQUEST_ID_MAX),
     name: cap(requestName(r), 200),
     method: cap(r.method, 120),
     tool: r.method === 'tools/call' && typeof p?.name === 'string' ? cap(p.name, 120) : null,

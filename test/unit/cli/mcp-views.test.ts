@@ -67,6 +67,22 @@ describe('eventsOf (get_events fromId / toId)', () => {
   });
 });
 
+describe('request ids shown as get_request takes them', () => {
+  it('an id of 150 characters is shown whole in the timeline, get_request and the events, and finds the request', () => {
+    const long = 'r'.repeat(150);
+    const snap = capture([long]);
+    const s = snap.sessions[0]!;
+    const t = timelineView(snap, s);
+    const shown = t.streams.flatMap((x) => x.requestIds).find((x) => x.startsWith('"r'))!;
+    // before: cut to 80 characters, which no request has
+    expect(findRequest(snap, shown, 's1').request.id).toBe(JSON.stringify(long));
+    const r = requestView(snap, s, findRequest(snap, shown, 's1').request);
+    expect(r.requestId).toBe(JSON.stringify(long));
+    const st = findStream(snap, r.stream!);
+    expect(eventsOf(st, undefined, undefined).flatMap((e) => e.messages.map((m) => m.id))).toContain(JSON.stringify(long));
+  });
+});
+
 describe('eventsOf reads counters as the core does (parseIdGeneric)', () => {
   function stream(ids: string[]) {
     const c = new Capture();
