@@ -15,7 +15,7 @@
 import { createFaultArming, responseOverride, type ActiveFault, type FaultArming, type FaultSpec, type RequestFacts, type ResponseOverride } from '../../core/faults/index';
 import { paramsKey } from '../../core/faults/presets';
 import { idText, type DecodedMessage } from '../../core/jsonrpc';
-import { newIdMaps, type IdMaps } from './rewrite';
+import { liveIdReader, newIdMaps, type IdMaps } from './rewrite';
 import type { Exchange, Recording } from './recording';
 
 export interface LiveRequest {
@@ -195,16 +195,19 @@ export function createReplay(rec: Recording, options: ReplayOptions = {}): Repla
 
   function mapIds(live: LiveRequest, ex: Exchange, pass: Pass): string[] {
     const out: string[] = [];
+    const written = liveIdReader(live.body, live.batch, live.messages.length);
     ex.messages.forEach((rm, i) => {
       const lm = live.messages[i];
       if (!lm || rm.summary.kind !== 'request' || lm.summary.kind !== 'request' || rm.summary.id === undefined || lm.summary.id === undefined) return;
-      pass.maps.ids.set(rm.summary.id, lm.msg!.id);
+      const id = written(i, ['id'], lm.msg!.id);
+      if (id) pass.maps.ids.set(rm.summary.id, id);
       pass.maps.liveToRecorded.set(lm.summary.id, rm.summary.id);
       out.push(lm.summary.id);
       const rt = isObj(rm.msg?.params) && isObj(rm.msg.params._meta) ? rm.msg.params._meta.progressToken : undefined;
       const lt = isObj(lm.msg?.params) && isObj(lm.msg.params._meta) ? lm.msg.params._meta.progressToken : undefined;
       const rk = idText(rt);
-      if (rk !== undefined && lt !== undefined) pass.maps.tokens.set(rk, lt);
+      const token = rk !== undefined && lt !== undefined ? written(i, ['params', '_meta', 'progressToken'], lt) : undefined;
+      if (rk !== undefined && token) pass.maps.tokens.set(rk, token);
     });
     return out;
   }
@@ -215,7 +218,7 @@ export function createReplay(rec: Recording, options: ReplayOptions = {}): Repla
       .filter((m) => m.summary.kind === 'request' && m.summary.id !== undefined)
       .map((m) => {
         const live = pass.maps.ids.get(m.summary.id!);
-        return live !== undefined ? (idText(live) ?? m.summary.id!) : m.summary.id!;
+        return live !== undefined ? (idText(live.value) ?? m.summary.id!) : m.summary.id!;
       });
   }
 
@@ -273,7 +276,7 @@ export function createReplay(rec: Recording, options: ReplayOptions = {}): Repla
         describe(root.messages.find((m) => m.summary.kind === 'request'));
         if (requestId !== undefined) {
           const live = pass.maps.ids.get(requestId);
-          if (live !== undefined) requestId = idText(live) ?? requestId;
+          if (live !== undefined) requestId = idText(live.value) ?? requestId;
         }
       }
     }
@@ -295,12 +298,14 @@ export function createReplay(rec: Recording, options: ReplayOptions = {}): Repla
     const log = `${describeLive(live)}: not in the recording (${why})`;
     const requests = live.messages.filter((m) => m.summary.kind === 'request');
     if (live.httpMethod === 'POST' && requests.length > 0) {
-      const errors = requests.map((m) => ({
-        jsonrpc: '2.0',
-        id: m.msg!.id,
-        error: { code: NOT_IN_RECORDING, message: `mcp-stream-inspector serve: this ${m.summary.method} is not in the recording (${why})` },
-      }));
-      return { kind: 'error', status: 200, contentType: 'application/json', body: JSON.stringify(live.batch ? errors : errors[0]), log: `${log} → JSON-RPC error ${NOT_IN_RECORDING}` };
+      // Written as text around the id the client wrote: a parsed id beyond 2^53 would come back rounded.
+      const written = liveIdReader(live.body, live.batch, live.messages.length);
+      const errors = live.messages.flatMap((m, i) => {
+        if (m.summary.kind !== 'request') return [];
+        const error = { code: NOT_IN_RECORDING, message: `mcp-stream-inspector serve: this ${m.summary.method} is not in the recording (${why})` };
+        return [`{"jsonrpc":"2.0","id":${written(i, ['id'], m.msg!.id)?.text ?? 'null'},"error":${JSON.stringify(error)}}`];
+      });
+      return { kind: 'error', status: 200, contentType: 'application/json', body: live.batch ? `[${errors.join(',')}]` : errors[0]!, log: `${log} → JSON-RPC error ${NOT_IN_RECORDING}` };
     }
     if (live.httpMethod === 'POST' && live.messages.length > 0) return { kind: 'error', status: 202, contentType: 'application/json', body: '', log: `${log} → 202, no effect` };
     const status = live.httpMethod === 'GET' && live.headers['last-event-id'] !== undefined ? 400 : live.httpMethod === 'POST' ? 400 : 405;

@@ -2,17 +2,30 @@
 // itself; what the recording answers is rewritten to those numbers: response ids, progress
 // tokens, the request ids of notifications/cancelled and of 2026-07-28 subscription tags. Ids the
 // server chose (its own requests to the client) are kept, and the client answers with them.
+// The rewrite splices the client's own token text into the recorded text at the span of each id
+// (json-spans.ts): everything else of the recorded answer goes out byte for byte, and an id is
+// echoed as the client wrote it (an integer beyond 2^53, a string with escapes), which a parse
+// and re-serialisation of either side would change.
 import { idText, type DecodedMessage } from '../../core/jsonrpc';
+import { memberFinder, messageSpans, type Span } from './json-spans';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
+/** An id or progress token of the live client. */
+export interface LiveId {
+  /** As JSON.parse read it (integers beyond 2^53 rounded): what ids are matched by. */
+  value: unknown;
+  /** Its JSON text as the client wrote it: what the answers carry. */
+  text: string;
+}
+
 export interface IdMaps {
   /** Recorded request id (JSON text) → the live client's id. */
-  ids: Map<string, unknown>;
+  ids: Map<string, LiveId>;
   /** Live id (JSON text) → recorded id (JSON text). */
   liveToRecorded: Map<string, string>;
   /** Recorded progress token (JSON text) → the live client's token. */
-  tokens: Map<string, unknown>;
+  tokens: Map<string, LiveId>;
 }
 
 export function newIdMaps(): IdMaps {
@@ -23,74 +36,140 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function mapped(map: Map<string, unknown>, v: unknown): { hit: boolean; value: unknown } {
-  const k = idText(v);
-  if (k === undefined || !map.has(k)) return { hit: false, value: v };
-  const value = map.get(k);
-  return { hit: idText(value) !== k, value };
+/**
+ * Reads the live request's ids as written: `at(i, path, value)` is the member at `path` of its
+ * i-th message, whose parsed value is `value`. Its text is the value's own JSON text when the body
+ * cannot be read so (it was parsed, so it can; kept for a value given without a body).
+ */
+export function liveIdReader(body: string | null, batch: boolean, count: number): (i: number, path: readonly string[], value: unknown) => LiveId | undefined {
+  const spans = body !== null ? messageSpans(body, batch || count > 1) : undefined;
+  const finders: ((path: readonly string[]) => Span | undefined)[] = [];
+  return (i, path, value) => {
+    const span = spans?.[i];
+    const find = span ? (finders[i] ??= memberFinder(body!, span)) : undefined;
+    const at = find?.(path);
+    const text = at ? body!.slice(at.start, at.end) : idText(value);
+    return text === undefined ? undefined : { value, text };
+  };
 }
 
-/** The message with the live ids, or undefined when nothing changes. */
-function rewriteOne(m: unknown, maps: IdMaps): unknown {
-  if (!isObj(m)) return undefined;
-  let out: Record<string, unknown> | undefined;
-  const edit = (): Record<string, unknown> => (out ??= { ...m });
+/** A place in a recorded message that holds an id the live client chose. */
+interface Target {
+  path: string[];
+  /** Its recorded id (JSON text). */
+  key: string;
+  live: LiveId;
+}
+
+/** Where the recorded message `m` holds ids the live client chose, with their live form. */
+function targetsIn(m: unknown, maps: IdMaps): Target[] {
+  if (!isObj(m)) return [];
+  const out: Target[] = [];
+  const add = (path: string[], value: unknown, map: Map<string, LiveId>) => {
+    const key = idText(value);
+    const live = key !== undefined ? map.get(key) : undefined;
+    if (key !== undefined && live) out.push({ path, key, live });
+  };
   const isResponse = m.method === undefined && 'id' in m && ('result' in m || 'error' in m);
-  if (isResponse) {
-    const r = mapped(maps.ids, m.id);
-    if (r.hit) edit().id = r.value;
-  }
+  if (isResponse) add(['id'], m.id, maps.ids);
   const params = isObj(m.params) ? m.params : undefined;
   if (params) {
-    let p: Record<string, unknown> | undefined;
-    if (m.method === 'notifications/progress' && 'progressToken' in params) {
-      const r = mapped(maps.tokens, params.progressToken);
-      if (r.hit) (p ??= { ...params }).progressToken = r.value;
-    }
-    if (m.method === 'notifications/cancelled' && 'requestId' in params) {
-      const r = mapped(maps.ids, params.requestId);
-      if (r.hit) (p ??= { ...params }).requestId = r.value;
-    }
-    if (isObj(params._meta) && SUBSCRIPTION_ID in params._meta) {
-      const r = mapped(maps.ids, params._meta[SUBSCRIPTION_ID]);
-      if (r.hit) (p ??= { ...params })._meta = { ...params._meta, [SUBSCRIPTION_ID]: r.value };
-    }
-    if (p) edit().params = p;
+    if (m.method === 'notifications/progress' && 'progressToken' in params) add(['params', 'progressToken'], params.progressToken, maps.tokens);
+    if (m.method === 'notifications/cancelled' && 'requestId' in params) add(['params', 'requestId'], params.requestId, maps.ids);
+    if (isObj(params._meta) && SUBSCRIPTION_ID in params._meta) add(['params', '_meta', SUBSCRIPTION_ID], params._meta[SUBSCRIPTION_ID], maps.ids);
   }
   const result = isResponse && isObj(m.result) ? m.result : undefined;
-  if (result && isObj(result._meta) && SUBSCRIPTION_ID in result._meta) {
-    const r = mapped(maps.ids, result._meta[SUBSCRIPTION_ID]);
-    if (r.hit) edit().result = { ...result, _meta: { ...result._meta, [SUBSCRIPTION_ID]: r.value } };
-  }
+  if (result && isObj(result._meta) && SUBSCRIPTION_ID in result._meta) add(['result', '_meta', SUBSCRIPTION_ID], result._meta[SUBSCRIPTION_ID], maps.ids);
   return out;
 }
 
-/** New JSON text for these messages, or undefined when the live ids are the recorded ones. */
-export function rewriteMessages(messages: readonly DecodedMessage[], batch: boolean, maps: IdMaps): string | undefined {
-  let changed = false;
-  const out = messages.map((d) => {
-    const r = rewriteOne(d.msg, maps);
-    if (r !== undefined) changed = true;
-    return r ?? d.msg;
-  });
-  if (!changed) return undefined;
-  return JSON.stringify(batch || out.length > 1 ? out : out[0]);
+interface Edit extends Span {
+  text: string;
 }
 
-/** The event's raw text with its data lines replaced by one line holding `json`. */
-export function replaceData(raw: string, json: string): string {
-  const parts = raw.split(/(\r\n|\r|\n)/);
-  let out = '';
-  let done = false;
-  for (let i = 0; i < parts.length; i += 2) {
-    const line = parts[i]!;
-    const term = parts[i + 1] ?? '';
-    if (line === 'data' || line.startsWith('data:')) {
-      if (!done) out += `data: ${json}${term}`;
-      done = true;
-      continue;
+/** The token at `at` is the id `key`: the span found is the one the parsed message was read from. */
+function holdsId(t: string, at: Span, key: string): boolean {
+  try {
+    return idText(JSON.parse(t.slice(at.start, at.end))) === key;
+  } catch {
+    return false;
+  }
+}
+
+function cannotRewrite(what: string): Error {
+  return new Error(`the recorded text does not hold ${what} where its JSON has it`);
+}
+
+/** Edits of the JSON text `t` (of these messages) that put the live ids in; [] when it holds them already. */
+function jsonEdits(t: string, messages: readonly DecodedMessage[], batch: boolean, maps: IdMaps): Edit[] {
+  const targets = messages.map((d) => targetsIn(d.msg, maps));
+  if (targets.every((x) => x.length === 0)) return [];
+  const spans = messageSpans(t, batch || messages.length > 1);
+  if (!spans || spans.length !== messages.length) throw cannotRewrite('its messages');
+  const edits: Edit[] = [];
+  targets.forEach((list, i) => {
+    if (list.length === 0) return;
+    const find = memberFinder(t, spans[i]!);
+    for (const x of list) {
+      const at = find(x.path);
+      if (!at || !holdsId(t, at, x.key)) throw cannotRewrite(x.path.join('.'));
+      if (t.slice(at.start, at.end) !== x.live.text) edits.push({ ...at, text: x.live.text });
     }
-    out += line + term;
+  });
+  return edits;
+}
+
+function applyEdits(t: string, edits: readonly Edit[]): string {
+  let out = '';
+  let at = 0;
+  for (const e of [...edits].sort((a, b) => a.start - b.start)) {
+    out += t.slice(at, e.start) + e.text;
+    at = e.end;
+  }
+  return out + t.slice(at);
+}
+
+/** A JSON body with the live ids spliced in, or undefined when it holds them already. */
+export function rewriteJson(text: string, messages: readonly DecodedMessage[], batch: boolean, maps: IdMaps): string | undefined {
+  const edits = jsonEdits(text, messages, batch, maps);
+  return edits.length > 0 ? applyEdits(text, edits) : undefined;
+}
+
+/** A data line's value in an event's raw text, and where it starts in the event's data. */
+interface DataLine extends Span {
+  dataAt: number;
+}
+
+/** The values of the `data` lines of one SSE event's raw text (the WHATWG field grammar). */
+function dataLines(raw: string): DataLine[] {
+  const out: DataLine[] = [];
+  let dataAt = 0;
+  for (const m of raw.matchAll(/[^\r\n]*/g)) {
+    const line = m[0];
+    if (line !== 'data' && !line.startsWith('data:')) continue;
+    const colon = line.length === 4 ? 4 : line.charCodeAt(5) === 32 ? 6 : 5;
+    const start = m.index + colon;
+    const end = m.index + line.length;
+    out.push({ start, end, dataAt });
+    dataAt += end - start + 1;
   }
   return out;
+}
+
+/** `e`, an edit of the event's data, as an edit of its raw text: an id never spans two lines. */
+function toRaw(e: Edit, lines: readonly DataLine[]): Edit {
+  const line = lines.find((l) => e.start >= l.dataAt && e.end <= l.dataAt + (l.end - l.start));
+  if (!line || /[\r\n]/.test(e.text)) throw cannotRewrite('an id on one data line');
+  return { start: line.start + e.start - line.dataAt, end: line.start + e.end - line.dataAt, text: e.text };
+}
+
+/**
+ * An SSE event's raw text with the live ids spliced into its data lines, or undefined when it
+ * holds them already. Its other lines, its line ends and the split of its data into lines stay.
+ */
+export function rewriteEvent(raw: string, messages: readonly DecodedMessage[], batch: boolean, maps: IdMaps): string | undefined {
+  const lines = dataLines(raw);
+  const data = lines.map((l) => raw.slice(l.start, l.end)).join('\n');
+  const edits = jsonEdits(data, messages, batch, maps);
+  return edits.length > 0 ? applyEdits(raw, edits.map((e) => toRaw(e, lines))) : undefined;
 }

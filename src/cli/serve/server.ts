@@ -9,7 +9,7 @@ import { decodeJsonRpc, idText } from '../../core/jsonrpc';
 import type { CaptureRecord, EndHow, Header, HookRecord } from '../../core/record';
 import type { Block, Unit } from './recording';
 import type { Answer, LiveRequest, Pass, Replay } from './replay';
-import { replaceData, rewriteMessages, type IdMaps } from './rewrite';
+import { rewriteEvent, rewriteJson, type IdMaps } from './rewrite';
 
 export interface ServeServerOptions {
   replay: Replay;
@@ -79,20 +79,18 @@ function eventInfo(b: Block, maps: IdMaps): StreamEventInfo {
     messages: b.messages.map((m) => {
       const s = m.summary;
       const live = s.id !== undefined && (s.kind === 'result' || s.kind === 'error') ? maps.ids.get(s.id) : undefined;
-      return { kind: s.kind, ...(s.method !== undefined ? { method: s.method } : {}), ...(s.id !== undefined ? { id: live !== undefined ? (idText(live) ?? s.id) : s.id } : {}) };
+      return { kind: s.kind, ...(s.method !== undefined ? { method: s.method } : {}), ...(s.id !== undefined ? { id: live !== undefined ? (idText(live.value) ?? s.id) : s.id } : {}) };
     }),
   };
 }
 
 function unitText(u: Unit, maps: IdMaps, log: (line: string) => void): string {
   try {
-    if (u.block && u.block.messages.length > 0) {
-      const json = rewriteMessages(u.block.messages, u.block.batch, maps);
-      return json === undefined ? u.text : replaceData(u.text, json);
-    }
-    if (u.json) return rewriteMessages(u.json.messages, u.json.batch, maps) ?? u.text;
+    if (u.block && u.block.messages.length > 0) return rewriteEvent(u.text, u.block.messages, u.block.batch, maps) ?? u.text;
+    if (u.json) return rewriteJson(u.text, u.json.messages, u.json.batch, maps) ?? u.text;
   } catch (e) {
-    // JSON.stringify of a value nested thousands deep overflows the stack: sent as recorded.
+    // Text that does not hold an id where its parsed JSON has it (a hostile file's event whose
+    // data lines do not give back its data): sent as recorded rather than guessed at.
     log(`  this event is sent with its recorded ids: it cannot be rewritten (${e instanceof Error ? e.message : String(e)})`);
   }
   return u.text;

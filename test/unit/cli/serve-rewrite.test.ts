@@ -1,0 +1,105 @@
+// `serve` puts the live client's ids into recorded answers by splicing them into the recorded
+// text: the rest of the answer goes out byte for byte (integers beyond 2^53, member order, spaces,
+// escapes, an event's data split into lines), and each id comes back as the client wrote it.
+import { describe, expect, it } from 'vitest';
+import { decodeJsonRpc } from '../../../src/core/jsonrpc.js';
+import type { CaptureRecord } from '../../../src/core/record.js';
+import { newIdMaps, rewriteEvent } from '../../../src/cli/serve/rewrite.js';
+import { serve } from './serve-helpers.js';
+
+const URL = 'http://127.0.0.1:4400/mcp';
+
+/** A sessionless capture of one POST per body, each answered with `answers[i]` (SSE text or a JSON body). */
+function capture(exchanges: { body: string; answer: string; sse: boolean }[]): CaptureRecord[] {
+  const records: CaptureRecord[] = [];
+  let seq = 0;
+  const push = (r: Record<string, unknown>) => records.push({ seq: ++seq, src: 'r', t: 1_800_000_000_000 + seq, ...r } as CaptureRecord);
+  exchanges.forEach((x, i) => {
+    const conn = `c${i}`;
+    push({ kind: 'request', conn, transport: 'fetch', method: 'POST', url: URL, headers: [['content-type', 'application/json']], body: x.body });
+    const contentType = x.sse ? 'text/event-stream' : 'application/json';
+    push({ kind: 'response', conn, status: 200, statusText: 'OK', headers: [['content-type', contentType]], url: URL, redirected: false, type: 'basic', capture: x.sse ? 'sse' : 'json' });
+    push({ kind: 'chunk', conn, text: x.answer, bytes: x.answer.length });
+    push({ kind: 'end', conn, how: 'complete' });
+  });
+  return records;
+}
+
+async function post(url: string, body: string): Promise<string> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
+  return res.text();
+}
+
+describe('serve: ids are spliced into the recorded text', () => {
+  it('an SSE answer keeps its big integers, member order, escapes and data lines; the id and progress token come back as the client wrote them', async () => {
+    const recordedCall = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big","_meta":{"progressToken":"p1"}}}';
+    const progress = 'data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p1","progress":1}}\n\n';
+    const result = 'id: 7\r\ndata: {"jsonrpc":"2.0",\r\ndata:  "result":{"n":12345678901234567890,"b":"caf\\u00e9","2":[1.50]},\r\ndata:"id" : 1 }\r\n\r\n';
+    const s = await serve(capture([{ body: recordedCall, answer: progress + result, sse: true }]));
+    try {
+      const live = '{"jsonrpc":"2.0","id":9007199254740993,"method":"tools/call","params":{"name":"big","_meta":{"progressToken":"tok\\u00e9"}}}';
+      const body = await post(s.url, live);
+      expect(body).toBe(progress.replace('"p1"', '"tok\\u00e9"') + result.replace('"id" : 1 ', '"id" : 9007199254740993 '));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a JSON batch answer: each id in place, in the recorded order and spacing', async () => {
+    const recordedBatch = '[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","id":2,"method":"b"}]';
+    const answer = '[ {"jsonrpc":"2.0","id":2,"result":{"big":98765432109876543210}} ,\n {"id":1,"jsonrpc":"2.0","result":{}} ]';
+    const s = await serve(capture([{ body: recordedBatch, answer, sse: false }]));
+    try {
+      const body = await post(s.url, '[{"jsonrpc":"2.0","id":"x\\"y","method":"a"},{"jsonrpc":"2.0","id":18446744073709551616,"method":"b"}]');
+      expect(body).toBe('[ {"jsonrpc":"2.0","id":18446744073709551616,"result":{"big":98765432109876543210}} ,\n {"id":"x\\"y","jsonrpc":"2.0","result":{}} ]');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a request the recording does not hold: its error echoes the id as written', async () => {
+    const s = await serve(capture([{ body: '{"jsonrpc":"2.0","id":1,"method":"a"}', answer: '{"jsonrpc":"2.0","id":1,"result":{}}', sse: false }]));
+    try {
+      const body = await post(s.url, '{"jsonrpc":"2.0","id":9007199254740993,"method":"nothing"}');
+      expect(body.startsWith('{"jsonrpc":"2.0","id":9007199254740993,"error":{"code":-32050,')).toBe(true);
+      expect(JSON.parse(body).error.message).toContain('this nothing is not in the recording');
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('rewriteEvent', () => {
+  const maps = () => {
+    const m = newIdMaps();
+    m.ids.set('3', { value: 30, text: '30' });
+    m.ids.set('"s"', { value: 's2', text: '"s\\u0032"' });
+    return m;
+  };
+  const event = (data: string) => `event: message\ndata: ${data}\n\n`;
+  const rewrite = (raw: string, data: string) => {
+    const d = decodeJsonRpc(data);
+    return rewriteEvent(raw, d.messages, data.trimStart().startsWith('['), maps());
+  };
+
+  it('notifications/cancelled and 2026-07-28 subscription ids (params and result), the last of a repeated member as JSON.parse reads it', () => {
+    const cancelled = '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"x"}}';
+    expect(rewrite(event(cancelled), cancelled)).toBe(event(cancelled.replace('"requestId":3', '"requestId":30')));
+    const tagged = '{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"s"}}}';
+    expect(rewrite(event(tagged), tagged)).toBe(event(tagged.replace('"s"', '"s\\u0032"')));
+    const answer = '{"jsonrpc":"2.0","id":2,"id":3,"result":{"_meta":{"io.modelcontextprotocol/subscriptionId":3}}}';
+    expect(rewrite(event(answer), answer)).toBe(event('{"jsonrpc":"2.0","id":2,"id":30,"result":{"_meta":{"io.modelcontextprotocol/subscriptionId":30}}}'));
+  });
+
+  it('ids the server chose and ids the live client wrote the same way are left: undefined', () => {
+    const request = '{"jsonrpc":"2.0","id":3,"method":"sampling/createMessage"}';
+    expect(rewrite(event(request), request)).toBeUndefined();
+    const same = '{"jsonrpc":"2.0","id":4,"result":{}}';
+    expect(rewrite(event(same), same)).toBeUndefined();
+  });
+
+  it('raw text whose data lines do not hold the decoded message: an error, not a guess', () => {
+    const answer = '{"jsonrpc":"2.0","id":3,"result":{}}';
+    expect(() => rewrite(event('{"jsonrpc":"2.0","result":{}}'), answer)).toThrow(/does not hold id/);
+  });
+});
