@@ -6,6 +6,7 @@
 import { decodeJsonRpc, type DecodedMessage } from '../../core/jsonrpc';
 import { headerValue, type CaptureRecord, type EndHow, type Header, type RequestRecord } from '../../core/record';
 import { createSseConnectionParser } from '../../core/sse';
+import type { SseBlock } from '../../core/sse-types';
 
 export interface Block {
   id?: string;
@@ -100,19 +101,78 @@ function originPath(url: string): { origin: string; path: string } {
   }
 }
 
-/** Split an event-stream body into units: each event with the time of the chunk that completed it. */
-function sseUnits(pieces: { t: number; text: string }[]): Unit[] {
-  const text = pieces.map((p) => p.text).join('');
+/** A chunk of a body, `t` ms after the response; `afterLoss`: records of its connection were lost just before it. */
+interface Piece {
+  t: number;
+  text: string;
+  afterLoss: boolean;
+}
+
+/**
+ * The body's chunks in order, each marked when what came before it was lost: a capture gap that
+ * named the connection (in the records' order, as the analysis reads it), or a chunk before it
+ * whose tail the size cap cut. A file without a body (an import's gap) has nothing to join.
+ */
+function bodyPieces(records: readonly CaptureRecord[], t0: number): Piece[] {
+  const out: Piece[] = [];
+  let lost = false;
+  for (const r of records) {
+    if (r.kind === 'capture-gap') lost ||= r.reason !== 'import';
+    else if (r.kind === 'chunk') {
+      out.push({ t: r.t - t0, text: r.text, afterLoss: lost });
+      lost = (r.droppedBytes ?? 0) > 0;
+    }
+  }
+  return out;
+}
+
+/** The pieces cut into runs that continue each other's text; each run after the first starts after a loss. */
+function runsOf(pieces: readonly Piece[]): Piece[][] {
+  const runs: Piece[][] = [];
+  for (const p of pieces) {
+    if (p.afterLoss || runs.length === 0) runs.push([p]);
+    else runs[runs.length - 1]!.push(p);
+  }
+  return runs;
+}
+
+/**
+ * Split an event-stream body into units: each event with the time of the chunk that completed it.
+ * Where records were lost, the text on either side of the loss up to the nearest certain event
+ * boundary is not served (`unserved` counts its characters), as the analysis's parser drops it:
+ * served joined, it would make an event the server never sent, with the id of the one cut.
+ */
+function sseUnits(pieces: readonly Piece[]): { units: Unit[]; unserved: number } {
+  const parser = createSseConnectionParser();
+  const units: Unit[] = [];
+  let unserved = 0;
+  const runs = runsOf(pieces);
+  runs.forEach((run, r) => {
+    const last = r === runs.length - 1;
+    if (run[0]!.afterLoss) parser.resync();
+    const text = run.map((p) => p.text).join('');
+    const blocks = [...parser.feed(text), ...(last ? parser.end() : [])];
+    unserved += unitsOfRun(run, text, blocks, units, { skipBefore: run[0]!.afterLoss, keepAfter: last });
+  });
+  return { units, unserved };
+}
+
+/**
+ * Adds the units of one run's text (its pieces joined) to `units`; returns the characters it does
+ * not serve. `skipBefore`: the text before its first event is what the parser discarded after a
+ * loss; `keepAfter`: the text after its last event is served (else it is the start of an event
+ * the loss cut).
+ */
+function unitsOfRun(run: readonly Piece[], text: string, blocks: readonly SseBlock[], units: Unit[], o: { skipBefore: boolean; keepAfter: boolean }): number {
   const ends: number[] = [];
   let at = 0;
-  for (const p of pieces) ends.push((at += p.text.length));
+  for (const p of run) ends.push((at += p.text.length));
   const timeAt = (offset: number): number => {
-    for (let i = 0; i < ends.length; i++) if (offset <= ends[i]!) return pieces[i]!.t;
-    return pieces[pieces.length - 1]?.t ?? 0;
+    for (let i = 0; i < ends.length; i++) if (offset <= ends[i]!) return run[i]!.t;
+    return run[run.length - 1]?.t ?? 0;
   };
-  const parser = createSseConnectionParser();
-  const blocks = [...parser.feed(text), ...parser.end()];
-  const units: Unit[] = [];
+  const first = units.length;
+  let unserved = 0;
   let pos = 0;
   const passthrough = (to: number) => {
     if (to > pos) units.push({ t: timeAt(to), text: text.slice(pos, to) });
@@ -121,6 +181,10 @@ function sseUnits(pieces: { t: number; text: string }[]): Unit[] {
   for (const b of blocks) {
     const i = text.indexOf(b.raw, pos);
     if (i < 0) continue; // cannot happen: every block is a slice of the text fed
+    if (o.skipBefore && units.length === first) {
+      unserved += i - pos;
+      pos = i;
+    }
     passthrough(i);
     const data = b.data;
     units.push({
@@ -136,8 +200,9 @@ function sseUnits(pieces: { t: number; text: string }[]): Unit[] {
     });
     pos = i + b.raw.length;
   }
-  passthrough(text.length);
-  return units;
+  if (o.keepAfter && !(o.skipBefore && units.length === first)) passthrough(text.length);
+  else unserved += text.length - pos;
+  return unserved;
 }
 
 /** A native EventSource's events, written back as SSE (the browser kept no raw text). */
@@ -173,6 +238,8 @@ export function buildRecording(records: readonly CaptureRecord[]): Recording {
       for (const c of r.conns) {
         const k = `${r.src}\u0000${c}`;
         gapConns.set(k, [...(gapConns.get(k) ?? []), r.reason]);
+        // Where in its body the loss was: what follows does not continue what came before.
+        conns.get(k)?.records.push(r);
       }
       continue;
     }
@@ -234,9 +301,10 @@ export function buildRecording(records: readonly CaptureRecord[]): Recording {
     const chunks = c.records.filter((r) => r.kind === 'chunk');
     const es = c.records.filter((r) => r.kind === 'es-event');
     let units: Unit[] = [];
+    let unserved = 0;
     if (res?.kind === 'response') {
       if (es.length > 0) units = esUnits(es.map((e) => ({ ...e, t: e.t - t0 })));
-      else if (res.capture === 'sse') units = sseUnits(chunks.map((ch) => ({ t: ch.t - t0, text: ch.text })));
+      else if (res.capture === 'sse') ({ units, unserved } = sseUnits(bodyPieces(c.records, t0)));
       else if (chunks.length > 0) {
         const text = chunks.map((ch) => ch.text).join('');
         const decoded = res.capture === 'json' ? decodeJsonRpc(text) : undefined;
@@ -247,6 +315,7 @@ export function buildRecording(records: readonly CaptureRecord[]): Recording {
     }
     const gaps = gapConns.get(`${req.src}\u0000${req.conn}`);
     if (gaps) notes.push(gaps.includes('import') ? 'the file holds no body for it' : `the capture lost records of it (${[...new Set(gaps)].join(', ')})`);
+    if (unserved > 0) notes.push(`${unserved} characters of events the loss cut are not served (joined, they would make an event the server never sent)`);
     const body = req.body;
     const decoded = body ? decodeJsonRpc(body) : undefined;
     const messages = decoded && !decoded.error ? decoded.messages : [];

@@ -296,6 +296,36 @@ describe('serve: what it prints and answers', () => {
 });
 
 describe('serve: a hostile or broken file does not break it', () => {
+  it('records lost mid-event (a capture gap, a chunk the size cap cut): no event is made of text from both sides of the loss; the note says how much is left out', async () => {
+    const url = 'http://127.0.0.1:4310/mcp';
+    let seq = 0;
+    const rec = (r: Record<string, unknown>) => ({ seq: ++seq, src: 'p', t: 1_800_000_000_000 + seq, ...r }) as CaptureRecord;
+    const note = (text: string) => `data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"${text}"}}\n\n`;
+    const result = 'id: 9\ndata: {"jsonrpc":"2.0","id":1,"result":{"content":[]}}\n\n';
+    // The heads and tails of events a loss cut: none of them is served.
+    const cut = ['id: 2\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"', 'z"}}\n\n', 'id: 6\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"lev', 'el":"info"}}\n\n'];
+    const records = [
+      rec({ kind: 'request', conn: 'c1', transport: 'fetch', method: 'POST', url, headers: [['content-type', 'application/json']], body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}' }),
+      rec({ kind: 'response', conn: 'c1', status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']], url, redirected: false, type: 'basic', capture: 'sse' }),
+      rec({ kind: 'chunk', conn: 'c1', text: `id: 1\n${note('a')}${cut[0]}`, bytes: 1 }),
+      rec({ kind: 'capture-gap', lost: 3, conns: ['c1'], reason: 'buffer-cap' }),
+      // After the loss: the tail of an event whose head was lost, then whole events again.
+      rec({ kind: 'chunk', conn: 'c1', text: `${cut[1]}id: 5\n${note('b')}${cut[2]}`, bytes: 1, droppedBytes: 40 }),
+      rec({ kind: 'chunk', conn: 'c1', text: `${cut[3]}${result}`, bytes: 1 }),
+      rec({ kind: 'end', conn: 'c1', how: 'complete' }),
+    ];
+    const s = await serve(records);
+    try {
+      const res = await raw(s.port, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}' });
+      expect(res.body).toBe(`id: 1\n${note('a')}id: 5\n${note('b')}${result}`);
+      expect(s.recording.warnings).toEqual([
+        `POST /mcp (c1): 40 bytes were not kept by the capture (event size cap); the capture lost records of it (buffer-cap); ${cut.join('').length} characters of events the loss cut are not served (joined, they would make an event the server never sent); served as the capture holds it`,
+      ]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('bad statuses, header names and values, status texts, deep and __proto__ params: answered or left out, never a crash', async () => {
     const url = 'http://127.0.0.1:4300/mcp';
     const t = 1_800_000_000_000;
