@@ -1,9 +1,11 @@
 // `serve` puts the live client's ids into recorded answers by splicing them into the recorded
 // text: the rest of the answer goes out byte for byte (integers beyond 2^53, member order, spaces,
 // escapes, an event's data split into lines), and each id comes back as the client wrote it.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeJsonRpc } from '../../../src/core/jsonrpc.js';
 import type { CaptureRecord } from '../../../src/core/record.js';
+import { arrayElements, objectMembers, rootSpan } from '../../../src/cli/serve/json-spans.js';
 import { newIdMaps, rewriteEvent } from '../../../src/cli/serve/rewrite.js';
 import { serve } from './serve-helpers.js';
 
@@ -101,5 +103,24 @@ describe('rewriteEvent', () => {
   it('raw text whose data lines do not hold the decoded message: an error, not a guess', () => {
     const answer = '{"jsonrpc":"2.0","id":3,"result":{}}';
     expect(() => rewrite(event('{"jsonrpc":"2.0","result":{}}'), answer)).toThrow(/does not hold id/);
+  });
+});
+
+describe('json-spans', () => {
+  it('each member and element span holds what JSON.parse read there, whatever the spacing and escapes', () => {
+    const text = fc.tuple(fc.jsonValue(), fc.constantFrom(undefined, 1, '\t', ' \r\n')).map(([v, indent]) => JSON.stringify(v, null, indent) ?? 'null');
+    fc.assert(
+      fc.property(text, (t) => {
+        const parsed: unknown = JSON.parse(t);
+        const root = rootSpan(t)!;
+        expect(JSON.parse(t.slice(root.start, root.end))).toEqual(parsed);
+        if (Array.isArray(parsed)) expect(arrayElements(t, root)!.map((e) => JSON.parse(t.slice(e.start, e.end)))).toEqual(parsed);
+        else if (typeof parsed === 'object' && parsed !== null) {
+          const members = objectMembers(t, root)!;
+          expect([...members.keys()].sort()).toEqual(Object.keys(parsed).sort());
+          for (const [k, at] of members) expect(JSON.parse(t.slice(at.start, at.end))).toEqual((parsed as Record<string, unknown>)[k]);
+        }
+      }),
+    );
   });
 });
