@@ -46,6 +46,20 @@ describe('live store', () => {
     expect(s.getSnapshot().records.map((r) => r.kind)).toEqual(['capture-gap', 'chunk']);
   });
 
+  it("a backfill's gap over seqs this store already took live stands for the part before them", () => {
+    const s = createLiveStore();
+    // a second panel of the tab: live records 4…10 came before its backfill, and the relay's
+    // buffer evicted 1…6 meanwhile
+    for (let i = 4; i <= 10; i++) s.ingest([chunk('A', i)]);
+    s.ingest([{ kind: 'capture-gap', src: 'A', seq: 6, t: 0, lost: 6, fromSeq: 1, toSeq: 6, conns: ['c1', 'c2'], reason: 'buffer-cap' }, chunk('A', 7)]);
+    // before: dropped as a duplicate (seq 6 is held): records 1…3 missing with no gap, cursor at 0
+    expect(s.getSnapshot().records.filter((r) => r.kind === 'capture-gap')).toEqual([expect.objectContaining({ seq: 3, fromSeq: 1, toSeq: 3, lost: 3, conns: ['c1', 'c2'] })]);
+    expect(s.cursors()).toEqual({ A: 10 });
+    expect(keys(s.getSnapshot().records)).toEqual(['A3', 'A4', 'A5', 'A6', 'A7', 'A8', 'A9', 'A10']);
+    // the same backfill again is a duplicate
+    expect(s.ingest([{ kind: 'capture-gap', src: 'A', seq: 6, t: 0, lost: 6, fromSeq: 1, toSeq: 6, conns: ['c1'], reason: 'buffer-cap' }])).toBe(0);
+  });
+
   it('clears on a top-frame navigation unless Preserve log is on; late records of the old page are ignored', () => {
     const s = createLiveStore();
     s.ingest([nav('A', 1, 100), chunk('A', 2, 101), nav('F', 1, 102, false), chunk('F', 2, 103)]);

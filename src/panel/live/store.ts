@@ -96,6 +96,23 @@ export function createLiveStore(options: LiveStoreOptions = {}): LiveStore {
     return s;
   }
 
+  /**
+   * A gap whose own seq is held already: this store took live records of the range before the
+   * backfill that reports it (several panels of a tab get every batch, and one that just said
+   * hello gets live records before its backfill; the relay's buffer evicted some of those since).
+   * What this store lacks of the range is what comes before the first seq it holds there: the gap
+   * is kept for that (its count and range cut to it), not dropped as a duplicate, which left those
+   * records missing with no gap and the cursor stuck below them.
+   */
+  function unheldPart(s: SrcState, r: CaptureRecord): CaptureRecord | null {
+    if (r.kind !== 'capture-gap' || r.fromSeq === undefined || r.toSeq === undefined || !(r.seq <= s.hwm || s.above.has(r.seq))) return r;
+    const from = Math.max(r.fromSeq, s.hwm + 1);
+    let to = from - 1;
+    while (to < r.toSeq && !s.above.has(to + 1)) to++;
+    if (to < from) return null;
+    return { ...r, seq: to, fromSeq: from, toSeq: to, lost: r.lost > 0 ? to - from + 1 : 0 };
+  }
+
   /** Mark seq (or a gap's range) as held; false if it was already. */
   function mark(s: SrcState, r: CaptureRecord): boolean {
     if (r.seq <= s.hwm || s.above.has(r.seq)) return false;
@@ -163,9 +180,10 @@ export function createLiveStore(options: LiveStoreOptions = {}): LiveStore {
       };
       let added = 0;
       let dup = 0;
-      for (const r of batch) {
-        const s = srcState(r.src);
-        if (!mark(s, r)) {
+      for (const given of batch) {
+        const s = srcState(given.src);
+        const r = unheldPart(s, given);
+        if (r === null || !mark(s, r)) {
           dup++;
           continue;
         }
