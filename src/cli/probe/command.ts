@@ -10,6 +10,7 @@ import { exportJson } from '../../export/json';
 import { terminalSafe } from '../report';
 import { redactRecords, redactText } from './redact';
 import { renderJson, renderJunit, renderText } from './render';
+import { runFails, type FailOn } from './grade';
 import { renderSarif } from './render-sarif';
 import { ProbeError, runProbe } from './run';
 import { HEADERS_ENV, isLoopback, parseHeaders, secretsOf, type ProbeSettings } from './settings';
@@ -79,7 +80,7 @@ const num = (v: string | undefined, d: number, name: string): number => {
   return n;
 };
 
-export function parseProbeArgs(argv: string[], env: Record<string, string | undefined>): ProbeSettings & { failOn: 'fail' | 'not-yes' | 'never'; help?: boolean } {
+export function parseProbeArgs(argv: string[], env: Record<string, string | undefined>): ProbeSettings & { failOn: FailOn; help?: boolean } {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -188,12 +189,9 @@ export async function probeCommand(argv: string[], io: Io, env: Record<string, s
   const render = {
     text: () => renderText(card, secrets),
     json: () => renderJson(card, secrets),
-    junit: () => renderJunit(card, secrets),
+    junit: () => renderJunit(card, secrets, s.failOn),
     sarif: () => renderSarif(card, secrets, s.out !== undefined ? { out: s.out, captures: captures.map((c) => c.name) } : {}),
   };
   io.stdout(render[s.format]());
-  if (s.failOn === 'never') return 0;
-  const failed = card.conditions.some((c) => c.verdict === 'fail') || card.security.length > 0 || card.overall === 'no';
-  if (failed) return 1;
-  return s.failOn === 'not-yes' && card.overall !== 'yes' ? 1 : 0;
+  return runFails(card, s.failOn) ? 1 : 0;
 }

@@ -17,6 +17,7 @@
 // against the SARIF 2.1.0 schema on real probe runs.
 import { join } from 'node:path';
 import { artifactUri, fingerprint, ruleName, sarifLog, type SarifLevel } from '../sarif';
+import { WARNING_ONLY } from './grade';
 import { redactDeep } from './redact';
 import { CHECKS, CONDITIONS, TITLES, type CheckKey, type ConditionGrade, type ConditionKey, type ExperimentResult, type ReportCard, type SecurityFinding } from './types';
 
@@ -24,8 +25,6 @@ type Key = ConditionKey | CheckKey;
 const SECURITY_RULE = 'probe/cross-session-replay';
 const ruleId = (k: Key) => `probe/${k}`;
 const FP = 'mcpStreamInspectorProbe/v1';
-/** Checks that do not fail the probe's exit status on their own. */
-const WARNING_ONLY = new Set<Key>(['priming', 'resume-prompt']);
 const MODERN_NOT_APPLICABLE = new Set<Key>(['gapless-retention', 'gap-signalled', 'session-scoping', 'priming', 'ids-unique', 'resume-prompt']);
 
 /** What each condition and check means and what to do (docs/probe.md has the table). */

@@ -1,9 +1,10 @@
 // The report card as text (for people), JSON and JUnit XML (one test case per condition and check,
-// failing when it failed; a security finding fails its own case). Every string goes through the
-// redaction of the user's header values.
+// and one per security finding, failing when it fails the run at --fail-on). Every string goes
+// through the redaction of the user's header values.
 
 import { terminalSafe } from '../report';
 import { attr, stamp, text, token } from '../format-junit';
+import { failsRun, type FailOn } from './grade';
 import { redactDeep, redactText } from './redact';
 import { CHECKS, type ConditionGrade, type ReportCard } from './types';
 import { shortId } from './exp-stream';
@@ -57,29 +58,41 @@ export function renderJson(c: ReportCard, secrets: readonly string[]): string {
 
 /**
  * JUnit XML, valid against the Jenkins and Ant schemas as `audit --format junit` is (its escaping
- * reused): one suite, one test case per condition and check, failing when it failed, and one per
- * security finding. Ant's schema has no <skipped>: an unknown condition passes its case, and the
- * suite's <system-out> says what each case rests on.
+ * reused): one suite, one test case per condition and check, and one per security finding. A case
+ * fails exactly when it fails the run at --fail-on (grade.ts's failsRun, which the exit status
+ * follows): a CI report that shows failures must come with exit 1, and exit 1 with the case that
+ * caused it. Ant's schema has no <skipped> and no output per case: what does not fail the run (an
+ * unknown condition, a failed check that only warns, anything at --fail-on never) passes its case,
+ * and the suite's <system-out> says what each case rests on.
  */
-export function renderJunit(card: ReportCard, secrets: readonly string[], t0 = Date.now()): string {
+export function renderJunit(card: ReportCard, secrets: readonly string[], failOn: FailOn = 'fail', t0 = Date.now()): string {
   const c = redactDeep(card, secrets);
   const cases: string[] = [];
   const out: string[] = [];
   let failures = 0;
   const line = (b: ConditionGrade['because'][number]) => `${b.experiment}: ${b.text}${b.events?.length ? ` [events ${b.events.join(', ')}]` : ''}`;
+  const spared = ` (${failOn === 'never' ? '--fail-on never' : 'a warning'}: it does not fail the run)`;
   for (const g of [...c.conditions, ...c.checks]) {
     const head = `    <testcase name="${token(g.title, 'condition')}" classname="probe.${(CHECKS as readonly string[]).includes(g.key) ? 'checks' : 'conditions'}" time="0"`;
-    out.push(`${g.verdict.toUpperCase()} ${g.title}`, ...g.because.map((b) => `  ${line(b)}`));
-    if (g.verdict !== 'fail') {
+    const fails = failsRun(g, failOn);
+    out.push(`${g.verdict.toUpperCase()} ${g.title}${g.verdict === 'fail' && !fails ? spared : ''}`, ...g.because.map((b) => `  ${line(b)}`));
+    if (!fails) {
       cases.push(`${head}/>`);
       continue;
     }
     failures++;
-    cases.push(`${head}>\n      <failure message="${attr(g.because[0]?.text ?? 'failed')}" type="${attr(g.key)}">${text(g.because.map(line).join('\n'))}</failure>\n    </testcase>`);
+    const message = g.verdict === 'fail' ? (g.because[0]?.text ?? 'failed') : `unknown: not shown by this probe, which --fail-on not-yes fails${g.because[0] ? ` (${g.because[0].text})` : ''}`;
+    cases.push(`${head}>\n      <failure message="${attr(message)}" type="${attr(g.key)}">${text(g.because.map(line).join('\n') || message)}</failure>\n    </testcase>`);
   }
   for (const f of c.security) {
+    const head = `    <testcase name="${token(`SECURITY ${f.code}`, 'security')}" classname="probe.security" time="0"`;
+    if (failOn === 'never') {
+      out.push(`SECURITY ${f.code}: ${f.message}${spared}`);
+      cases.push(`${head}/>`);
+      continue;
+    }
     failures++;
-    cases.push(`    <testcase name="${token(`SECURITY ${f.code}`, 'security')}" classname="probe.security" time="0">\n      <failure message="${attr(f.message)}" type="${attr(f.code)}">${text(`${f.message}\nsessions: ${f.sessions.join(', ')}\nevents: ${f.events.join(', ')}`)}</failure>\n    </testcase>`);
+    cases.push(`${head}>\n      <failure message="${attr(f.message)}" type="${attr(f.code)}">${text(`${f.message}\nsessions: ${f.sessions.join(', ')}\nevents: ${f.events.join(', ')}`)}</failure>\n    </testcase>`);
   }
   let host = 'localhost';
   try {

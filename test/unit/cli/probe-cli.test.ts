@@ -207,3 +207,48 @@ describe('probe: what a first run shows', () => {
     expect(h.stdout).toContain('sarif');
   });
 });
+
+describe('probe --format junit: a failing test case exactly when the exit status fails', () => {
+  let tmcp: FixtureServer;
+  let lossy: FixtureServer;
+  beforeAll(async () => {
+    tmcp = await startFixtureServer({ mode: 'tmcp', cut: undefined });
+    lossy = await startFixtureServer({ mode: 'lossy', cut: undefined });
+  });
+  afterAll(async () => {
+    await tmcp.close();
+    await lossy.close();
+  });
+  const failures = (xml: string) => Number(/<testsuite [^>]*failures="(\d+)"/.exec(xml)?.[1]);
+  const caseOf = (xml: string, name: string) => new RegExp(`<testcase name="${name}"[^>]*(/>|>\\n {6}<failure [^>]*>)`).exec(xml)?.[0] ?? '';
+
+  it('a failed check that only warns (priming, on a server without ids) fails no case, and exit is 0', async () => {
+    const j = await probe(tmcp.url, [...LONG_TASK, ...QUICK, '--format', 'junit']);
+    expect(j.code).toBe(0);
+    // before: <failure type="priming"> in a report whose run passed
+    expect(caseOf(j.stdout, 'priming events present')).toMatch(/\/>$/);
+    expect(failures(j.stdout)).toBe(0);
+    expect(j.stdout).toMatch(/<system-out>[^<]*FAIL priming events present \(a warning: it does not fail the run\)/);
+    await validateJunit(j.stdout);
+  });
+
+  it('--fail-on not-yes: the conditions left unknown fail their cases, as they fail the run', async () => {
+    const j = await probe(tmcp.url, [...LONG_TASK, ...QUICK, '--format', 'junit', '--fail-on', 'not-yes']);
+    expect(j.code).toBe(1);
+    // before: failures="1" (priming only), and no case said why the run failed
+    expect(caseOf(j.stdout, 'gapless retention')).toMatch(/<failure message="unknown: not shown by this probe[^"]*--fail-on not-yes[^"]*" type="gapless-retention">$/);
+    expect(caseOf(j.stdout, 'priming events present')).toMatch(/\/>$/);
+    expect(caseOf(j.stdout, 'gap signalled')).toMatch(/\/>$/);
+    await validateJunit(j.stdout);
+  });
+
+  it('--fail-on never: no failing case, as the exit status is 0', async () => {
+    const j = await probe(lossy.url, [...LONG_TASK, ...QUICK, '--format', 'junit', '--fail-on', 'never']);
+    expect(j.code).toBe(0);
+    // before: failures="3" in a run that passed
+    expect(failures(j.stdout)).toBe(0);
+    expect(j.stdout).not.toContain('<failure');
+    expect(j.stdout).toMatch(/<system-out>[^<]*FAIL gapless retention \(--fail-on never: it does not fail the run\)/);
+    await validateJunit(j.stdout);
+  });
+});
