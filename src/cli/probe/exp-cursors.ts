@@ -1,7 +1,8 @@
 // Resumes with cursors the probe chooses (sent by hand: raw-get.ts), the second session, the
 // standalone GET stream, and the ids of every stream of session A.
 
-import { connsOf, isNotification, isResponse, messagesOf, type ProbeConn } from './conns';
+import { isEventStreamType } from '../../core/record';
+import { connsOf, isNotification, isResponse, messagesOf, type ProbeConn, type ProbeEvent } from './conns';
 import { messageKey, messageLabel } from './compare';
 import { openSession, type ProbeSession } from './client';
 import { createRecorder, type Recorder } from './record-fetch';
@@ -25,7 +26,16 @@ function answerText(c: ProbeConn | undefined, error?: string): string {
   if (!c || c.status === undefined) return `no answer (${error ?? 'request failed'})`;
   const data = c.events.filter((e) => e.data);
   const kind = c.contentType?.split(';')[0] ?? 'no body';
-  return `${c.status} ${kind}${c.contentType?.startsWith('text/event-stream') ? `, ${c.events.length} events (${data.length} with data)${c.end === 'complete' ? ', ended' : ', held open'}` : ''}`;
+  return `${c.status} ${kind}${isEventStreamType(c.contentType) ? `, ${c.events.length} events (${data.length} with data)${c.end === 'complete' ? ', ended' : ', held open'}` : ''}`;
+}
+
+/** The spec lets a server answer a GET with an event stream or 405, nothing else: a 200 of another type opens no stream. */
+const NOT_A_STREAM = 'not an event stream (the spec: text/event-stream, or 405)';
+
+/** The messages a stream carried after `cursor` (the id of one of its events), up to `until` when given. */
+function carriedAfter(events: readonly ProbeEvent[], cursor: string, until = Infinity): Record<string, unknown>[] {
+  const at = events.find((e) => e.id === cursor)?.n ?? 0;
+  return events.filter((e) => e.n > at && e.msg && e.t <= until).map((e) => e.msg!);
 }
 
 export async function cursorExperiment(a: ProbeSession, s: ProbeSettings, b: Baseline, which: 'unknown' | 'malformed' | 'evicted', src: string): Promise<{ result: ExperimentResult; recorder: Recorder }> {
@@ -49,8 +59,7 @@ export async function cursorExperiment(a: ProbeSession, s: ProbeSettings, b: Bas
   const said = status !== undefined && status >= 400 ? `status ${status}` : resync ? 'a resync event' : msgs.some((m) => 'error' in m) ? 'a JSON-RPC error' : undefined;
   if (which === 'evicted') {
     // What the baseline's stream carried after that cursor (its first id: the priming event, or the first message).
-    const at = b.post.events.find((e) => e.id === cursor)?.n ?? 0;
-    const baselineAfter = b.post.events.filter((e) => e.n > at && e.msg).map((e) => messageKey(e.msg!));
+    const baselineAfter = carriedAfter(b.post.events, cursor).map(messageKey);
     const got = new Set(msgs.map(messageKey));
     const all = baselineAfter.every((k) => got.has(k));
     if (said) ev.push({ on: 'gap-signalled', verdict: 'pass', text: `after ${s.retentionMs} ms the first cursor (${shortId(cursor)}) is answered ${answerText(c)}: the server says so (${said})` });
@@ -107,6 +116,7 @@ export async function standaloneExperiment(a: ProbeSession, s: ProbeSettings): P
   const get = conns.find((c) => c.method === 'GET' && c.lastEventId === undefined);
   if (!get) return { name, status: 'skipped', summary: 'the client opened no standalone GET stream', evidence: [] };
   if (get.status !== 200) return { name, status: 'skipped', summary: `the server does not offer a standalone GET stream (status ${get.status ?? 'none'})`, evidence: [] };
+  if (!isEventStreamType(get.contentType)) return { name, status: 'skipped', summary: `the server answered the standalone GET ${answerText(get)}, ${NOT_A_STREAM}: no stream to resume`, evidence: [] };
   const id = get.events.find((e) => e.id)?.id;
   if (id === undefined) return { name, status: 'skipped', summary: `the standalone GET stream carried no id within the probe (${get.events.length} events): nothing to resume from`, evidence: [] };
   // On session A's own recorder: the resume belongs to its capture.
@@ -116,11 +126,26 @@ export async function standaloneExperiment(a: ProbeSession, s: ProbeSettings): P
   // This GET, not the last connection of the recorder: the server may close the SDK's standalone
   // stream when this one takes over, and the SDK reconnects it (its own cursor) on the same one.
   const c = connsOf(rec.records).find((x) => !before.has(x.conn) && x.method === 'GET' && x.lastEventId === id);
-  const ev: Evidence[] = [];
-  if (c?.status === 200) ev.push({ on: 'gapless-retention', verdict: 'pass', text: `the standalone stream's cursor ${shortId(id)} is honoured (${answerText(c)})`, events: [id] });
-  else if (c?.status === 409) ev.push({ on: 'gapless-retention', verdict: 'unknown', text: `the resume of the standalone stream from ${shortId(id)} was answered 409 (a standalone stream is still open)`, events: [id] });
-  else ev.push({ on: 'gapless-retention', verdict: 'fail', text: `the standalone stream's own cursor ${shortId(id)} is refused: ${answerText(c)}`, events: [id] });
-  return { name, status: 'ran', summary: `first standalone GET: ${answerText(get)}; GET Last-Event-ID: ${shortId(id)} → ${answerText(c)}`, evidence: ev };
+  return { name, status: 'ran', summary: `first standalone GET: ${answerText(get)}; GET Last-Event-ID: ${shortId(id)} → ${answerText(c)}`, evidence: [standaloneResumeEvidence(get, c, id, s.listenMs)] };
+}
+
+/**
+ * The resume of the standalone stream from `id`, against what that stream carried after `id`
+ * before the resume was sent (what came later may go to either stream). A 200 alone shows
+ * nothing: the answer must be an event stream, and it shows retention only when it replays
+ * what followed the cursor.
+ */
+function standaloneResumeEvidence(get: ProbeConn, c: ProbeConn | undefined, id: string, listenMs: number): Evidence {
+  const of = (verdict: Evidence['verdict'], text: string): Evidence => ({ on: 'gapless-retention', verdict, text, events: [id] });
+  if (c?.status === 409) return of('unknown', `the resume of the standalone stream from ${shortId(id)} was answered 409 (a standalone stream is still open)`);
+  if (c?.status !== 200) return of('fail', `the standalone stream's own cursor ${shortId(id)} is refused: ${answerText(c)}`);
+  if (!isEventStreamType(c.contentType)) return of('fail', `the resume of the standalone stream from ${shortId(id)} was answered ${answerText(c)}, ${NOT_A_STREAM}: nothing can be replayed on it`);
+  const want = carriedAfter(get.events, id, c.t);
+  if (!want.length) return of('unknown', `the resume from ${shortId(id)} was accepted (${answerText(c)}), but the stream carried nothing after it within the probe: nothing to check the replay against`);
+  const got = new Set(messagesOf(c).map(messageKey));
+  const missing = want.filter((m) => !got.has(messageKey(m)));
+  if (missing.length) return of('fail', `the resume from ${shortId(id)} (${answerText(c)}) left out ${missing.length} message(s) the stream carried after it: ${missing.slice(0, 4).map(messageLabel).join(', ')} (read for ${listenMs} ms)`);
+  return of('pass', `the resume from ${shortId(id)} (${answerText(c)}) replayed the ${want.length} message(s) the stream carried after it`);
 }
 
 /** Ids on the streams that are not replays: none may repeat. */
