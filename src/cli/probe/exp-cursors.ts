@@ -66,8 +66,17 @@ export async function cursorExperiment(a: ProbeSession, s: ProbeSettings, b: Bas
     else if (all && msgs.length) ev.push({ on: 'gapless-retention', verdict: 'pass', text: `after ${s.retentionMs} ms the first cursor (${shortId(cursor)}) still replays the whole call` });
     else ev.push({ on: 'gap-signalled', verdict: 'fail', text: `after ${s.retentionMs} ms the first cursor (${shortId(cursor)}) is answered ${answerText(c)}: the evicted events are gone and nothing says so`, events: [cursor] });
   } else if (said) ev.push({ on: 'gap-signalled', verdict: 'pass', text: `${which} cursor "${shortId(cursor)}" answered ${answerText(c)}: the server says so (${said})` });
-  else if (msgs.length) ev.push({ on: 'gap-signalled', verdict: 'fail', text: `${which} cursor "${shortId(cursor)}" answered ${answerText(c)}: it replayed ${msgs.length} message(s) (${msgs.slice(0, 4).map(messageLabel).join(', ')}) for a cursor it never issued`, events: c?.events.flatMap((e) => (e.id ? [e.id] : [])).slice(0, 6) ?? [] });
-  else ev.push({ on: 'gap-signalled', verdict: 'unknown', text: `${which} cursor "${shortId(cursor)}" answered ${answerText(c)}: silently (had a real cursor been lost, the client would not be told)` });
+  else {
+    // Only the call's own messages are a replay: a server that ignores the cursor and opens a
+    // fresh stream may greet it with messages of its own, which replay nothing.
+    const own = new Set(b.messages.map(messageKey));
+    const replayed = msgs.filter((m) => own.has(messageKey(m)));
+    const fresh = msgs.filter((m) => !own.has(messageKey(m)));
+    const freshText = fresh.length ? ` (${fresh.length} of its own: ${fresh.slice(0, 4).map(messageLabel).join(', ')})` : '';
+    const ids = c?.events.flatMap((e) => (e.id && e.msg && own.has(messageKey(e.msg)) ? [e.id] : [])) ?? [];
+    if (replayed.length) ev.push({ on: 'gap-signalled', verdict: 'fail', text: `${which} cursor "${shortId(cursor)}" answered ${answerText(c)}: it replayed ${replayed.length} of the call's message(s) (${replayed.slice(0, 4).map(messageLabel).join(', ')}) for a cursor it never issued`, events: ids.slice(0, 6) });
+    else ev.push({ on: 'gap-signalled', verdict: 'unknown', text: `${which} cursor "${shortId(cursor)}" answered ${answerText(c)}${msgs.length ? `, none of the call's messages${freshText}` : ''}: silently (had a real cursor been lost, the client would not be told)` });
+  }
   return { result: { name, status: 'ran', summary: `GET Last-Event-ID: ${shortId(cursor)} → ${answerText(c, r.error)}`, evidence: ev }, recorder: rec };
 }
 
