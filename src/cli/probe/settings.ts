@@ -48,7 +48,13 @@ export function parseHeaders(lines: readonly string[]): Record<string, string> {
   return out;
 }
 
-/** Every header value the user gave, for redaction (report, saved captures). */
+/** Headers whose value is `<scheme> <credentials>`: a server refusing them may quote the credentials alone. */
+const SCHEMED = new Set(['authorization', 'proxy-authorization']);
+
+/** Every header value the user gave, for redaction (report, saved captures), and the credentials of an auth scheme alone. */
 export function secretsOf(s: ProbeSettings): string[] {
-  return Object.values(s.headers).filter((v) => v.length > 0);
+  return Object.entries(s.headers).flatMap(([name, v]) => {
+    const credentials = SCHEMED.has(name.toLowerCase()) ? /^\S+\s+(\S.*)$/.exec(v)?.[1] : undefined;
+    return [v, ...(credentials ? [credentials] : [])].filter((x) => x.length > 0);
+  });
 }

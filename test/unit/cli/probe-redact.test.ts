@@ -54,4 +54,24 @@ describe('probe errors', () => {
       await new Promise<void>((r) => server.close(() => r()));
     }
   }, 60_000);
+
+  it('a server that quotes only the token of an Authorization value (the scheme left out): redacted too', async () => {
+    const token = SECRET.split(' ')[1]!;
+    const server = createServer((req, res) => {
+      const given = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid_token', error_description: `token ${given} is expired` }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    try {
+      let stderr = '';
+      const code = await main(['probe', url, '--tool', 'task', '--era', 'legacy', '--header', `Authorization: ${SECRET}`, '--timeout', '3000'], { stdout: () => {}, stderr: (s) => void (stderr += s) });
+      expect(code).toBe(2);
+      // before: "… token sk-live-SECRET-0123456789 is expired" (only the whole value was a secret)
+      expect(stderr).not.toContain(token);
+      expect(stderr).toContain(`token ${REDACTED} is expired`);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  }, 60_000);
 });
