@@ -1,7 +1,7 @@
 // `mcp-stream-inspector probe <url>`: parses the options, applies the safety rules, runs the
-// experiments (run.ts), prints the report card and saves the captures. Exit 0: clients can trust
-// resumption (or, with --fail-on fail, nothing failed); 1: a condition failed or a security
-// finding; 2: bad usage or the server could not be probed.
+// experiments (run.ts), prints the report card and saves the captures. Exit 1 when the card fails
+// the run at --fail-on (grade.ts's runFails, which the JUnit cases follow too), else 0; 2: bad
+// usage or the server could not be probed.
 
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -57,7 +57,8 @@ every later GET to the endpoint while a resume waits for its headers).
   --pace MS            slow reader: one event per MS (default 50) ...
   --pace-for MS        ... for MS from the first read (default 2000)
   --listen MS          how long a resumed or standalone stream is read (default 500)
-  --fail-on LEVEL      exit 1 on: fail (default: a condition failed or a security finding),
+  --fail-on LEVEL      exit 1 on: fail (default: a condition failed, ids repeat across streams,
+                       or a security finding; priming and resume-prompt failures only warn),
                        not-yes (also when resumption is "not shown"), never
   -h, --help           show this help
 
