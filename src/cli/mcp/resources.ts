@@ -13,6 +13,9 @@ const summaryUri = (id: string) => `msi://capture/${encodeURIComponent(id)}`;
 const reportUri = (id: string) => `msi://capture/${encodeURIComponent(id)}/report.md`;
 const idOf = (v: string | string[] | undefined) => decodeURIComponent(Array.isArray(v) ? (v[0] ?? '') : (v ?? ''));
 
+/** Sessions listed in a capture's summary resource (list_sessions pages the rest). */
+const SESSIONS_SHOWN = 50;
+
 export function registerResources(server: McpServer, ctx: McpContext): void {
   server.registerResource(
     'capture',
@@ -23,7 +26,13 @@ export function registerResources(server: McpServer, ctx: McpContext): void {
     async (uri, vars) => {
       const c = await captureFor(ctx, idOf(vars.capture));
       const snap = c.snapshot();
-      const body = { ...captureView(c), sessionList: snap.sessions.slice(0, 50).map((s) => sessionView(snap, s)) };
+      const shown = snap.sessions.slice(0, SESSIONS_SHOWN);
+      const more = snap.sessions.length - shown.length;
+      const body = {
+        ...captureView(c),
+        sessionList: shown.map((s) => sessionView(snap, s)),
+        ...(more > 0 ? { sessionListNote: `the first ${SESSIONS_SHOWN} of ${snap.sessions.length} sessions; list_sessions pages them all` } : {}),
+      };
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(body, null, 1) }] };
     },
   );

@@ -316,6 +316,13 @@ const counterOf = (id: string | undefined): ParsedId | undefined => (id === unde
  * counter, a counter padded to 20 digits is one), else from the first event with id `from` to the first with id
  * `to` (an opaque id, a UUID, ends in digits that count nothing).
  */
+function notOnStream(id: string, all: readonly { id?: string }[], beforeFrom: boolean): string {
+  if (beforeFrom) return `event ${cap(id, 80)} comes before fromId on this stream: toId must come after it`;
+  const ids = all.map((e) => e.id).filter((x): x is string => x !== undefined);
+  const span = ids.length === 0 ? 'this stream carries no event id' : `its ids run from ${cap(ids[0]!, 80)} to ${cap(ids.at(-1)!, 80)} (${ids.length} events with an id)`;
+  return `no event with id ${cap(id, 80)} on this stream (ids are compared as text here: they are not counters): ${span}`;
+}
+
 export function eventsOf(s: Stream, from: string | undefined, to: string | undefined, dataMax = DATA_MAX, counters = true): EventView[] {
   const all = eventsAtSnapshot(s);
   let sel = all;
@@ -331,7 +338,10 @@ export function eventsOf(s: Stream, from: string | undefined, to: string | undef
     } else {
       const i = from === undefined ? 0 : all.findIndex((e) => e.id === from);
       const j = to === undefined ? all.length - 1 : all.findIndex((e, k) => k >= Math.max(0, i) && e.id === to);
-      sel = i < 0 || j < 0 ? [] : all.slice(i, j + 1);
+      // Ids read as they are (not counters): an id the stream never carried names no place in it.
+      // An empty answer would read as "no events there"; the agent is told instead.
+      if (i < 0 || j < 0) throw new NotFound(notOnStream(i < 0 ? from! : to!, all, i >= 0 && j < 0 && all.some((e) => e.id === to)));
+      sel = all.slice(i, j + 1);
     }
   }
   return sel.map((e) => eventView(e, dataMax));

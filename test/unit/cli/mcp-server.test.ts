@@ -11,6 +11,8 @@ import type { AnalysisSnapshot } from '../../../src/core/model';
 import { sortFindings, VERDICT_TEXT } from '../../../src/core/presentation';
 import { TITLE } from '../../../src/core/findings';
 import { diffSnapshots } from '../../../src/core/diff/index';
+import { RECORD_VERSION } from '../../../src/core/record';
+import { Capture, initSession } from '../core/helpers';
 import { buildCli, callTool, connectHttp, connectStdio, refusal, startHttpServer, type McpConnection } from '../../support/mcp-cli';
 
 const FIXTURES = 'test/fixtures/captures/';
@@ -316,5 +318,20 @@ describe.each(transports)('over %s', (_name, connect) => {
     expect(facts.worstFindings[0].code).toBe('lossy-result-accepted');
     expect(facts.worstFindings[0].whatToDo).toMatch(/Discard/);
     expect(facts.requests[0].verdict).toBe('lossy');
+    expect(sum.sessionListNote).toBeUndefined();
+  });
+
+  it('the summary resource of a capture of more than 50 sessions says it lists the first 50', async () => {
+    const cap = new Capture();
+    for (let i = 1; i <= 51; i++) initSession(cap, `sess-${i}`);
+    // (beside the fixtures, not among them: other cases open that folder whole)
+    mkdirSync(join(root, 'many'), { recursive: true });
+    writeFileSync(join(root, 'many', 'sessions.json'), JSON.stringify({ format: 'mcp-stream-inspector', version: RECORD_VERSION, createdAt: '2026-12-07T00:00:00Z', records: cap.records }));
+    const id = (await callTool(c.client, 'open_capture', { path: 'many/sessions.json' })).opened[0].capture;
+    const sum = JSON.parse(((await c.client.readResource({ uri: `msi://capture/${id}` })).contents[0] as { text: string }).text);
+    // before: 50 of 51 sessions, and nothing said so
+    expect(sum.sessions).toBe(51);
+    expect(sum.sessionList.length).toBe(50);
+    expect(sum.sessionListNote).toBe('the first 50 of 51 sessions; list_sessions pages them all');
   });
 });

@@ -65,6 +65,17 @@ describe('eventsOf (get_events fromId / toId)', () => {
     }
     expect(checked).toBeGreaterThan(0);
   });
+
+  it('an opaque id the stream never carried is refused, saying which ids it has (not an empty list)', () => {
+    const snap = analyzeRecords(importText(readFileSync('test/fixtures/captures/python-example.har', 'utf8')).records);
+    const st = Object.values(snap.streams).find((x) => x.events.filter((e) => e.id !== undefined).length >= 2)!;
+    const ids = st.events.map((e) => e.id).filter((x): x is string => x !== undefined);
+    // before: [] — "no events there", for a typo or an id of another stream
+    expect(() => eventsOf(st, 'not-an-id', undefined, 200, false)).toThrow(`no event with id not-an-id on this stream (ids are compared as text here: they are not counters): its ids run from ${ids[0]} to ${ids.at(-1)}`);
+    expect(() => eventsOf(st, undefined, 'nope', 200, false)).toThrow(/no event with id nope/);
+    expect(() => eventsOf(st, ids.at(-1), ids[0], 200, false)).toThrow(/comes before fromId on this stream/);
+    expect(eventsOf(st, ids[0], ids[0], 200, false).map((e) => e.id)).toEqual([ids[0]]);
+  });
 });
 
 describe('request ids shown as get_request takes them', () => {
