@@ -4,7 +4,7 @@
 
 import { terminalSafe } from '../report';
 import { attr, stamp, text, token } from '../format-junit';
-import { failsRun, type FailOn } from './grade';
+import { failsRun, WARNING_ONLY, type FailOn } from './grade';
 import { redactDeep, redactText } from './redact';
 import { CHECKS, type ConditionGrade, type ReportCard } from './types';
 import { shortId } from './exp-stream';
@@ -12,7 +12,8 @@ import { shortId } from './exp-stream';
 const MARK = { pass: 'pass   ', fail: 'FAIL   ', unknown: 'unknown' } as const;
 
 function gradeLines(g: ConditionGrade, out: string[]): void {
-  out.push(`  ${MARK[g.verdict]}  ${g.title}`);
+  // As JUnit and SARIF say it: a check that only warns does not fail the run (grade.ts).
+  out.push(`  ${MARK[g.verdict]}  ${g.title}${g.verdict === 'fail' && WARNING_ONLY.has(g.key) ? ' (a warning: it does not fail the run)' : ''}`);
   for (const b of g.because.slice(0, 4)) out.push(`             ${b.experiment}: ${b.text}${b.events?.length ? ` [events ${b.events.map(shortId).join(', ')}]` : ''}`);
   if (g.because.length > 4) out.push(`             … ${g.because.length - 4} more (--format json)`);
 }

@@ -232,6 +232,13 @@ describe('probe --format junit: a failing test case exactly when the exit status
     await validateJunit(j.stdout);
   });
 
+  it('the text report says a failed check that only warns does not fail the run', async () => {
+    const t = await probe(tmcp.url, [...LONG_TASK, ...QUICK]);
+    expect(t.code).toBe(0);
+    // before: a bare FAIL in a run that exited 0
+    expect(t.stdout).toMatch(/FAIL {5}priming events present \(a warning: it does not fail the run\)\n/);
+  });
+
   it('--fail-on not-yes: the conditions left unknown fail their cases, as they fail the run', async () => {
     const j = await probe(tmcp.url, [...LONG_TASK, ...QUICK, '--format', 'junit', '--fail-on', 'not-yes']);
     expect(j.code).toBe(1);
