@@ -37,6 +37,8 @@ export interface ProbeConn {
   t: number;
   /** When its response headers came (its response record). */
   respondedAt?: number;
+  /** When it ended (its end record). */
+  endedAt?: number;
 }
 
 function parseJson(s: string | undefined): Record<string, unknown> | undefined {
@@ -93,6 +95,7 @@ export function connsOf(records: readonly CaptureRecord[]): ProbeConn[] {
       const c = out.get(r.conn);
       if (!c) continue;
       c.end = r.how;
+      c.endedAt = r.t;
       if (r.reason !== undefined) c.endReason = r.reason;
       const p = parsers.get(r.conn);
       if (p) add(c, p.end().filter((b) => !b.truncated), r.t);
