@@ -8,6 +8,7 @@ import { visibleLine } from '../common/text';
 import { ROW_H, useRows } from '../common/virtual';
 import { useNav, useNavActions, useNavDispatch, useSelection } from '../navigation/NavigationProvider';
 import { useViewModel } from '../store/StoreContext';
+import { FilterNote } from '../common/FilterNote';
 import { EventDetail } from './EventDetail';
 import { EventRow, rowText, type RowText } from './EventRow';
 import { filterRows, parseFilter } from './filter';
@@ -89,6 +90,9 @@ export function EventsTable() {
   useEffect(() => {
     if (reveal === undefined || selIdx < 0) return;
     v.scrollToIndex(selIdx, { align: 'center' });
+    // "Show in events" from the keyboard (Enter on a request, the timeline, the callout's button):
+    // the arrow keys go on in this table, as Enter on a finding goes on in the timeline.
+    if (nav.revealFocus) parentRef.current?.focus({ preventScroll: true });
     dispatch({ type: 'reveal-done', seq: reveal });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [reveal, selIdx]);
@@ -114,16 +118,9 @@ export function EventsTable() {
   const hidden = !!selected && selIdx < 0 && !!positions;
 
   return (
-    <div className="vsplit">
+    <div className={`vsplit${selected ? '' : ' idle'}`}>
       <div className="top">
-        {hidden && (
-          <div className="hidden-note" data-testid="selection-filtered">
-            <span>The selected event is hidden by the filter.</span>
-            <button type="button" className="linkbtn" onClick={() => dispatch({ type: 'set-filter', text: '' })}>
-              Clear filter
-            </button>
-          </div>
-        )}
+        {positions && <FilterNote shown={count} total={all?.count ?? 0} what="events" one="event" selectionHidden={hidden} onClear={() => dispatch({ type: 'set-filter', text: '' })} />}
         {/* The scroller is the grid (focus, active row); the header scrolls with the rows. */}
         <div className="grid" data-testid="events-grid" style={cols.style}>
           <div className="grid-body" ref={parentRef} tabIndex={0} role="grid" aria-label="Events" aria-rowcount={count + 1} onKeyDown={onKey} aria-activedescendant={selIdx >= 0 ? `ev-row-${selIdx}` : undefined}>

@@ -1,7 +1,7 @@
 // The toolbar filter: free text ("quoted phrases" allowed) plus DevTools-style `key:value` tokens.
 //   method:tools/call  request:2  code:replay-gap  stream:<id>  event:<type>  -text (exclude)
 
-import type { AnalysisSnapshot, Stream } from '../../../core/model';
+import type { AnalysisSnapshot, Finding, Stream } from '../../../core/model';
 import type { EventRows } from './event-rows';
 
 export interface ParsedFilter {
@@ -94,4 +94,22 @@ export function filterRows(snap: AnalysisSnapshot, sessionKey: string | undefine
     if (eventMatches(f, s, rows.indexAt(i), linked)) out[n++] = i;
   }
   return out.slice(0, n);
+}
+
+/**
+ * Whether a finding matches `f` (the Findings view): its code (`code:`), its request (`request:`),
+ * its streams (`stream:`) and free text over its code, message, request and missing ids. `method:`
+ * and `event:` say what events carry: findings have none of their own and are not narrowed by them.
+ */
+export function findingMatches(f: ParsedFilter, x: Finding, message: string): boolean {
+  if (f.empty) return true;
+  if (f.code.length && !f.code.some((c) => x.code.includes(c))) return false;
+  if (f.request.length && (x.requestId === undefined || !f.request.includes(x.requestId.replace(/^"|"$/g, '').toLowerCase()))) return false;
+  if (f.stream.length && !has(x.streamId, f.stream) && !(x.relatedStreamIds ?? []).some((id) => has(id, f.stream))) return false;
+  if (f.text.length || f.exclude.length) {
+    const hay = `${x.code}\n${x.severity}\n${x.requestId ?? ''}\n${x.missing ?? ''}\n${message}`.toLowerCase();
+    if (!f.text.every((t) => hay.includes(t))) return false;
+    if (f.exclude.some((t) => hay.includes(t))) return false;
+  }
+  return true;
 }

@@ -5,19 +5,22 @@ import { useGridColumns, type Column } from '../common/grid';
 import { SevIcon } from '../common/SevIcon';
 import { visibleLine } from '../common/text';
 import { useRows } from '../common/virtual';
-import { parseFilter } from '../events/filter';
-import { useNav, useNavActions, useSelection } from '../navigation/NavigationProvider';
+import { FilterNote } from '../common/FilterNote';
+import { findingMatches, parseFilter } from '../events/filter';
+import { useNav, useNavActions, useNavDispatch, useSelection } from '../navigation/NavigationProvider';
 import { findingKey, findingMessage } from './finding-target';
 import { useViewModel } from '../store/StoreContext';
 import { FindingDetail } from './FindingDetail';
 import { useFindingActions } from './use-finding-menu';
 
+// Least widths that fit the side dock's default width (554 px in a 1280 px window): the
+// explanation is read whole in the detail pane below.
 const COLUMNS: readonly Column[] = [
-  { label: 'Severity', width: 84 },
-  { label: 'Code', width: 190 },
-  { label: 'Request', width: 70 },
-  { label: 'Event ids', width: 100, flex: 0.6 },
-  { label: 'Explanation', width: 260, flex: 2 },
+  { label: 'Severity', width: 76 },
+  { label: 'Code', width: 160, flex: 0.6 },
+  { label: 'Request', width: 64 },
+  { label: 'Event ids', width: 80, flex: 0.4 },
+  { label: 'Explanation', width: 160, flex: 2 },
 ];
 
 export function FindingsView() {
@@ -27,9 +30,10 @@ export function FindingsView() {
   const act = useNavActions();
   const menu = useContextMenu();
   const { copyMarkdown, items } = useFindingActions();
-  const codes = useMemo(() => parseFilter(filterText).code, [filterText]);
+  const dispatch = useNavDispatch();
+  const filter = useMemo(() => parseFilter(filterText), [filterText]);
   const all = view?.findings;
-  const list = useMemo(() => (all ? (codes.length ? all.filter((f) => codes.some((c) => f.code.includes(c))) : all) : []), [all, codes]);
+  const list = useMemo(() => (all ? (filter.empty ? all : all.filter((f) => findingMatches(filter, f, findingMessage(vm, f)))) : []), [all, filter, vm]);
   const selKey = finding ? findingKey(finding) : undefined;
   const selIdx = useMemo(() => (selKey === undefined ? -1 : list.findIndex((f) => findingKey(f) === selKey)), [list, selKey]);
   const bodyRef = useRef<HTMLDivElement>(null);
@@ -51,9 +55,12 @@ export function FindingsView() {
         if (row && sel) menu(row, items(sel));
       },
     });
+  const total = all?.length ?? 0;
+  const clear = () => dispatch({ type: 'set-filter', text: '' });
   return (
-    <div className="vsplit">
+    <div className={`vsplit${sel ? '' : ' idle'}`}>
       <div className="top">
+        {!filter.empty && <FilterNote shown={list.length} total={total} what="findings" one="finding" selectionHidden={!!finding && selIdx < 0} onClear={clear} />}
         <div className="grid" data-testid="findings-grid" style={cols.style}>
           <div className="grid-body" ref={bodyRef} tabIndex={0} onKeyDown={onKey} aria-activedescendant={selIdx >= 0 ? `finding-row-${selIdx}` : undefined} role="grid" aria-label="Findings" aria-rowcount={list.length + 1}>
             <div className="grid-canvas" role="presentation" style={{ height: v.getTotalSize() }}>
@@ -90,7 +97,7 @@ export function FindingsView() {
                 })}
               </div>
             </div>
-            {list.length === 0 && <div className="empty">No findings{sessionKey ? ' in this session' : ''}.</div>}
+            {list.length === 0 && <div className="empty">{total > 0 ? `No findings match the filter (${total} hidden).` : `No findings${sessionKey ? ' in this session' : ''}.`}</div>}
           </div>
         </div>
       </div>

@@ -56,7 +56,7 @@ export function navReducer(s: NavState, a: NavAction): NavState {
     case 'select-finding': {
       const seq = s.seq + 1;
       if (!a.event) return { ...s, finding: a.finding };
-      return { ...s, seq, finding: a.finding, event: a.event, focus: { seq, streamId: a.event.streamId, index: a.event.index, takeFocus: false }, reveal: seq };
+      return { ...s, seq, finding: a.finding, event: a.event, focus: { seq, streamId: a.event.streamId, index: a.event.index, takeFocus: false }, reveal: seq, revealFocus: false };
     }
     case 'show-in-timeline': {
       const n = withSession(s, a.session);
@@ -74,7 +74,7 @@ export function navReducer(s: NavState, a: NavAction): NavState {
     case 'show-in-events': {
       const n = withSession(s, a.session);
       const seq = s.seq + 1;
-      return { ...n, seq, tab: 'events', event: a.event ?? n.event, finding: a.finding ?? n.finding, reveal: seq };
+      return { ...n, seq, tab: 'events', event: a.event ?? n.event, finding: a.finding ?? n.finding, reveal: seq, revealFocus: true };
     }
     case 'open-request':
       return { ...withSession(s, a.session), tab: 'requests', requestId: a.requestId };
@@ -85,7 +85,7 @@ export function navReducer(s: NavState, a: NavAction): NavState {
     case 'focus-done':
       return s.focus?.seq === a.seq ? { ...s, focus: undefined } : s;
     case 'reveal-done':
-      return s.reveal === a.seq ? { ...s, reveal: undefined } : s;
+      return s.reveal === a.seq ? { ...s, reveal: undefined, revealFocus: false } : s;
     case 'set-filter':
       return s.filter === a.text ? s : { ...s, filter: a.text };
     case 'search-open':

@@ -70,6 +70,8 @@ export interface NavState {
   focus: FocusRequest | undefined;
   /** Seq of a pending "scroll the selected event into view" for the events table. */
   reveal: number | undefined;
+  /** The pending reveal moves the keyboard focus into the events table too ("show in events"). */
+  revealFocus: boolean;
   filter: string;
   search: SearchState;
   timeline: TimelineView | undefined;
@@ -89,6 +91,7 @@ export const INITIAL_NAV: NavState = Object.freeze({
   finding: undefined,
   focus: undefined,
   reveal: undefined,
+  revealFocus: false,
   filter: '',
   search: Object.freeze({ open: false, text: '', index: -1 }),
   timeline: undefined,

@@ -1,6 +1,7 @@
-import { memo, useCallback } from 'react';
+import { memo, useCallback, useState, type KeyboardEvent } from 'react';
 import type { RequestInfo } from '../../../core/model';
 import { useGridColumns, type Column } from '../common/grid';
+import { onRowKeys } from '../common/row-keys';
 import { toolName } from '../common/labels';
 import { useRenderProbe } from '../common/render-probe';
 import { SevIcon } from '../common/SevIcon';
@@ -34,20 +35,24 @@ function sameShown(a: RequestInfo, b: RequestInfo): boolean {
 interface RowProps {
   r: RequestInfo;
   i: number;
+  /** The row the list's one Tab stop is on (roving tabindex: ↑/↓ move it, as in the other grids). */
+  current: boolean;
   open: (id: string) => void;
+  onFocus: (i: number) => void;
 }
 
 const SummaryRow = memo(
-  function SummaryRow({ r, i, open }: RowProps) {
+  function SummaryRow({ r, i, current, open, onFocus }: RowProps) {
     useRenderProbe('summary-row');
     return (
       <div
         role="row"
-        tabIndex={0}
+        id={`summary-row-${i}`}
+        tabIndex={current ? 0 : -1}
         className={`grid-row${i % 2 ? ' odd' : ''}${isErrorVerdict(r.verdict) ? ' row-error' : ''}`}
         aria-rowindex={i + 2}
         onClick={() => open(r.id)}
-        onKeyDown={(e) => e.key === 'Enter' && open(r.id)}
+        onFocus={() => onFocus(i)}
         data-testid="summary-request-row"
         data-request-id={r.id}
       >
@@ -61,7 +66,7 @@ const SummaryRow = memo(
       </div>
     );
   },
-  (a, b) => a.i === b.i && a.open === b.open && sameShown(a.r, b.r),
+  (a, b) => a.i === b.i && a.current === b.current && a.open === b.open && a.onFocus === b.onFocus && sameShown(a.r, b.r),
 );
 
 /** Compact requests list under the timeline (the first screen); a row opens the Requests view. */
@@ -76,15 +81,28 @@ export function RequestsSummary() {
     },
     [act, key],
   );
+  const [current, setCurrent] = useState(0);
   const reqs = view?.requests ?? [];
+  const shown = Math.min(reqs.length, MAX);
   if (!view || !reqs.length) return null;
+  const at = Math.min(current, shown - 1);
+  const onKey = (e: KeyboardEvent) =>
+    onRowKeys(e, {
+      index: at,
+      count: shown,
+      move(to) {
+        setCurrent(to);
+        document.getElementById(`summary-row-${to}`)?.focus();
+      },
+      open: () => open(reqs[at]!.id),
+    });
   return (
-    <div className="tl-reqs" role="grid" aria-label="Requests summary" aria-rowcount={reqs.length + 1} data-testid="requests-summary" style={cols.style}>
+    <div className="tl-reqs" role="grid" aria-label="Requests summary" aria-rowcount={reqs.length + 1} data-testid="requests-summary" style={cols.style} onKeyDown={onKey}>
       <div className="grid-canvas" role="presentation">
         {cols.header}
         <div role="rowgroup">
           {reqs.slice(0, MAX).map((r, i) => (
-            <SummaryRow key={r.id} r={r} i={i} open={open} />
+            <SummaryRow key={r.id} r={r} i={i} current={i === at} open={open} onFocus={setCurrent} />
           ))}
           {reqs.length > MAX && (
             <div role="row" className="grid-row" style={{ display: 'block' }} aria-rowindex={MAX + 2}>

@@ -57,7 +57,7 @@ export function RequestsView() {
       },
     });
   return (
-    <div className="vsplit">
+    <div className={`vsplit${sel && view ? '' : ' idle'}`}>
       <div className="top">
         <div className="grid" data-testid="requests-grid" style={cols.style}>
           <div className="grid-body" ref={bodyRef} tabIndex={0} onKeyDown={onKey} aria-activedescendant={selIdx >= 0 ? `req-row-${selIdx}` : undefined} role="grid" aria-label="Requests" aria-rowcount={reqs.length + 1}>

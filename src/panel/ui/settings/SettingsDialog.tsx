@@ -18,8 +18,14 @@ export function SettingsDialog(props: { settings: InspectorSettings; onSave(s: I
   const [cap, setCap] = useState(String(s.captureBufferCap));
   const [whileClosed, setWhileClosed] = useState(s.captureWhileClosed);
   const [agentAccess, setAgentAccess] = useState(s.agentAccess);
-  const first = useRef<HTMLInputElement>(null);
-  useEffect(() => first.current?.focus(), []);
+  // Focus goes to the dialog itself, its start in view (the first field focused scrolled the
+  // heading out of a bottom-docked panel), and back where it was when the dialog closes.
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    box.current?.focus();
+    return () => before?.focus({ preventScroll: true });
+  }, []);
   const errors = overrides.map((o) => (o.pattern ? checkIdPattern(o.pattern) : 'Enter a pattern'));
   const capN = Number(cap);
   const capErr = !Number.isFinite(capN) || capN < 1000 ? 'At least 1000 records' : null;
@@ -48,7 +54,7 @@ export function SettingsDialog(props: { settings: InspectorSettings; onSave(s: I
   };
   return (
     <div className="modal-back" onKeyDown={onKey} onClick={(e) => e.target === e.currentTarget && props.onClose()}>
-      <div className="modal" role="dialog" aria-modal="true" aria-labelledby="msi-settings-h" data-testid="settings-dialog">
+      <div className="modal" role="dialog" aria-modal="true" aria-labelledby="msi-settings-h" data-testid="settings-dialog" tabIndex={-1} ref={box}>
         <h2 id="msi-settings-h">Settings</h2>
         <form
           onSubmit={(e) => {
@@ -88,7 +94,7 @@ export function SettingsDialog(props: { settings: InspectorSettings; onSave(s: I
           </label>
           <label>
             <span>Gapless-retention declaration key</span>
-            <input ref={first} type="text" value={gaplessKey} onChange={(e) => setGaplessKey(e.target.value)} placeholder={DEFAULT_SETTINGS.gaplessKey} />
+            <input type="text" value={gaplessKey} onChange={(e) => setGaplessKey(e.target.value)} placeholder={DEFAULT_SETTINGS.gaplessKey} />
             <span className="hint">Dotted path in the InitializeResult capabilities that declares gapless event retention.</span>
           </label>
           <label>
