@@ -47,6 +47,8 @@ describe('witness: matching the capture', () => {
     expect(matchCaptured(e, [a, b, other], used, T0 + 5000)).toBe(b);
     expect(matchCaptured(e, [a, b, other], used, T0 + 5000)).toBe(a);
     expect(matchCaptured(e, [a, b, other], used, T0 + 5000)).toBeUndefined();
+    // a worker's request (no pageref) is none the page's hook recorded
+    expect(matchCaptured(entry({ pageref: undefined }), [a, b], new Set(), T0 + 5000)).toBeUndefined();
     // the fragment never reaches the network
     expect(matchCaptured(e, [{ ...a, url: 'http://localhost:9/mcp#x' }], new Set(), T0 + 5000)).toBeTruthy();
     // outside the entry's lifetime (+2 s), or long before it: not this request

@@ -89,12 +89,15 @@ export interface CapturedRequest {
 }
 
 /**
- * The captured request this entry is, if any: same method and URL, recorded between 1 s before
+ * The captured request this entry is, if any: a page's request (not a worker's), same method and URL, recorded between 1 s before
  * the network saw it start and 2 s after it ended (the hook records a request when its response
  * headers arrive, or when it failed), the closest in time, each captured request used once.
  * `now` bounds an entry still in flight.
  */
 export function matchCaptured<R extends CapturedRequest>(e: NetEntry, captured: Iterable<R>, used: Set<R>, now: number): R | undefined {
+  // A worker's request (Chrome gives it no pageref) is never one the page's hook recorded: the
+  // page and a worker sending the same request at once took each other's place before.
+  if (!e.pageref) return undefined;
   const start = startedAt(e);
   const end = e.time > 0 ? start + e.time : now;
   const url = noFragment(e.request.url);
@@ -115,6 +118,16 @@ export function matchCaptured<R extends CapturedRequest>(e: NetEntry, captured: 
 }
 
 /**
+ * An entry answered with a redirect (3xx with a Location): it carries no body of its own, and the
+ * request it leads to is an entry of its own. The hook records a fetch once, with the URL the page
+ * gave and the final URL on its response: hops in between match no captured request.
+ */
+export function isRedirectHop(e: NetEntry): boolean {
+  const s = e.response.status;
+  return s >= 300 && s < 400 && s !== 304 && netHeader(e.response.headers, 'location') !== undefined;
+}
+
+/**
  * Code of the witness's notice for a request the hook did not see whose events the network view
  * supplied (observed after completion): the analysis files it as a capture-gap warning.
  */
@@ -125,7 +138,7 @@ export const UNSEEN_REASONS = ['worker', 'extension-reloaded', 'hook-missing', '
 export type UnseenReason = (typeof UNSEEN_REASONS)[number];
 
 export const UNSEEN_REASON_TEXT: Record<UnseenReason, string> = {
-  worker: 'made by a worker (Web Worker, Shared Worker or Service Worker): no content script runs there, so the hook cannot see it',
+  worker: 'made by a worker (Web Worker or Service Worker): no content script runs there, so the hook cannot see it',
   'extension-reloaded': "the extension was reloaded or updated after this page loaded: the page's capture scripts belong to the old instance and deliver nothing (reload the page)",
   'hook-missing': 'the extension was installed after this page loaded: no capture script runs in it (reload the page)',
   'hook-bypassed': 'the page replaced the hooked fetch / XMLHttpRequest / EventSource after the hook was installed (see the hook-bypassed notice)',

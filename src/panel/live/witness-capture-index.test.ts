@@ -43,6 +43,8 @@ describe('witness capture index: match()', () => {
           time: rand() < 0.2 ? -1 : Math.floor(rand() * 3000),
           request: { method: rand() < 0.8 ? 'POST' : 'GET', url: URLS[Math.floor(rand() * URLS.length)]!, headers: [] },
           response: { status: 200, headers: [] },
+          // a worker's now and then: matched by neither
+          ...(rand() < 0.1 ? {} : { pageref: 'page_1' }),
         } as unknown as NetEntry;
         const now = T0 + 5000;
         const expected = matchCaptured(e, all, used, now);

@@ -106,7 +106,8 @@ export function createCaptureIndex(store: LiveStore): CaptureIndex {
   const usedRedirects = new Set<RedirectHop>();
   const requestByConn = new Map<string, RequestRecord>();
   let documents: string[] = [];
-  let bypassed = false;
+  /** Per document (src): replacements of a hooked API said (hook-bypassed), and those found to call through (hook-wrapped). */
+  const replacedBy = new Map<string, [number, number]>();
   let bufferCapAt: number | undefined;
   let indexed = 0;
   let lastRecords: readonly CaptureRecord[] = [];
@@ -114,7 +115,10 @@ export function createCaptureIndex(store: LiveStore): CaptureIndex {
   function update() {
     const rs = store.getSnapshot().records;
     const emptied = rs !== lastRecords && rs.length === 0;
-    if (rs !== lastRecords) indexed = 0;
+    if (rs !== lastRecords) {
+      indexed = 0;
+      replacedBy.clear(); // counted again below (the other indexes are sets)
+    }
     for (let i = indexed; i < rs.length; i++) {
       const r = rs[i]!;
       if (r.src === WITNESS_SRC) continue;
@@ -131,7 +135,14 @@ export function createCaptureIndex(store: LiveStore): CaptureIndex {
           if (q.method !== 'GET') redirects.add({ method: 'GET', url: r.url, t: q.t });
         }
       } else if (r.kind === 'navigation') documents = [...documents.slice(-200), r.url];
-      else if (r.kind === 'notice' && r.code === 'hook-bypassed') bypassed = true;
+      else if (r.kind === 'notice' && (r.code === 'hook-bypassed' || r.code === 'hook-wrapped')) {
+        // The hook says hook-wrapped of a replacement it said hook-bypassed of, once the page's
+        // wrapper called through it (hook/bypass.ts): as many of each in a document, and every
+        // replacement there calls the original (a monitoring wrapper), so nothing goes around it.
+        const n = replacedBy.get(r.src) ?? [0, 0];
+        n[r.code === 'hook-bypassed' ? 0 : 1]++;
+        replacedBy.set(r.src, n);
+      }
       else if (r.kind === 'capture-gap' && r.reason === 'buffer-cap') bufferCapAt = Math.max(bufferCapAt ?? -Infinity, r.t);
     }
     indexed = rs.length;
@@ -157,6 +168,7 @@ export function createCaptureIndex(store: LiveStore): CaptureIndex {
     requests,
     used,
     match(e, now) {
+      if (!e.pageref) return undefined; // a worker's: as matchCaptured
       const list = unmatched.get(bucketKey(e.request.method, e.request.url));
       if (!list) return undefined;
       // The window matchCaptured applies; what is outside it could not match. Within it, its
@@ -190,7 +202,7 @@ export function createCaptureIndex(store: LiveStore): CaptureIndex {
     usedRedirects,
     responseHeaders: (r) => responses.get(connKey(r)),
     documents: () => documents,
-    bypassed: () => bypassed,
+    bypassed: () => [...replacedBy.values()].some(([replaced, wrapped]) => replaced > wrapped),
     bufferCapAt: () => bufferCapAt,
     sessionIdNear(url, t) {
       let best: RequestRecord | undefined;

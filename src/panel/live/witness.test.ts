@@ -186,6 +186,48 @@ describe('network witness', () => {
     expect(w.snapshot()).toMatchObject({ seen: 2, captured: 2, missing: [] });
   });
 
+  it('a fetch redirected twice: the hop in between is part of the captured fetch, not a request the hook missed', async () => {
+    const { store, w, finish } = setup();
+    const rpc = '{"jsonrpc":"2.0","id":1,"method":"initialize"}';
+    store.ingest([
+      { ...hookReq('http://x/r1', T0 + 40, 'c1', 'POST'), body: rpc } as CaptureRecord,
+      { kind: 'response', src: 'S', seq: 2, t: T0 + 60, conn: 'c1', status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']], url: 'http://x/mcp', redirected: true, type: 'basic', capture: 'sse' },
+    ]);
+    finish(entry('http://x/r1', { method: 'POST', status: 307, res: { location: '/r2' }, body: rpc }));
+    finish(entry('http://x/r2', { method: 'POST', status: 307, res: { location: '/mcp' }, body: rpc, t: T0 + 5 }));
+    finish(entry('http://x/mcp', { method: 'POST', t: T0 + 10, body: rpc }));
+    await vi.advanceTimersByTimeAsync(4000);
+    // before: "1 not captured: POST /r2", a capture-gap error muting the server's findings
+    expect(w.snapshot()).toMatchObject({ seen: 3, captured: 3, missing: [] });
+    expect(ofSrc(store.getSnapshot().records, 'network')).toEqual([]);
+  });
+
+  it('a worker and the page send the same request at once: the worker\'s (no pageref) is the one the hook did not see', async () => {
+    const { store, w, finish } = setup();
+    store.ingest([hookReq('http://x/mcp?tag=same', T0 + 150)]);
+    // the worker's started first, closest in time to nothing the page's hook recorded
+    finish(entry('http://x/mcp?tag=same', { pageref: null, t: T0 }));
+    finish(entry('http://x/mcp?tag=same', { t: T0 + 150 }));
+    await vi.advanceTimersByTimeAsync(4000);
+    // before: the worker's entry took the page's record; the page's own was reported unseen (why unknown)
+    expect(w.snapshot().missing.map((m) => [m.url, m.reason])).toEqual([['http://x/mcp?tag=same', 'worker']]);
+    expect(w.snapshot()).toMatchObject({ seen: 2, captured: 1 });
+  });
+
+  it('a page whose fetch replacement calls through the hook (a monitoring wrapper) is not said to bypass it', async () => {
+    const { store, w, finish } = setup();
+    const notice = (seq: number, code: string): CaptureRecord => ({ kind: 'notice', src: 'S', seq, t: T0, level: code === 'hook-bypassed' ? 'warning' : 'info', code, message: code });
+    store.ingest([notice(5, 'hook-bypassed'), notice(6, 'hook-wrapped')]);
+    finish(entry('http://x/unseen', { t: T0 + 100 }));
+    await vi.advanceTimersByTimeAsync(4000);
+    // before: "the page replaced the hooked fetch" for every unseen request, for good
+    expect(w.snapshot().missing.map((m) => m.reason)).toEqual(['unknown']);
+    store.ingest([notice(7, 'hook-bypassed')]);
+    finish(entry('http://x/unseen2', { t: T0 + 200 }));
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(w.snapshot().missing.map((m) => m.reason)).toEqual(['unknown', 'hook-bypassed']);
+  });
+
   it('a request seen in getHAR while still open: counted at once, its body added when it finishes', async () => {
     const { store, w, finish, setHar } = setup();
     const open = entry('http://x/open', { pageref: null });

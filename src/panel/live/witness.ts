@@ -22,7 +22,7 @@
 // `notice` whose code is the finding `cors-preflight-rejected` (the analysis files it as a finding).
 
 import type { CaptureRecord } from '../../core/record';
-import { exposeProblem, failedBeforeAnswer, likelyReason, matchCaptured, mcpMarkers, startedAt, UNSEEN_REASON_TEXT, type CorsProblem, type NetEntry } from '../../core/witness';
+import { exposeProblem, failedBeforeAnswer, isRedirectHop, likelyReason, matchCaptured, mcpMarkers, startedAt, UNSEEN_REASON_TEXT, type CorsProblem, type NetEntry } from '../../core/witness';
 import type { LiveStore } from './store';
 import { createCaptureIndex } from './witness-capture-index';
 import { createPreflights } from './witness-preflights';
@@ -193,6 +193,15 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
       x.state = 'captured';
       const p = exposeProblem(x.e, capture.responseHeaders(hit));
       if (p) report(p);
+      changed();
+      return;
+    }
+    // A hop between the first URL and the last of a page's redirected fetch (two hops or more):
+    // the hook holds the fetch by those two. Whether the chain was seen is judged on the entry of
+    // its last request, which matches the hook's final URL or is reported itself. (A worker's hop,
+    // without pageref, is judged as any worker request.)
+    if (isRedirectHop(x.e) && x.e.pageref) {
+      x.state = 'captured';
       changed();
       return;
     }

@@ -17,7 +17,7 @@ const unseen = (i: number) => ({
   method: 'POST',
   url: `http://127.0.0.1:9/mcp?${i}`,
   markers: ['text/event-stream'],
-  reasonText: 'made by a worker (Web Worker, Shared Worker or Service Worker): no content script runs there',
+  reasonText: 'made by a worker (Web Worker or Service Worker): no content script runs there',
   t: 1_800_000_000_000 + i,
   body: 'pending' as const,
 });
