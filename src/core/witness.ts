@@ -26,7 +26,7 @@ export interface NetEntry {
   startedDateTime: string;
   time: number;
   request: { method: string; url: string; headers: NetHeader[]; postData?: { text?: string } };
-  response: { status: number; statusText?: string; headers: NetHeader[]; content?: { mimeType?: string }; _error?: string | null };
+  response: { status: number; statusText?: string; headers: NetHeader[]; content?: { mimeType?: string }; _error?: string | null; /** Chrome: answered by the page's Service Worker. */ _fetchedViaServiceWorker?: boolean };
   /** Chrome: fetch, xhr, eventsource, preflight, document, script, ... */
   _resourceType?: string;
   /** Chrome: who started it; a preflight names the request it was made for (`url`). */

@@ -228,6 +228,23 @@ describe('network witness', () => {
     expect(w.snapshot().missing.map((m) => m.reason)).toEqual(['unknown', 'hook-bypassed']);
   });
 
+  it("the page's request answered by its Service Worker: the worker's own fetch of it is not a request the hook missed", async () => {
+    const { store, w, finish } = setup();
+    store.ingest([hookReq('http://x/mcp?tag=sw', T0 + 5)]);
+    const page = entry('http://x/mcp?tag=sw', { t: T0 });
+    const viaSw = { ...page, response: { ...page.response, _fetchedViaServiceWorker: true } };
+    // the worker's fetch (no pageref) finishes first, inside the page's request
+    finish(entry('http://x/mcp?tag=sw', { pageref: null, t: T0 + 8 }));
+    finish(viaSw);
+    await vi.advanceTimersByTimeAsync(4000);
+    // before: "1 not captured, made by a worker" for every MCP request of a page with such a worker
+    expect(w.snapshot()).toMatchObject({ seen: 2, captured: 2, missing: [] });
+    // a worker's request of its own (no page entry answered through it) is still reported
+    finish(entry('http://x/mcp?tag=own', { pageref: null, t: T0 + 3000 }));
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(w.snapshot().missing.map((m) => [m.url, m.reason])).toEqual([['http://x/mcp?tag=own', 'worker']]);
+  });
+
   it('a request seen in getHAR while still open: counted at once, its body added when it finishes', async () => {
     const { store, w, finish, setHar } = setup();
     const open = entry('http://x/open', { pageref: null });

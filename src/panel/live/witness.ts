@@ -173,6 +173,16 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     });
   }
 
+  /** The page's entry of the same request answered by its Service Worker, around `x`'s time (x: the worker's fetch). */
+  function viaServiceWorker(x: Tracked): Tracked | undefined {
+    for (const y of byUrl.get(x.e.request.url) ?? []) {
+      if (y === x || !y.e.pageref || !y.e.response._fetchedViaServiceWorker || y.e.request.method !== x.e.request.method) continue;
+      const end = y.e.time > 0 ? y.start + y.e.time : Infinity;
+      if (x.start >= y.start - JUDGE_SLACK_MS && x.start <= end + JUDGE_SLACK_MS) return y;
+    }
+    return undefined;
+  }
+
   function judge(x: Tracked) {
     if (stopped || x.state !== 'checking') return;
     index();
@@ -195,6 +205,22 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
       if (p) report(p);
       changed();
       return;
+    }
+    // The page's request answered by its Service Worker is two entries: the page's (its pageref,
+    // `_fetchedViaServiceWorker`) and the worker's own fetch of it (no pageref), which is what the
+    // page read. With the page's captured, the worker's adds nothing the capture lacks; while the
+    // page's is being judged, wait for it. (Checked on Chromium 156: a pass-through worker.)
+    if (!x.e.pageref) {
+      const page = viaServiceWorker(x);
+      if (page?.state === 'captured') {
+        x.state = 'captured';
+        changed();
+        return;
+      }
+      if (page?.state === 'checking' && now() - x.seenAt < 10_000) {
+        later(x, 500);
+        return;
+      }
     }
     // A hop between the first URL and the last of a page's redirected fetch (two hops or more):
     // the hook holds the fetch by those two. Whether the chain was seen is judged on the entry of
