@@ -252,8 +252,27 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     // or not. Still in flight (its response may not even have headers yet): the gap now, so that
     // an export taken meanwhile says it; its events follow once it finishes.
     if (x.finished) addBody(x);
-    else recordUnseen(x, false);
+    else {
+      recordUnseen(x, false);
+      finishedUnseen(x);
+    }
     changed();
+  }
+
+  /**
+   * An entry known only from getHAR may have finished before the panel was first shown: no
+   * onRequestFinished ever comes for it. Chrome's getContent gives null while a request is loading
+   * and its body once it has finished (measured on Chromium 156): a body means it is done.
+   */
+  function finishedUnseen(x: Tracked) {
+    const e = x.e;
+    if (!e.getContent) return;
+    e.getContent((content) => {
+      if (stopped || x.finished || content === null || content === undefined) return;
+      x.finished = true;
+      addBody(x);
+      changed();
+    });
   }
 
   /**
