@@ -47,8 +47,9 @@ describe('witness: matching the capture', () => {
     expect(matchCaptured(e, [a, b, other], used, T0 + 5000)).toBe(b);
     expect(matchCaptured(e, [a, b, other], used, T0 + 5000)).toBe(a);
     expect(matchCaptured(e, [a, b, other], used, T0 + 5000)).toBeUndefined();
-    // a worker's request (no pageref) is none the page's hook recorded
-    expect(matchCaptured(entry({ pageref: undefined }), [a, b], new Set(), T0 + 5000)).toBeUndefined();
+    // a worker's request (no pageref where others have one) is none the page's hook recorded
+    expect(matchCaptured(entry({ pageref: undefined }), [a, b], new Set(), T0 + 5000, true)).toBeUndefined();
+    expect(matchCaptured(entry({ pageref: undefined }), [a, b], new Set(), T0 + 5000, false)).toBe(b);
     // the fragment never reaches the network
     expect(matchCaptured(e, [{ ...a, url: 'http://localhost:9/mcp#x' }], new Set(), T0 + 5000)).toBeTruthy();
     // outside the entry's lifetime (+2 s), or long before it: not this request
@@ -59,7 +60,9 @@ describe('witness: matching the capture', () => {
 describe('witness: likely reason', () => {
   const ctx = { relays: true, bypassed: false, documents: ['http://127.0.0.1:8/p.html'] };
   it('worker (no pageref), reload, bypass, a frame no relay reported, unknown', () => {
-    expect(likelyReason(entry({ pageref: undefined }), ctx)).toBe('worker');
+    // (a worker's once DevTools has the page's load: other entries have a pageref)
+    expect(likelyReason(entry({ pageref: undefined }), { ...ctx, pagerefs: true })).toBe('worker');
+    expect(likelyReason(entry({ pageref: undefined }), ctx)).toBe('unknown');
     expect(likelyReason(entry({}), { ...ctx, relays: false, installReason: 'update' })).toBe('extension-reloaded');
     expect(likelyReason(entry({}), { ...ctx, relays: false, installReason: 'install' })).toBe('hook-missing');
     expect(likelyReason(entry({}), { ...ctx, bypassed: true })).toBe('hook-bypassed');

@@ -89,15 +89,24 @@ export interface CapturedRequest {
 }
 
 /**
+ * A worker's request: Chrome gives it no pageref, where the page's own have one, but only once
+ * DevTools has a page load for the page (it saw the page navigate: opened on an already loaded
+ * page, none of its entries has a pageref until a reload). `pagerefs`: some entry of this log has
+ * one, so an entry without is a worker's. A worker's request is never one the page's hook recorded
+ * (a page and a worker sending the same request at once took each other's place).
+ */
+export function isWorkerEntry(e: NetEntry, pagerefs: boolean): boolean {
+  return pagerefs && (e.pageref === undefined || e.pageref === '');
+}
+
+/**
  * The captured request this entry is, if any: a page's request (not a worker's), same method and URL, recorded between 1 s before
  * the network saw it start and 2 s after it ended (the hook records a request when its response
  * headers arrive, or when it failed), the closest in time, each captured request used once.
  * `now` bounds an entry still in flight.
  */
-export function matchCaptured<R extends CapturedRequest>(e: NetEntry, captured: Iterable<R>, used: Set<R>, now: number): R | undefined {
-  // A worker's request (Chrome gives it no pageref) is never one the page's hook recorded: the
-  // page and a worker sending the same request at once took each other's place before.
-  if (!e.pageref) return undefined;
+export function matchCaptured<R extends CapturedRequest>(e: NetEntry, captured: Iterable<R>, used: Set<R>, now: number, pagerefs = false): R | undefined {
+  if (isWorkerEntry(e, pagerefs)) return undefined;
   const start = startedAt(e);
   const end = e.time > 0 ? start + e.time : now;
   const url = noFragment(e.request.url);
@@ -158,13 +167,15 @@ export interface ReasonContext {
   documents: readonly string[];
   /** Time of the newest buffer-cap capture gap, if any (records before it may be evicted). */
   bufferCapAt?: number;
+  /** Some network entry of the page has a pageref (isWorkerEntry). */
+  pagerefs?: boolean;
 }
 
 export function likelyReason(e: NetEntry, ctx: ReasonContext): UnseenReason {
   if (ctx.relays === false) return ctx.installReason === 'update' ? 'extension-reloaded' : 'hook-missing';
   // Chrome gives a worker's requests no pageref (checked on Chromium 156: a dedicated worker's
-  // fetch has none, the page's own requests have "page_1").
-  if (e.pageref === undefined || e.pageref === '') return 'worker';
+  // fetch has none, the page's own requests have "page_1" once DevTools saw the page load).
+  if (isWorkerEntry(e, ctx.pagerefs === true)) return 'worker';
   if (ctx.bypassed) return 'hook-bypassed';
   if (ctx.bufferCapAt !== undefined && startedAt(e) <= ctx.bufferCapAt) return 'buffer-cap';
   // The Referer is the requesting document's URL (or its origin alone, cross-origin): a document

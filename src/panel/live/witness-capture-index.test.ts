@@ -47,8 +47,10 @@ describe('witness capture index: match()', () => {
           ...(rand() < 0.1 ? {} : { pageref: 'page_1' }),
         } as unknown as NetEntry;
         const now = T0 + 5000;
-        const expected = matchCaptured(e, all, used, now);
-        const got = index.match(e, now);
+        // (a log with page loads, where an entry without pageref is a worker's, or one without)
+        const pagerefs = seed % 2 === 0;
+        const expected = matchCaptured(e, all, used, now, pagerefs);
+        const got = index.match(e, now, pagerefs);
         expect(got).toBe(expected);
         if (got) expect(index.used.has(got)).toBe(true);
         if (got) hits++;

@@ -37,7 +37,7 @@ function setup(relays: boolean | null = true, installReason?: string) {
     tabStatus: () => status,
     now: () => Date.now(),
   });
-  return { store, w, finish: (e: WitnessEntry) => finished(e), setHar: (x: WitnessEntry[]) => (har = x), status };
+  return { store, w, finish: (e: WitnessEntry) => finished(e), setHar: (x: WitnessEntry[]) => (har = x), status, pageLoaded: () => finished(entry('http://x/page.html', { type: 'document', res: { 'content-type': 'text/html' } })) };
 }
 const ofSrc = (rs: readonly CaptureRecord[], src: string) => rs.filter((r) => r.src === src);
 
@@ -49,7 +49,8 @@ describe('network witness', () => {
   afterEach(() => vi.useRealTimers());
 
   it("a worker's MCP stream the hook did not see: counted, named, a capture-gap record, and its body observed after completion", async () => {
-    const { store, w, finish } = setup();
+    const { store, w, finish, pageLoaded } = setup();
+    pageLoaded(); // (DevTools saw the page load: its entries have a pageref, a worker's none)
     finish(entry('http://x/mcp', { pageref: null, req: { 'mcp-session-id': 'W', Cookie: 'sid=secret' }, res: { 'content-type': 'text/event-stream', 'Set-Cookie': 'a=b' } }));
     expect(w.snapshot()).toMatchObject({ seen: 1, checking: 1, missing: [] });
     await vi.advanceTimersByTimeAsync(2000);
@@ -104,7 +105,8 @@ describe('network witness', () => {
   });
 
   it("a broken stream Chrome kept no body for: its events rebuilt from DevTools' EventStream messages; with none, a capture-gap", async () => {
-    const { store, w, finish } = setup();
+    const { store, w, finish, pageLoaded } = setup();
+    pageLoaded();
     const cut = { ...entry('http://x/cut', { pageref: null, content: '' }), _eventSourceMessages: [
       { time: T0 / 1000 + 0.1, eventName: 'message', eventId: '3', data: '' },
       { time: T0 / 1000 + 0.2, eventName: 'message', eventId: '4', data: '{"a":1}\n{"b":2}' },
@@ -243,6 +245,18 @@ describe('network witness', () => {
     finish(entry('http://x/mcp?tag=own', { pageref: null, t: T0 + 3000 }));
     await vi.advanceTimersByTimeAsync(4000);
     expect(w.snapshot().missing.map((m) => [m.url, m.reason])).toEqual([['http://x/mcp?tag=own', 'worker']]);
+  });
+
+  it('DevTools opened on a loaded page (no entry has a pageref until a reload): the page\'s requests still match the hook\'s', async () => {
+    const { store, w, finish } = setup();
+    store.ingest([{ ...hookReq('http://x/mcp', T0 + 5, 'c1', 'POST') } as CaptureRecord]);
+    finish(entry('http://x/mcp', { method: 'POST', pageref: null, req: { 'mcp-session-id': 'S1' } }));
+    finish(entry('http://x/other', { pageref: null, t: T0 + 50 }));
+    await vi.advanceTimersByTimeAsync(4000);
+    // (a first version of the worker check took every entry without pageref for a worker's)
+    expect(w.snapshot()).toMatchObject({ seen: 2, captured: 1 });
+    // and an unseen one is not "made by a worker" for lack of a pageref no entry has
+    expect(w.snapshot().missing.map((m) => [m.url, m.reason])).toEqual([['http://x/other', 'unknown']]);
   });
 
   it('a request seen in getHAR while still open: counted at once, its body added when it finishes', async () => {

@@ -22,7 +22,7 @@
 // `notice` whose code is the finding `cors-preflight-rejected` (the analysis files it as a finding).
 
 import type { CaptureRecord } from '../../core/record';
-import { exposeProblem, failedBeforeAnswer, isRedirectHop, likelyReason, matchCaptured, mcpMarkers, startedAt, UNSEEN_REASON_TEXT, type CorsProblem, type NetEntry } from '../../core/witness';
+import { exposeProblem, failedBeforeAnswer, isRedirectHop, isWorkerEntry, likelyReason, matchCaptured, mcpMarkers, startedAt, UNSEEN_REASON_TEXT, type CorsProblem, type NetEntry } from '../../core/witness';
 import type { LiveStore } from './store';
 import { createCaptureIndex } from './witness-capture-index';
 import { createPreflights } from './witness-preflights';
@@ -59,6 +59,8 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
   let revision = 0;
   const listeners = new Set<() => void>();
   const tracked = new Map<string, Tracked>();
+  /** An entry with a pageref was seen: DevTools has the page's load, so entries without are workers' (isWorkerEntry). */
+  let pagerefs = false;
   /** The same, by URL (a preflight is paired with a request to its URL). */
   const byUrl = new Map<string, Set<Tracked>>();
   /**
@@ -193,8 +195,8 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
       return;
     }
     const status = env.tabStatus();
-    const hit = capture.match(x.e, now());
-    if (!hit && matchCaptured(x.e, capture.redirects, capture.usedRedirects, now())) {
+    const hit = capture.match(x.e, now(), pagerefs);
+    if (!hit && matchCaptured(x.e, capture.redirects, capture.usedRedirects, now(), pagerefs)) {
       x.state = 'captured';
       changed();
       return;
@@ -210,7 +212,7 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     // `_fetchedViaServiceWorker`) and the worker's own fetch of it (no pageref), which is what the
     // page read. With the page's captured, the worker's adds nothing the capture lacks; while the
     // page's is being judged, wait for it. (Checked on Chromium 156: a pass-through worker.)
-    if (!x.e.pageref) {
+    if (isWorkerEntry(x.e, pagerefs)) {
       const page = viaServiceWorker(x);
       if (page?.state === 'captured') {
         x.state = 'captured';
@@ -226,7 +228,7 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     // the hook holds the fetch by those two. Whether the chain was seen is judged on the entry of
     // its last request, which matches the hook's final URL or is reported itself. (A worker's hop,
     // without pageref, is judged as any worker request.)
-    if (isRedirectHop(x.e) && x.e.pageref) {
+    if (isRedirectHop(x.e) && !isWorkerEntry(x.e, pagerefs)) {
       x.state = 'captured';
       changed();
       return;
@@ -243,6 +245,7 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
       bypassed: capture.bypassed(),
       documents: capture.documents(),
       ...(bufferCapAt !== undefined ? { bufferCapAt } : {}),
+      pagerefs,
     });
     x.state = 'missing';
     x.missing = { method: x.e.request.method, url: x.e.request.url, markers: x.markers, reason, reasonText: UNSEEN_REASON_TEXT[reason], t: x.start, body: 'pending' };
@@ -330,6 +333,7 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
       }
       return;
     }
+    if (e.pageref) pagerefs = true;
     const markers = mcpMarkers(e);
     // A failed request can be an MCP one refused by its preflight: kept when its URL had one.
     if (markers.length === 0) return;
