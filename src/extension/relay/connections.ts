@@ -55,7 +55,8 @@ export function createConnectionTable(max = MAX_TRACKED_CONNS): ConnectionTable 
     state: (conn) => conns.get(conn),
     giveUp: (conn) => void conns.set(conn, 'drop'),
     end: (conn) => void open.delete(conn),
-    open: () => [...open],
+    // (a connection given up while not recording is not one the capture holds)
+    open: () => [...open].filter((c) => conns.get(c) === 'live'),
     acceptUnknown: () => void (forgotten = true),
     clear: () => {
       conns.clear();

@@ -774,7 +774,7 @@ describe('hook messages that never reach the relay', () => {
   it('a message given up mid-stream is a capture gap over the open connections, not a server drop', async () => {
     const core = createRelayCore('S', { maxRecords: 100_000 }, () => 5);
     const port = quietPort();
-    const inbox = orderedInbox(port, (n, why) => core.hookLost(skippedText(n, why), why !== 'late'));
+    const inbox = orderedInbox(port, (n, why) => core.hookLost(skippedText(n, why), why === 'gap'), () => core.hookLost(null, true));
     inbox.listen((m) => core.onHookMessage(m));
     const msg = (seq: number, records: unknown[]) => ({ ...batch(records), seq });
     inbox.fromSync(0, () => msg(0, [...head, request('c2'), { kind: 'end', conn: 'c2', t: 1, how: 'complete' }, sse(ev(1) + 'id: 2\ndata: {"jsonrpc":"2.0","method":"notif')]));
@@ -798,9 +798,19 @@ describe('hook messages that never reach the relay', () => {
     expect(s.all().filter((r) => 'conn' in r && r.conn === 'c4').length).toBe(1);
   });
 
+  it('while not recording, a loss is a notice, not a capture gap (nothing of it would have been kept)', () => {
+    const core = createRelayCore('S', { recording: false }, () => 5);
+    core.onHookMessage(batch([...head]));
+    core.hookLost('lost', true);
+    const s = sink();
+    core.attach(s, {});
+    expect(s.all().filter((r) => r.kind === 'capture-gap')).toEqual([]);
+    expect(s.all().filter((r) => r.kind === 'notice').map((r) => (r as { code: string }).code)).toEqual(['hook-messages-lost']);
+  });
+
   it('an unreadable message is said where it was in the order, after the messages before it', () => {
     const core = createRelayCore('S', {}, () => 5);
-    const inbox = orderedInbox(quietPort(), (n, why) => core.hookLost(skippedText(n, why), why !== 'late'));
+    const inbox = orderedInbox(quietPort(), (n, why) => core.hookLost(skippedText(n, why), why === 'gap'), () => core.hookLost(null, true));
     inbox.listen((m) => core.onHookMessage(m));
     inbox.fromSync(1, () => {
       throw new Error('DataCloneError');
@@ -808,8 +818,8 @@ describe('hook messages that never reach the relay', () => {
     inbox.fromSync(0, () => ({ ...batch([...head, { kind: 'end', conn: 'c1', t: 1, how: 'complete' }, request('c2')]), seq: 0 }));
     const s = sink();
     core.attach(s, {});
-    // c1 ended before the lost message: only c2 was open
-    expect(s.all().map((r) => r.kind)).toEqual(['request', 'response', 'end', 'request', 'notice', 'capture-gap']);
+    // said at once (the notice), and marked in its place: c1 ended before it, only c2 was open
+    expect(s.all().map((r) => r.kind)).toEqual(['notice', 'request', 'response', 'end', 'request', 'capture-gap']);
     expect(s.all().at(-1)).toMatchObject({ conns: ['c2'] });
   });
 });

@@ -95,11 +95,12 @@ export interface RelayCore {
   /** A record made by the relay itself (navigation, notice, an injected fault). */
   add(rec: HookRecord | FaultRecordBody): void;
   /**
-   * Messages of the hook that never reach the relay (ordered-inbox.ts): `message` says how. With
-   * `gap`, their records are a capture gap over the connections open at that point (a late one
-   * of a gap already given up adds only the notice: that gap was already said).
+   * Messages of the hook that never reach the relay (ordered-inbox.ts): `message` (a notice) says
+   * how. With `gap`, this is their place in the order: their records are a capture gap over the
+   * connections open there (a late one of a gap already given up adds only the notice: that gap
+   * was already said; an unreadable one is said at once, its gap when its place comes).
    */
-  hookLost(message: string, gap: boolean): void;
+  hookLost(message: string | null, gap: boolean): void;
   /** A panel wants records after its cursor for this src, then live ones, through `sink`. */
   attach(sink: RelaySink, cursors: Cursors): void;
   detach(): void;
@@ -262,16 +263,18 @@ export function createRelayCore(src: string, opts: Partial<RelayOptions> = {}, n
     },
     hookLost(message, gap) {
       if (released) return;
-      const out = [notice('hook-messages-lost', message)];
+      const out = message === null ? [] : [notice('hook-messages-lost', message)];
       if (gap) {
         // Any connection open may have had reads in them (their bytes never went through the
         // decoding carry: it starts again), and any connection may have started or ended in them.
         const open = conns.open();
         for (const c of open) carry.forget(c);
         conns.acceptUnknown();
-        out.push(push({ kind: 'capture-gap', t: now(), lost: 0, conns: open, reason: 'other' }));
+        // (While not recording nothing of them would have been kept but what holding.ts keeps of
+        // each connection, and the gap at recording's start names those connections.)
+        if (onOff.recording()) out.push(push({ kind: 'capture-gap', t: now(), lost: 0, conns: open, reason: 'other' }));
       }
-      delivery.send(out, false);
+      if (out.length > 0) delivery.send(out, false);
     },
     attach(s, cursors) {
       if (released) return;

@@ -110,7 +110,11 @@ window.addEventListener(
     if (typeof d !== 'object' || d === null || d.ch !== CHANNEL || d.type !== 'hook-hello') return;
     ev.stopImmediatePropagation();
     if (isMessage(d, 'hook-hello') && ev.ports.length === 1 && !inbox) {
-      const ordered = orderedInbox(messagePortAdapter(ev.ports[0]!), (n, why) => core.hookLost(skippedText(n, why), why !== 'late'));
+      const ordered = orderedInbox(
+        messagePortAdapter(ev.ports[0]!),
+        (n, why) => core.hookLost(skippedText(n, why), why === 'gap'),
+        () => core.hookLost(null, true),
+      );
       if (link.hook(ordered)) {
         inbox = ordered;
         for (const [seq, read] of early.splice(0)) ordered.fromSync(seq, read);

@@ -49,9 +49,10 @@ const seqOf = (m: unknown): number => {
 /**
  * `port`: the hook's MessagePort (what the relay posts to the hook goes there too).
  * `onSkipped(n, why)`: n numbered messages are not delivered: unreadable, not come when their gap
- * was given up ('gap'), or one of those come after all ('late').
+ * was given up ('gap'), or one of those come after all ('late'). `onLostHere()`: an unreadable
+ * one's place in the order is reached (what came before it has been delivered).
  */
-export function orderedInbox(port: MessageAdapter, onSkipped: (n: number, why: 'unreadable' | 'gap' | 'late') => void): OrderedInbox {
+export function orderedInbox(port: MessageAdapter, onSkipped: (n: number, why: 'unreadable' | 'gap' | 'late') => void, onLostHere: () => void = () => {}): OrderedInbox {
   const out = listeners<[unknown]>();
   const held = new Map<number, unknown>();
   const LOST = {};
@@ -82,9 +83,9 @@ export function orderedInbox(port: MessageAdapter, onSkipped: (n: number, why: '
       const m = held.get(next);
       held.delete(next);
       next++;
-      // Said in its place in the order: what the relay records for the loss (a capture gap naming
-      // the connections open then) goes between the records before and after it.
-      if (m === LOST) onSkipped(1, 'unreadable');
+      // Its place in the order: what the relay records for the loss (a capture gap naming the
+      // connections open then) goes between the records before and after it.
+      if (m === LOST) onLostHere();
       else out.emit(m);
     }
   }
@@ -127,7 +128,11 @@ export function orderedInbox(port: MessageAdapter, onSkipped: (n: number, why: '
       } catch {
         // (one of a given-up gap is late, already counted missing by the gap's notice)
         if (seq < next) lateOne(seq);
-        else take(seq, LOST);
+        else {
+          // Said at once (a gap before it may never fill), and marked in its place when released.
+          onSkipped(1, 'unreadable');
+          take(seq, LOST);
+        }
         return;
       }
       take(seq, m);

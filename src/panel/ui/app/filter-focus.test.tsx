@@ -47,6 +47,10 @@ describe('the filter says what it hides', () => {
     await filter('code:no-such-code');
     // before: "No findings in this session." under a tab that said there were some
     expect($(m!.container, '[data-testid=findings-grid] .empty')!.textContent).toBe(`No findings match the filter (${all.length} hidden).`);
+    // method: narrows events only: every finding listed, and no line says they are filtered
+    await filter('method:notifications/progress');
+    expect($$(m!.container, '[data-testid=finding-row]').map((r) => r.dataset.code)).toEqual(all);
+    expect($(m!.container, '[data-testid=filter-note]')).toBeNull();
   });
 });
 

@@ -96,6 +96,11 @@ export function filterRows(snap: AnalysisSnapshot, sessionKey: string | undefine
   return out.slice(0, n);
 }
 
+/** Whether `f` has a token that narrows findings (findingMatches). */
+export function findingTokens(f: ParsedFilter): boolean {
+  return f.code.length + f.request.length + f.stream.length + f.text.length + f.exclude.length > 0;
+}
+
 /**
  * Whether a finding matches `f` (the Findings view): its code (`code:`), its request (`request:`),
  * its streams (`stream:`) and free text over its code, message, request and missing ids. `method:`

@@ -6,7 +6,7 @@ import { SevIcon } from '../common/SevIcon';
 import { visibleLine } from '../common/text';
 import { useRows } from '../common/virtual';
 import { FilterNote } from '../common/FilterNote';
-import { findingMatches, parseFilter } from '../events/filter';
+import { findingMatches, findingTokens, parseFilter } from '../events/filter';
 import { useNav, useNavActions, useNavDispatch, useSelection } from '../navigation/NavigationProvider';
 import { findingKey, findingMessage } from './finding-target';
 import { useViewModel } from '../store/StoreContext';
@@ -31,7 +31,10 @@ export function FindingsView() {
   const menu = useContextMenu();
   const { copyMarkdown, items } = useFindingActions();
   const dispatch = useNavDispatch();
-  const filter = useMemo(() => parseFilter(filterText), [filterText]);
+  const parsed = useMemo(() => parseFilter(filterText), [filterText]);
+  // Only `method:` / `event:` tokens (what events carry): findings are not narrowed, and no line
+  // says they are.
+  const filter = useMemo(() => (findingTokens(parsed) ? parsed : { ...parsed, empty: true }), [parsed]);
   const all = view?.findings;
   const list = useMemo(() => (all ? (filter.empty ? all : all.filter((f) => findingMatches(filter, f, findingMessage(vm, f)))) : []), [all, filter, vm]);
   const selKey = finding ? findingKey(finding) : undefined;

@@ -40,7 +40,7 @@ const sameSession = (a: SessionRef | undefined, b: SessionRef | undefined) => a?
 /** Selecting another session clears what was selected in the previous one. */
 function withSession(s: NavState, session: SessionRef | undefined): NavState {
   if (!session || sameSession(s.session, session)) return session ? { ...s, session } : s;
-  return { ...s, session, event: undefined, requestId: undefined, finding: undefined, focus: undefined, reveal: undefined };
+  return { ...s, session, event: undefined, requestId: undefined, finding: undefined, focus: undefined, reveal: undefined, revealFocus: false };
 }
 
 export function navReducer(s: NavState, a: NavAction): NavState {
@@ -103,7 +103,7 @@ export function navReducer(s: NavState, a: NavAction): NavState {
     case 'set-timeline-view':
       return { ...s, timeline: a.view };
     case 'source-replaced':
-      return { ...s, session: undefined, event: undefined, requestId: undefined, finding: undefined, focus: undefined, reveal: undefined, timeline: undefined };
+      return { ...s, session: undefined, event: undefined, requestId: undefined, finding: undefined, focus: undefined, reveal: undefined, revealFocus: false, timeline: undefined };
     case 'restore': {
       const v = a.view;
       const seq = s.seq + 1;
@@ -120,6 +120,7 @@ export function navReducer(s: NavState, a: NavAction): NavState {
         timeline: v.timeline,
         // the restored event is scrolled into view once it is in the table
         reveal: v.event ? seq : undefined,
+        revealFocus: false,
       };
     }
     case 'restore-columns':

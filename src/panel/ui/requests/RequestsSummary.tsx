@@ -87,6 +87,8 @@ export function RequestsSummary() {
   if (!view || !reqs.length) return null;
   const at = Math.min(current, shown - 1);
   const onKey = (e: KeyboardEvent) =>
+    // (the keys of a row: a column resizer in the header has its own)
+    (e.target as HTMLElement).closest?.('[data-testid=summary-request-row]') &&
     onRowKeys(e, {
       index: at,
       count: shown,
