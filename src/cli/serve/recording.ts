@@ -178,9 +178,22 @@ function unitsOfRun(run: readonly Piece[], text: string, blocks: readonly SseBlo
     if (to > pos) units.push({ t: timeAt(to), text: text.slice(pos, to) });
     pos = to;
   };
-  for (const b of blocks) {
-    const i = text.indexOf(b.raw, pos);
-    if (i < 0) continue; // cannot happen: every block is a slice of the text fed
+  // Where each block is, found from the end: the text before the first block may be what the
+  // parser discarded after a loss, which can hold the very text of the block after it (the same
+  // keep-alive twice), and a search from the start would take that copy. After the last block
+  // is at most the start of an event no blank line ended, which holds no whole block.
+  const starts: number[] = [];
+  let limit = text.length;
+  for (let k = blocks.length - 1; k >= 0; k--) {
+    const raw = blocks[k]!.raw;
+    const i = limit >= raw.length ? text.lastIndexOf(raw, limit - raw.length) : -1;
+    starts[k] = i;
+    if (i >= 0) limit = i;
+  }
+  for (let k = 0; k < blocks.length; k++) {
+    const b = blocks[k]!;
+    const i = starts[k]!;
+    if (i < pos) continue; // cannot happen: every block is a slice of the text fed, in order
     if (o.skipBefore && units.length === first) {
       unserved += i - pos;
       pos = i;

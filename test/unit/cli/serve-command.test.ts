@@ -326,6 +326,32 @@ describe('serve: a hostile or broken file does not break it', () => {
     }
   });
 
+  it('after a loss, a whole event the parser discarded is not served even when the next event is the same text', async () => {
+    const url = 'http://127.0.0.1:4311/mcp';
+    let seq = 0;
+    const rec = (r: Record<string, unknown>) => ({ seq: ++seq, src: 'p', t: 1_800_000_000_000 + seq, ...r }) as CaptureRecord;
+    const ping = 'data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"ping"}}\n\n';
+    const result = 'data: {"jsonrpc":"2.0","id":1,"result":{"content":[]}}\n\n';
+    const records = [
+      rec({ kind: 'request', conn: 'c1', transport: 'fetch', method: 'POST', url, headers: [['content-type', 'application/json']], body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}' }),
+      rec({ kind: 'response', conn: 'c1', status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']], url, redirected: false, type: 'basic', capture: 'sse' }),
+      rec({ kind: 'chunk', conn: 'c1', text: ping, bytes: 1 }),
+      rec({ kind: 'capture-gap', lost: 3, conns: ['c1'], reason: 'buffer-cap' }),
+      // the first ping after the loss is discarded (its start cannot be proven); the second is the same text
+      rec({ kind: 'chunk', conn: 'c1', text: `${ping}${ping}${result}`, bytes: 1 }),
+      rec({ kind: 'end', conn: 'c1', how: 'complete' }),
+    ];
+    const s = await serve(records);
+    try {
+      const res = await raw(s.port, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}' });
+      // before: the discarded copy was taken for the kept one, and both were served
+      expect(res.body).toBe(`${ping}${ping}${result}`);
+      expect(s.recording.warnings[0]).toContain(`${ping.length} characters of events the loss cut are not served`);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('bad statuses, header names and values, status texts, deep and __proto__ params: answered or left out, never a crash', async () => {
     const url = 'http://127.0.0.1:4300/mcp';
     const t = 1_800_000_000_000;
