@@ -26,10 +26,10 @@ function entry(url: string, o: { t?: number; method?: string; req?: Record<strin
 }
 const hookReq = (url: string, t: number, conn = 'c1', method = 'GET'): CaptureRecord => ({ kind: 'request', src: 'S', seq: 1, t, conn, transport: 'fetch', method, url, headers: [], body: null });
 
-function setup(relays: boolean | null = true, installReason?: string) {
+function setup(relays: boolean | null = true, installReason?: string, firstHar: WitnessEntry[] = []) {
   const store = createLiveStore();
   let finished: (e: WitnessEntry) => void = () => {};
-  let har: WitnessEntry[] = [];
+  let har: WitnessEntry[] = firstHar;
   const status = { relays, ...(installReason ? { installReason } : {}) };
   const w = startWitness(store, {
     onRequestFinished: (cb) => (finished = cb),
@@ -276,9 +276,8 @@ describe('network witness', () => {
   });
 
   it('a request that finished before the panel was first shown (only in getHAR): its body is added, not pending for ever', async () => {
-    const { store, w, setHar } = setup();
-    setHar([entry('http://x/done', { pageref: null })]);
-    await w.poll();
+    // (in the first getHAR, taken when the panel starts)
+    const { store, w } = setup(true, undefined, [entry('http://x/done', { pageref: null })]);
     await vi.advanceTimersByTimeAsync(4000);
     // before: body "pending" for good (no onRequestFinished ever comes for it), the text saying it
     // would appear once the request finished

@@ -42,6 +42,8 @@ interface Tracked {
   state: 'checking' | 'captured' | 'missing';
   missing?: MissingRequest;
   grace: number;
+  /** First seen in the first getHAR, when the panel was first shown: it may have finished long before. */
+  initial: boolean;
   /** Its notice or capture-gap record was emitted. */
   recorded?: boolean;
 }
@@ -257,15 +259,17 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     if (x.finished) addBody(x);
     else {
       recordUnseen(x, false);
-      finishedUnseen(x);
+      if (x.initial) finishedUnseen(x);
     }
     changed();
   }
 
   /**
-   * An entry known only from getHAR may have finished before the panel was first shown: no
+   * An entry of the first getHAR may have finished before the panel was first shown: no
    * onRequestFinished ever comes for it. Chrome's getContent gives null while a request is loading
-   * and its body once it has finished (measured on Chromium 156): a body means it is done.
+   * and its body once it has finished (measured on Chromium 156): a body means it is done. (Only
+   * for those: an entry of a later poll gets its onRequestFinished, with its final timing, and one
+   * that finished between that poll and its getContent would be recorded with the poll's.)
    */
   function finishedUnseen(x: Tracked) {
     const e = x.e;
@@ -337,7 +341,7 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     const markers = mcpMarkers(e);
     // A failed request can be an MCP one refused by its preflight: kept when its URL had one.
     if (markers.length === 0) return;
-    const x: Tracked = { e, key: k, markers, start: startedAt(e), seenAt: now(), finished, state: 'checking', grace: initial ? grace * 2 : grace };
+    const x: Tracked = { e, key: k, markers, start: startedAt(e), seenAt: now(), finished, state: 'checking', grace: initial ? grace * 2 : grace, initial };
     tracked.set(k, x);
     let u = byUrl.get(e.request.url);
     if (!u) byUrl.set(e.request.url, (u = new Set()));
