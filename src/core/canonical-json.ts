@@ -2,24 +2,12 @@
 // (RFC 8259 §4: an object's members are unordered) give the same text. Used to tell a request's
 // re-issue from another call: a client (or the model behind an agent) that builds the same call
 // again may list its arguments in another order.
+import stableStringify from 'fast-json-stable-stringify';
 import { boundedDepth } from './jsonrpc';
-
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (typeof v === 'object' && v !== null) {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .filter((k) => o[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v) ?? 'null';
-}
 
 /** `v` as canonical JSON text; page data nested deeper than the analysis keeps is cut as boundedDepth cuts it. */
 export function canonicalJson(v: unknown): string {
-  return canonical(boundedDepth(v));
+  return stableStringify(boundedDepth(v)) ?? 'null';
 }
 
 /** A request's params without `_meta` (progress tokens and per-request metadata differ between a call and its re-issue), as canonical JSON. */
