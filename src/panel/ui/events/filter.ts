@@ -76,12 +76,14 @@ export function eventMatches(f: ParsedFilter, s: Stream, i: number, linked?: Set
   if (f.code.length && !ev.findings(i).some((c) => f.code.some((x) => c.includes(x)))) return false;
   if (f.stream.length && !has(s.id, f.stream)) return false;
   if (f.event.length && !has(ev.type(i), f.event)) return false;
-  if (f.text.length || f.exclude.length) {
-    const hay = `${ev.id(i) ?? ''}\n${ev.type(i) ?? ''}\n${ev.data(i) ?? ''}\n${ev.findings(i).join(' ')}`.toLowerCase();
-    if (!f.text.every((t) => hay.includes(t))) return false;
-    if (f.exclude.some((t) => hay.includes(t))) return false;
-  }
-  return true;
+  return textMatches(f, () => `${ev.id(i) ?? ''}\n${ev.type(i) ?? ''}\n${ev.data(i) ?? ''}\n${ev.findings(i).join(' ')}`);
+}
+
+/** Free text and -exclusions of `f` over the text `hay` gives (built only when there are some). */
+function textMatches(f: ParsedFilter, hay: () => string): boolean {
+  if (!f.text.length && !f.exclude.length) return true;
+  const h = hay().toLowerCase();
+  return f.text.every((t) => h.includes(t)) && !f.exclude.some((t) => h.includes(t));
 }
 
 /** Positions (into `rows`) of the rows that match `f`: a new array, nothing cached or changed. */
@@ -106,15 +108,10 @@ export function findingTokens(f: ParsedFilter): boolean {
  * its streams (`stream:`) and free text over its code, message, request and missing ids. `method:`
  * and `event:` say what events carry: findings have none of their own and are not narrowed by them.
  */
-export function findingMatches(f: ParsedFilter, x: Finding, message: string): boolean {
+export function findingMatches(f: ParsedFilter, x: Finding, message: () => string): boolean {
   if (f.empty) return true;
   if (f.code.length && !f.code.some((c) => x.code.includes(c))) return false;
   if (f.request.length && (x.requestId === undefined || !f.request.includes(x.requestId.replace(/^"|"$/g, '').toLowerCase()))) return false;
   if (f.stream.length && !has(x.streamId, f.stream) && !(x.relatedStreamIds ?? []).some((id) => has(id, f.stream))) return false;
-  if (f.text.length || f.exclude.length) {
-    const hay = `${x.code}\n${x.severity}\n${x.requestId ?? ''}\n${x.missing ?? ''}\n${message}`.toLowerCase();
-    if (!f.text.every((t) => hay.includes(t))) return false;
-    if (f.exclude.some((t) => hay.includes(t))) return false;
-  }
-  return true;
+  return textMatches(f, () => `${x.code}\n${x.severity}\n${x.requestId ?? ''}\n${x.missing ?? ''}\n${message()}`);
 }

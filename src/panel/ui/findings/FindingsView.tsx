@@ -36,7 +36,7 @@ export function FindingsView() {
   // says they are.
   const filter = useMemo(() => (findingTokens(parsed) ? parsed : { ...parsed, empty: true }), [parsed]);
   const all = view?.findings;
-  const list = useMemo(() => (all ? (filter.empty ? all : all.filter((f) => findingMatches(filter, f, findingMessage(vm, f)))) : []), [all, filter, vm]);
+  const list = useMemo(() => (all ? (filter.empty ? all : all.filter((f) => findingMatches(filter, f, () => findingMessage(vm, f)))) : []), [all, filter, vm]);
   const selKey = finding ? findingKey(finding) : undefined;
   const selIdx = useMemo(() => (selKey === undefined ? -1 : list.findIndex((f) => findingKey(f) === selKey)), [list, selKey]);
   const bodyRef = useRef<HTMLDivElement>(null);
