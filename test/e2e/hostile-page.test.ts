@@ -126,7 +126,7 @@ beforeAll(async () => {
   // before the page has the chunk. Each part waits for the test to open its gate (the relay's
   // message count is read around it).
   server.page('/chunk-tamper.html', `<!doctype html><html><head><script>
-    window.text = {}; window.reads = {}; window.detached = 0; window.done = false; window.gate = {};
+    window.text = {}; window.reads = {}; window.readTimes = {}; window.detached = 0; window.done = false; window.gate = {};
     const RA = Reflect.apply;
     ${SYNC_SPY}
     (async () => {
@@ -134,15 +134,15 @@ beforeAll(async () => {
         await new Promise((go) => { window.gate[size] = go; });
         const r = await fetch('/drip-sse?r=' + size + '&ms=' + ms, { headers: { accept: 'text/event-stream' } });
         const rd = r.body.getReader(); const dec = new TextDecoder();
-        let text = ''; const reads = [];
+        let text = ''; const reads = []; const times = [];
         for (;;) {
           const x = await rd.read(); if (x.done) break;
-          reads.push(x.value.byteLength); text += dec.decode(x.value, { stream: true });
+          reads.push(x.value.byteLength); times.push(performance.now()); text += dec.decode(x.value, { stream: true });
           x.value.fill(88);
           structuredClone(x.value.buffer, { transfer: [x.value.buffer] });
           if (x.value.byteLength === 0) window.detached++;
         }
-        window.text[size] = text + dec.decode(); window.reads[size] = reads;
+        window.text[size] = text + dec.decode(); window.reads[size] = reads; window.readTimes[size] = times;
       }
       await new Promise((go) => { window.gate.whole = go; });
       window.whole = [];
@@ -388,7 +388,7 @@ describe('a page that fights back', () => {
     await h.evalPage('(window.gate.whole(), true)');
     await waitFor(() => h.evalPage('window.done'), { message: 'chunk-tamper answers read' });
     type Sizes = Record<'450' | '10', string>;
-    const page = await h.evalPage<{ text: Sizes; reads: Record<keyof Sizes, number[]>; detached: number }>('({ text: window.text, reads: window.reads, detached: window.detached })');
+    const page = await h.evalPage<{ text: Sizes; reads: Record<keyof Sizes, number[]>; times: Record<keyof Sizes, number[]>; detached: number }>('({ text: window.text, reads: window.reads, times: window.readTimes, detached: window.detached })');
     const wholeEnded = (rs: CaptureRecord[]) => reqs(rs).filter((r) => r.url.includes('/whole-json')).every((q) => rs.some((r) => r.kind === 'end' && r.src === q.src && r.conn === q.conn));
     const records = await waitForRecords(h.panel, (rs) => reqs(rs).filter((r) => r.url.includes('/whole-json')).length === 2 && wholeEnded(rs), 'the JSON answers end');
     const whole = await h.evalPage<string[]>('window.whole');
@@ -398,17 +398,23 @@ describe('a page that fights back', () => {
     const large = page.reads['450'];
     const small = page.reads['10'];
     expect(page.detached).toBe(large.length + small.length); // every chunk the page had was detached by it
-    expect(large.every((n) => n >= 4096 && n < 256 * 1024)).toBe(true);
-    expect(small.every((n) => n < 4096)).toBe(true);
-    expect(large.length).toBeGreaterThan(5);
-    expect(small.length).toBeGreaterThan(5);
+    // Reads are classed by their size, not by their stream: a loaded machine may split an event of
+    // the large stream over two reads or join the small stream's events into one.
+    const largeUncopied = large.filter((n) => n >= 4096);
+    expect(large.every((n) => n < 256 * 1024)).toBe(true);
+    expect(largeUncopied.length).toBeGreaterThan(5);
+    expect(small.length).toBeGreaterThan(2);
     expect(bodyText(records, '/drip-sse?r=450&')).toBe(page.text['450']);
     expect(bodyText(records, '/drip-sse?r=10&')).toBe(page.text['10']);
-    // each read of 4 KiB or more went on its own synchronous message; the small reads, 2 ms apart,
-    // shared messages (at most one per 16 ms)
-    expect(largeMessages).toBeGreaterThanOrEqual(large.length);
-    expect(smallMessages).toBeLessThan(small.length);
-    console.log(`synchronous messages: ${largeMessages} for ${large.length} reads of 4 KiB+, ${smallMessages} for ${small.length} small reads`);
+    // Each read of 4 KiB or more went on its own synchronous message. Small reads share messages
+    // (one per 16 ms at most, emitter.ts): three small reads within 12 ms of one another (page
+    // times, taken a microtask after the hook's) cannot all have had their own. The drip sends one
+    // every 2 ms; a machine too loaded to read any three that close shows no sharing to check.
+    expect(largeMessages).toBeGreaterThanOrEqual(largeUncopied.length);
+    const st = page.times['10'];
+    const burst = small.some((n, i) => i + 2 < small.length && n < 4096 && small[i + 1]! < 4096 && small[i + 2]! < 4096 && st[i + 2]! - st[i]! < 12);
+    if (burst) expect(smallMessages).toBeLessThan(small.length);
+    console.log(`synchronous messages: ${largeMessages} for ${largeUncopied.length} reads of 4 KiB+, ${smallMessages} for ${small.length} small reads${burst ? '' : ' (no three within 12 ms: sharing not checked)'}`);
     expect(await h.evalPage<string[]>('window.syncSeen')).toEqual([]);
     denseSeqs(records);
   });
