@@ -60,6 +60,24 @@ describe('live store', () => {
     expect(s.ingest([{ kind: 'capture-gap', src: 'A', seq: 6, t: 0, lost: 6, fromSeq: 1, toSeq: 6, conns: ['c1'], reason: 'buffer-cap' }])).toBe(0);
   });
 
+  it("a backfill's gap over seqs held in several stretches stands for each stretch this store lacks", () => {
+    const s = createLiveStore();
+    // live records 3, 4 and 7 came first; the backfill reports 1…9 lost (evicted meanwhile)
+    for (const i of [3, 4, 7]) s.ingest([chunk('A', i)]);
+    s.ingest([{ kind: 'capture-gap', src: 'A', seq: 9, t: 0, lost: 9, fromSeq: 1, toSeq: 9, conns: ['c1'], reason: 'buffer-cap' }, chunk('A', 10)]);
+    const gaps = s.getSnapshot().records.filter((r) => r.kind === 'capture-gap');
+    expect(gaps.map((g) => g.kind === 'capture-gap' && [g.fromSeq, g.toSeq, g.lost, g.seq])).toEqual([[1, 2, 2, 2], [5, 6, 2, 6], [8, 9, 2, 9]]);
+    expect(s.cursors()).toEqual({ A: 10 });
+    expect(keys(s.getSnapshot().records)).toEqual(['A2', 'A3', 'A4', 'A6', 'A7', 'A9', 'A10']);
+    // a gap over a range of which only a seq above its own is held: cut too
+    const t = createLiveStore();
+    t.ingest([chunk('B', 1), chunk('B', 5)]);
+    t.ingest([{ kind: 'capture-gap', src: 'B', seq: 4, t: 0, lost: 3, fromSeq: 2, toSeq: 4, conns: [], reason: 'buffer-cap' }]);
+    expect(t.cursors()).toEqual({ B: 5 });
+    t.ingest([{ kind: 'capture-gap', src: 'B', seq: 8, t: 0, lost: 3, fromSeq: 6, toSeq: 8, conns: [], reason: 'buffer-cap' }]);
+    expect(t.cursors()).toEqual({ B: 8 });
+  });
+
   it('clears on a top-frame navigation unless Preserve log is on; late records of the old page are ignored', () => {
     const s = createLiveStore();
     s.ingest([nav('A', 1, 100), chunk('A', 2, 101), nav('F', 1, 102, false), chunk('F', 2, 103)]);

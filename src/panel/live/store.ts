@@ -97,20 +97,33 @@ export function createLiveStore(options: LiveStoreOptions = {}): LiveStore {
   }
 
   /**
-   * A gap whose own seq is held already: this store took live records of the range before the
+   * A gap over seqs this store holds already: it took live records of the range before the
    * backfill that reports it (several panels of a tab get every batch, and one that just said
    * hello gets live records before its backfill; the relay's buffer evicted some of those since).
-   * What this store lacks of the range is what comes before the first seq it holds there: the gap
-   * is kept for that (its count and range cut to it), not dropped as a duplicate, which left those
-   * records missing with no gap and the cursor stuck below them.
+   * What this store lacks of the range is kept as one gap per stretch it does not hold (count and
+   * range cut to it), in order; a gap dropped as a duplicate left those records missing with no
+   * gap and the cursor stuck below them, and one cut to its first stretch did the same for the rest.
    */
-  function unheldPart(s: SrcState, r: CaptureRecord): CaptureRecord | null {
-    if (r.kind !== 'capture-gap' || r.fromSeq === undefined || r.toSeq === undefined || !(r.seq <= s.hwm || s.above.has(r.seq))) return r;
-    const from = Math.max(r.fromSeq, s.hwm + 1);
-    let to = from - 1;
-    while (to < r.toSeq && !s.above.has(to + 1)) to++;
-    if (to < from) return null;
-    return { ...r, seq: to, fromSeq: from, toSeq: to, lost: r.lost > 0 ? to - from + 1 : 0 };
+  function unheldParts(s: SrcState, r: CaptureRecord): CaptureRecord[] {
+    if (r.kind !== 'capture-gap' || r.fromSeq === undefined || r.toSeq === undefined) return [r];
+    const held = (q: number) => q <= s.hwm || s.above.has(q);
+    if (!held(r.seq)) {
+      // Nothing of it held above the cursor: the usual gap, whole.
+      let any = false;
+      for (const q of s.above) if (q >= r.fromSeq && q <= r.toSeq) any = true;
+      if (!any) return [r];
+    }
+    const out: CaptureRecord[] = [];
+    let from = Math.max(r.fromSeq, s.hwm + 1);
+    while (from <= r.toSeq) {
+      while (from <= r.toSeq && held(from)) from++;
+      if (from > r.toSeq) break;
+      let to = from;
+      while (to < r.toSeq && !held(to + 1)) to++;
+      out.push(from === r.fromSeq && to === r.toSeq ? r : { ...r, seq: to, fromSeq: from, toSeq: to, lost: r.lost > 0 ? to - from + 1 : 0 });
+      from = to + 1;
+    }
+    return out;
   }
 
   /** Mark seq (or a gap's range) as held; false if it was already. */
@@ -180,12 +193,10 @@ export function createLiveStore(options: LiveStoreOptions = {}): LiveStore {
       };
       let added = 0;
       let dup = 0;
-      for (const given of batch) {
-        const s = srcState(given.src);
-        const r = unheldPart(s, given);
-        if (r === null || !mark(s, r)) {
+      const take = (s: SrcState, r: CaptureRecord) => {
+        if (!mark(s, r)) {
           dup++;
-          continue;
+          return;
         }
         if (r.kind === 'navigation' && r.top && (page === null || r.t > page.t)) {
           page = r;
@@ -193,12 +204,21 @@ export function createLiveStore(options: LiveStoreOptions = {}): LiveStore {
             next = next.filter((x) => !beforePage(x));
             copied = true;
           }
-        } else if (!preserveLog && beforePage(r)) continue; // a late record of a previous page
+        } else if (!preserveLog && beforePage(r)) return; // a late record of a previous page
         if (r.seq > s.maxSeq) {
           next.push(r);
           s.maxSeq = r.seq;
         } else insert(own(), s, r); // fills a hole: not an append
         added++;
+      };
+      for (const r of batch) {
+        const s = srcState(r.src);
+        if (r.kind !== 'capture-gap') take(s, r);
+        else {
+          const parts = unheldParts(s, r);
+          if (parts.length === 0) dup++;
+          for (const p of parts) take(s, p);
+        }
       }
       duplicates += dup;
       if (added > 0) {
