@@ -79,6 +79,28 @@ export class ProgressShape {
     return summary;
   }
 
+  /**
+   * For a run of events read by the shape together (analysis/event-run.ts): the summary every
+   * event read by it shares but its progress, when read() would read by it with no lesson pending;
+   * `progressIn` then reads each event's progress (NaN: read() would not read it), and `ranOver`
+   * leaves the shape as read() of the run's last event would.
+   */
+  runBase(): JsonRpcSummary | undefined {
+    return this.recheck ? undefined : this.base;
+  }
+  progressIn(text: string): number {
+    return fits(text, this.segs, this.holes, this.progressHole);
+  }
+  ranOver(text: string, progress: number): void {
+    const b = this.base!;
+    this.pause = 1;
+    this.lastText = text;
+    this.last =
+      b.total !== undefined
+        ? { kind: 'notification', method: b.method, progressToken: b.progressToken, progress, total: b.total }
+        : { kind: 'notification', method: b.method, progressToken: b.progressToken, progress };
+  }
+
   /** decodeJsonRpc(text), learning the shape from it. */
   decode(text: string): DecodeResult {
     const d = decodeJsonRpc(text);

@@ -74,7 +74,7 @@ function startResync(A: AnalyzerState, st: StreamS, note: GapNote): void {
   if (st.resyncNote) finishResync(A, st, false);
   const before = st.parser!.resync();
   st.lastBlock = undefined;
-  st.lastEv = undefined;
+  st.lastEvIndex = undefined;
   st.resyncNote = { note, before };
 }
 

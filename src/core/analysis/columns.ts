@@ -11,12 +11,16 @@ const NO_SEEDS: readonly never[] = Object.freeze([]);
 export class Dict<T = string> {
   readonly list: (T | undefined)[];
   private index: Map<string, number> | undefined;
+  private lastKey: string | undefined;
+  private lastAt = 0;
   constructor(private readonly seeds: readonly (readonly [string, T])[] = NO_SEEDS) {
     this.list = [undefined];
     for (const [, v] of seeds) this.list.push(v);
   }
   /** The index of `key`, or 0 when the dictionary is full (65,535 entries: a Uint16 column's): the caller keeps that value on the side. */
   put(key: string, value: T): number {
+    // Most puts repeat the one before (a stream's method and progress token, event after event).
+    if (key === this.lastKey) return this.lastAt;
     if (this.index === undefined) {
       this.index = new Map();
       for (let k = 0; k < this.seeds.length; k++) this.index.set(this.seeds[k]![0], k + 1);
@@ -29,6 +33,8 @@ export class Dict<T = string> {
       this.list.push(value);
       this.index.set(key, i);
     }
+    this.lastKey = key;
+    this.lastAt = i;
     return i;
   }
 }

@@ -11,6 +11,7 @@ import { addFinding } from './findings-log';
 import { newStream } from './streams';
 import { attachSession, ensureSession, getSession, linkResume } from './sessions';
 import { extendLastRaw, onBlock, onJsonBody } from './events';
+import { readRun } from './event-run';
 import { cutChunk, finishResync, lostResponse, noteOrphan, orphanStream, resyncAfterGap } from './capture-gaps';
 import { ORPHAN_WHAT, resumeEmpty, resumeRefused, sessionExpired } from './texts';
 import { connKey, type AnalyzerState, type ConnState } from './analyzer-state';
@@ -163,8 +164,15 @@ export function onChunk(A: AnalyzerState, r: ChunkRecord): void {
     const blocks = st.parser.feed(r.text, spans, dataAts);
     if (st.resyncNote && !st.parser.resyncing) finishResync(A, st, false);
     const x = st.parser.extended;
-    if (x && st.lastEv && st.lastBlock === x) extendLastRaw(st, x.raw);
-    for (let k = 0; k < blocks.length; k++) onBlock(A, st, blocks[k]!, r.t, r.text, spans[k]!, dataAts[k]!);
+    if (x && st.lastEvIndex !== undefined && st.lastBlock === x) extendLastRaw(st, x.raw);
+    for (let k = 0; k < blocks.length; ) {
+      const n = readRun(A, st, blocks, k, r.t, r.text, spans, dataAts);
+      if (n > 0) k += n;
+      else {
+        onBlock(A, st, blocks[k]!, r.t, r.text, spans[k]!, dataAts[k]!);
+        k++;
+      }
+    }
     st.comments = st.parser.comments;
     if (st.parser.retry !== undefined) st.retry = st.parser.retry;
     if (r.droppedBytes) cutChunk(A, st, r.droppedBytes);

@@ -93,6 +93,30 @@ export class MessageColumns {
     this.total.setLast(m.total ?? NaN);
   }
 
+  /**
+   * Event `i` is new and its one message is the notification `method` with progress token
+   * `token`, `progress` and `total` (none: undefined): begin(i) then set(i, [that summary]), in
+   * one step (event-run.ts).
+   */
+  addNotification(i: number, method: string, token: string, progress: number, total: number | undefined): void {
+    const mk = this.methods.put(method, method);
+    const rk = this.refs.put(token, token);
+    if (mk === 0 || rk === 0) {
+      this.begin(i);
+      const m: JsonRpcSummary = total !== undefined ? { kind: 'notification', method, progressToken: token, progress, total } : { kind: 'notification', method, progressToken: token, progress };
+      this.set(i, [m]);
+      return;
+    }
+    this.kind.set(i, M.Notification);
+    this.refK.set(i, rk);
+    if (this.refX.length > i) this.refX[i] = undefined;
+    this.listed?.delete(i);
+    this.method.set(i, mk);
+    if (!putNumber(this.progress, i, progress)) (this.progressX ??= new Map()).set(i, progress);
+    if (i !== this.total.length) throw new RangeError(`messages of event ${i} added after event ${this.total.length - 1}`);
+    this.total.push(total ?? NaN);
+  }
+
   private refAt(i: number): string | undefined {
     const k = this.refK.get(i);
     return k === 0 ? this.refX[i] : this.refs.list[k];

@@ -114,6 +114,23 @@ export class EventStore extends EventList {
     this.shapes.set(i, this.shapeOf(ev, literal));
   }
 
+  /**
+   * A new event as events.ts builds the usual progress notification: the with-id literal, type
+   * `message`, its cursor its id, one notification message; what begin and end keep of it, in one
+   * step (event-run.ts reads runs of such events). Returns its index.
+   */
+  addNotification(t: number, raw: string, src: string, at: number, id: string, data: string, dataAt: number, method: string, token: string, progress: number, total: number | undefined): number {
+    const i = this.length++;
+    this.t.push(t);
+    this.text.add(i, raw, src, at, id, data, dataAt);
+    this.begunId = id;
+    this.types.set(i, 1);
+    this.flagBits.set(i, F.CursorIsId);
+    this.msgs.addNotification(i, method, token, progress, total);
+    this.shapes.set(i, WITH_ID_SHAPE);
+    return i;
+  }
+
   private shapeOf(ev: SseEvent, literal: EventLiteral): number {
     // The two literals of events.ts, without keys added after them, are known without listing
     // keys; any other event has its keys listed (rarer, and cheap).

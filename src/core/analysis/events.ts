@@ -42,7 +42,7 @@ export function onBlock(A: AnalyzerState, st: StreamS, b: SseBlock, t: number, s
   st.events.begin(ev, src, at, dataAt);
   if (st.parser) {
     st.lastBlock = b;
-    st.lastEv = ev;
+    st.lastEvIndex = ev.index;
   }
   s.dirty = true;
   eventStages(A, st, s, b, ev, ord);
@@ -104,7 +104,7 @@ function eventStages(A: AnalyzerState, st: StreamS, s: SessionState, b: SseBlock
 
 /** CR + LF of a blank line split across reads: the LF completes the last event's raw text. */
 export function extendLastRaw(st: StreamS, raw: string): void {
-  st.events.setRaw(st.lastEv!.index, raw);
+  st.events.setRaw(st.lastEvIndex!, raw);
 }
 
 /** A plain JSON answer (or a JSON body completed at finish): one synthetic event. */

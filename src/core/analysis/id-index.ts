@@ -84,6 +84,24 @@ export class IdIndex<T> {
     return r;
   }
 
+  /**
+   * Whether ids `prefix` + counter (no padding) from `counter` + 1 on are new here and, added in
+   * order with value `v`, extend the top run of their prefix: the index holds no id in the Map,
+   * and that run ends at `counter` with value `v` (event-run.ts reads a run of such ids).
+   */
+  topIs(prefix: string, counter: number, v: T): boolean {
+    if (!this.generic || this.map.size > 0) return false;
+    const r = this.runsFor({ prefix, counter, width: 0 }, false);
+    const n = r ? r.hi.length : 0;
+    return n > 0 && r!.hi[n - 1] === counter && r!.val[n - 1] === v;
+  }
+
+  /** The top run of `prefix` (which topIs just named) now ends at `counter`. */
+  extendTop(prefix: string, counter: number): void {
+    const r = this.runsFor({ prefix, counter, width: 0 }, false)!;
+    r.hi[r.hi.length - 1] = counter;
+  }
+
   /** The value of `id`; `p` must be the session parser's result for `id`. */
   get(id: string, p: ParsedId | null): T | undefined {
     if (this.map.size > 0) {

@@ -233,9 +233,9 @@ export interface StreamS {
   chainLast?: { prefix: string; set: IntervalSet };
   /** Changed since the last snapshot. */
   dirty: boolean;
-  /** The last SSE block of the connection and its event (see SseConnectionParser.extended). */
+  /** The last SSE block of the connection and its event's index (see SseConnectionParser.extended). */
   lastBlock?: SseBlock;
-  lastEv?: SseEvent;
+  lastEvIndex?: number;
 }
 
 export interface LostPart {

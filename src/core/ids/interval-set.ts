@@ -22,6 +22,15 @@ export class IntervalSet {
     return this.hi[this.hi.length - 1];
   }
 
+  /**
+   * Adds max + 1 … max + n (the set is not empty): what n calls of add would do for a run of
+   * consecutive counters above the top (event-run.ts).
+   */
+  extendTop(n: number): void {
+    this.hi[this.hi.length - 1]! += n;
+    this.size += n;
+  }
+
   /** Insert; returns false if already present. */
   add(x: number): boolean {
     const n = this.lo.length;
