@@ -14,7 +14,7 @@
 // Anything else is decoded by decodeJsonRpc, as before.
 import { decodeJsonRpc, type DecodedMessage, type DecodeResult } from './jsonrpc';
 import type { JsonRpcSummary } from './model';
-import { fits, type Shape } from './shape/read';
+import { fits, fitsFrom, type Shape } from './shape/read';
 import { shapeOf } from './shape/teach';
 
 /** A message read from its shape: parsed only if something asks for the object itself. */
@@ -90,6 +90,10 @@ export class ProgressShape {
   }
   progressIn(text: string): number {
     return fits(text, this.segs, this.holes, this.progressHole);
+  }
+  /** progressIn of the data that starts at `from` in `text` and ends where the shape does (shape/read.ts fitEnd). */
+  progressFrom(text: string, from: number): number {
+    return fitsFrom(text, from, this.segs, this.holes, this.progressHole);
   }
   ranOver(text: string, progress: number): void {
     const b = this.base!;

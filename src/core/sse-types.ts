@@ -17,6 +17,21 @@ export interface SseBlock {
   truncated?: boolean;
 }
 
+/**
+ * Reads a run of the usual events from where a block starts in LF-only text (the analysis'
+ * event-run.ts): given the text being fed, where a block starts in it, and `base`, where that text
+ * starts in the text fed (spans are counted from there); with the blocks this feed made so far
+ * (and their spans), which it handles first: the reader empties those lists after the call, so
+ * they are not returned. Returns where the run ended (`at`: it
+ * read nothing) and leaves the last id it read in `cursor`. Every event it reads is one the
+ * reader would have made a block of: an `id` line, an optional `event: message` line, one `data`
+ * line and the blank line; none moves anything the reader keeps but the cursor.
+ */
+export interface SseRunReader {
+  read(text: string, at: number, base: number, pending: SseBlock[], spans: number[] | undefined, dataAts: number[] | undefined): number;
+  readonly cursor: string;
+}
+
 export interface SseConnectionParser {
   /**
    * Feed decoded text; returns the blocks completed by it (those with an id or data). `spans`, when
@@ -25,7 +40,7 @@ export interface SseConnectionParser {
    * `dataAts`, when given, likewise gains where its `data` starts in its `raw` when the data is one
    * `data:` line (the data is that span of the raw text, to its line's end), or -1.
    */
-  feed(text: string, spans?: number[], dataAts?: number[]): SseBlock[];
+  feed(text: string, spans?: number[], dataAts?: number[], run?: SseRunReader): SseBlock[];
   /** End of the connection: returns a trailing block without its blank line, marked truncated. */
   end(): SseBlock[];
   /** The last-event-id cursor after everything fed so far ('' or undefined = none). */

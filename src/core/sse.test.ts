@@ -91,4 +91,34 @@ describe('SSE connection parser', () => {
     expect(e.blocks[1]!.id).toBe('');
     expect(e.cursor).toBeUndefined();
   });
+
+  it('offers a run reader each block that starts in LF text, after the blocks before it, and takes its cursor', () => {
+    const p = createSseConnectionParser();
+    const offered: number[] = [];
+    const handled: string[] = [];
+    // reads one event "id: 2…" when offered it, as a run reader of the analysis would
+    const run = {
+      cursor: '',
+      read(text: string, at: number, base: number, pending: SseBlock[]) {
+        offered.push(base + at);
+        handled.push(...pending.map((b) => b.id!));
+        if (!text.startsWith('id: 2\n', at)) return at;
+        this.cursor = '2';
+        return text.indexOf('\n\n', at) + 2;
+      },
+    };
+    const text = 'id: 1\ndata: a\n\nid: 2\ndata: b\n\nid: 3\ndata: c\n\n';
+    const spans: number[] = [];
+    const blocks = p.feed(text, spans, [], run);
+    expect(handled).toEqual(['1']); // handed the block before the run, which it handles first
+    expect(blocks.map((b) => b.id)).toEqual(['3']); // the rest is returned (no offer at the text's end)
+    expect(spans).toEqual([text.indexOf('id: 3')]);
+    // offered 2 (the stream's first block is the reader's: it looks for a leading BOM), not again
+    // 3, where its run stopped (that block is the reader's)
+    expect(offered).toEqual([text.indexOf('id: 2')]);
+    expect(p.cursor).toBe('3');
+    const q = createSseConnectionParser();
+    q.feed('id: 1\ndata: a\n\nid: 2\ndata: b\n\n', [], [], run);
+    expect(q.cursor).toBe('2');
+  });
 });

@@ -12,10 +12,10 @@
 // departs from the WHATWG text and how the oracle allows for it). The exporters read bodies with
 // this reader too (src/export/sse.ts).
 
-import type { SseBlock, SseConnectionParser } from './sse-types';
+import type { SseBlock, SseConnectionParser, SseRunReader } from './sse-types';
 import { BlockFields } from './sse-fields';
 
-export type { SseBlock, SseConnectionParser } from './sse-types';
+export type { SseBlock, SseConnectionParser, SseRunReader } from './sse-types';
 
 const TERMINATOR = /[\r\n]/g;
 
@@ -135,7 +135,7 @@ export function createSseConnectionParser(): SseConnectionParser {
     return dropped;
   }
 
-  function feed(text: string, spans?: number[], dataAts?: number[]): SseBlock[] {
+  function feed(text: string, spans?: number[], dataAts?: number[], run?: SseRunReader): SseBlock[] {
     const out: SseBlock[] = [];
     extended = undefined;
     /** Where `text` (as it is cut below) starts in the text fed. */
@@ -174,8 +174,24 @@ export function createSseConnectionParser(): SseConnectionParser {
       const n = text.length;
       let start = 0;
       let lineStart = atLineStart;
+      /** Whether to offer the block that starts next to `run` (not the one a run stopped at). */
+      let offer = run !== undefined;
       for (;;) {
         if (buf === '' && lineStart && !bomCheck) {
+          if (offer && start < n) {
+            const e = run!.read(text, start, base, out, spans, dataAts);
+            // The reader handled the blocks before (see SseRunReader).
+            out.length = 0;
+            if (spans) spans.length = 0;
+            if (dataAts) dataAts.length = 0;
+            if (e > start) {
+              cursor = run!.cursor;
+              start = e;
+              offer = false;
+              continue;
+            }
+          }
+          offer = run !== undefined;
           // A block that starts in this text: its lines read as its end is looked for.
           const endAt = f.lfBlock(text, start);
           if (endAt === -1) break;

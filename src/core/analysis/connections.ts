@@ -5,13 +5,13 @@
 import type { ChunkRecord, EndRecord, EsEventRecord, RequestRecord, ResponseRecord } from '../record';
 import { headerValue, isEventStreamType, isJsonType } from '../record';
 import { checkStall, noteGet } from './stalls';
-import { createSseConnectionParser, type SseBlock } from '../sse';
+import { createSseConnectionParser, type SseBlock, type SseRunReader } from '../sse';
 import { decodeJsonRpc, type DecodedMessage } from '../jsonrpc';
 import { addFinding } from './findings-log';
 import { newStream } from './streams';
 import { attachSession, ensureSession, getSession, linkResume } from './sessions';
 import { extendLastRaw, onBlock, onJsonBody } from './events';
-import { readRun } from './event-run';
+import { readRun, readTextRun, RUNS } from './event-run';
 import { cutChunk, finishResync, lostResponse, noteOrphan, orphanStream, resyncAfterGap } from './capture-gaps';
 import { ORPHAN_WHAT, resumeEmpty, resumeRefused, sessionExpired } from './texts';
 import { connKey, type AnalyzerState, type ConnState } from './analyzer-state';
@@ -159,20 +159,46 @@ export function onChunk(A: AnalyzerState, r: ChunkRecord): void {
     lostResponse(A, st, key);
   }
   if (st.capture === 'sse' && st.parser) {
+    const parser = st.parser;
     const spans: number[] = [];
     const dataAts: number[] = [];
-    const blocks = st.parser.feed(r.text, spans, dataAts);
-    if (st.resyncNote && !st.parser.resyncing) finishResync(A, st, false);
-    const x = st.parser.extended;
-    if (x && st.lastEvIndex !== undefined && st.lastBlock === x) extendLastRaw(st, x.raw);
-    for (let k = 0; k < blocks.length; ) {
-      const n = readRun(A, st, blocks, k, r.t, r.text, spans, dataAts);
-      if (n > 0) k += n;
-      else {
-        onBlock(A, st, blocks[k]!, r.t, r.text, spans[k]!, dataAts[k]!);
-        k++;
+    let ready = false;
+    // The blocks the reader made, in order; what the feed says first (a resync's end, an event's
+    // raw text completed by the LF of its CR LF) before the first of them.
+    const handle = (blocks: SseBlock[], sp: number[], da: number[]) => {
+      if (!ready) {
+        ready = true;
+        if (st.resyncNote && !parser.resyncing) finishResync(A, st, false);
+        const x = parser.extended;
+        if (x && st.lastEvIndex !== undefined && st.lastBlock === x) extendLastRaw(st, x.raw);
       }
-    }
+      for (let k = 0; k < blocks.length; ) {
+        const n = readRun(A, st, blocks, k, r.t, r.text, sp, da);
+        if (n > 0) k += n;
+        else {
+          onBlock(A, st, blocks[k]!, r.t, r.text, sp[k]!, da[k]!);
+          k++;
+        }
+      }
+      blocks.length = 0;
+      sp.length = 0;
+      da.length = 0;
+    };
+    // Runs of the usual events are read from the text itself (event-run.ts), after the blocks before them.
+    let cursor = '';
+    const runs: SseRunReader = {
+      get cursor() {
+        return cursor;
+      },
+      read(text, at, base, pending) {
+        handle(pending, spans, dataAts);
+        const got = readTextRun(A, st, text, at, base, r.text, r.t);
+        if (got === undefined) return at;
+        cursor = got.id;
+        return got.end;
+      },
+    };
+    handle(parser.feed(r.text, spans, dataAts, RUNS.on ? runs : undefined), spans, dataAts);
     st.comments = st.parser.comments;
     if (st.parser.retry !== undefined) st.retry = st.parser.retry;
     if (r.droppedBytes) cutChunk(A, st, r.droppedBytes);

@@ -54,10 +54,10 @@ function files(dir: string): string[] {
   return out.sort();
 }
 
-type Kind = 'next' | 'skip' | 'dup' | 'back' | 'progress-back' | 'same-progress' | 'message' | 'counting' | 'other-token' | 'named' | 'id-only' | 'priming' | 'retry' | 'crlf' | 'comment' | 'no-id' | 'result' | 'zero-lead';
+type Kind = 'next' | 'skip' | 'dup' | 'back' | 'progress-back' | 'same-progress' | 'message' | 'counting' | 'other-token' | 'named' | 'id-only' | 'priming' | 'retry' | 'crlf' | 'comment' | 'no-id' | 'result' | 'zero-lead' | 'odd-id' | 'after-data' | 'two-data' | 'no-space' | 'message-line' | 'bom';
 const kind = fc.oneof(
   { weight: 24, arbitrary: fc.constant<Kind>('next') },
-  ...(['skip', 'dup', 'back', 'progress-back', 'same-progress', 'message', 'counting', 'other-token', 'named', 'id-only', 'priming', 'retry', 'crlf', 'comment', 'no-id', 'result', 'zero-lead'] as const).map((k) => ({ weight: 1, arbitrary: fc.constant<Kind>(k) })),
+  ...(['skip', 'dup', 'back', 'progress-back', 'same-progress', 'message', 'counting', 'other-token', 'named', 'id-only', 'priming', 'retry', 'crlf', 'comment', 'no-id', 'result', 'zero-lead', 'odd-id', 'after-data', 'two-data', 'no-space', 'message-line', 'bom'] as const).map((k) => ({ weight: 1, arbitrary: fc.constant<Kind>(k) })),
 );
 type Op = { op: 'events'; kinds: Kind[]; on: number } | { op: 'post' } | { op: 'resume'; back: number; token: boolean } | { op: 'end'; how: 'complete' | 'network-error' } | { op: 'gap' } | { op: 'session' };
 const op: fc.Arbitrary<Op> = fc.oneof(
@@ -183,6 +183,26 @@ function scenario(ops: Op[], style: string, cutPoints: number[], total: boolean)
           case 'result':
             text += ev(step(counter + 1), result(s.token));
             break;
+          case 'odd-id':
+            // the next counter's digits, then more: not that counter
+            text += `id: ${step(counter + 1)}x\ndata: ${JSON.stringify(prog(p(1)))}\n\n`;
+            break;
+          case 'after-data':
+            text += `id: ${step(counter + 1)}\ndata: ${JSON.stringify(prog(p(1)))}\n: note\n\n`;
+            break;
+          case 'two-data':
+            text += `id: ${step(counter + 1)}\ndata: ${JSON.stringify(prog(p(1)))}\ndata: \n\n`;
+            break;
+          case 'no-space':
+            text += `id:${step(counter + 1)}\ndata:${JSON.stringify(prog(p(1)))}\n\n`;
+            break;
+          case 'message-line':
+            text += `id: ${step(counter + 1)}\nevent: message\ndata: ${JSON.stringify(prog(p(1)))}\n\n`;
+            break;
+          case 'bom':
+            // a U+FEFF inside the stream is text, not a BOM: an id line that starts with it is no id line
+            text += `\uFEFFid: ${step(counter + 1)}\ndata: ${JSON.stringify(prog(p(1)))}\n\n`;
+            break;
           case 'zero-lead':
             // padded to 4 digits or more: the session's ids are read as hexadecimal too
             text += ev(step(counter + 1).padStart(4, '0'), prog(p(1)));
@@ -227,6 +247,43 @@ describe('a run of events read together', () => {
     );
     // the generator is no test of runs unless most cases have some
     expect(withRuns).toBeGreaterThan(cases / 3);
+  });
+
+  it('reads runs from where a read starts after a BOM, the LF of a split CR LF and a resync (spans counted from the text fed)', () => {
+    const events = (from: number, to: number, eol = '\n') => {
+      let t = '';
+      for (let i = from; i <= to; i++) t += ev(String(i), progress(2, i, 100)).replace(/\n/g, eol);
+      return t;
+    };
+    const start = () => {
+      const c = new Capture();
+      initSession(c);
+      const conn = c.request({ sessionId: 'sess-1', body: call(2) });
+      c.response(conn);
+      return { c, conn };
+    };
+    // a BOM: the reader strips it, so the text it reads starts one character into the read
+    const a = start();
+    a.c.chunk(a.conn, '\uFEFF' + events(1, 40));
+    a.c.end(a.conn);
+    // CR LF line ends cut between a blank line's CR and its LF, then LF line ends
+    const b = start();
+    const crlf = events(1, 5, '\r\n');
+    b.c.chunk(b.conn, crlf.slice(0, -1));
+    b.c.chunk(b.conn, '\n' + events(6, 40));
+    b.c.end(b.conn);
+    // a capture gap: the next read starts inside an event, which the reader drops up to a boundary
+    const c = start();
+    c.c.chunk(c.conn, events(1, 10));
+    c.c.gap([c.conn], 2);
+    const rest = events(13, 60);
+    c.c.chunk(c.conn, rest.slice(25));
+    c.c.end(c.conn);
+    for (const x of [a, b, c]) {
+      RUNS.read = 0;
+      same(x.c.records);
+      expect(RUNS.read).toBeGreaterThan(20);
+    }
   });
 
   it('reads a long run together, and the stages read the same stream to the same snapshot', () => {

@@ -11,8 +11,10 @@
 // (src/core/analysis/event-run.test.ts compares the two on generated streams; the pinned snapshots
 // of the fixtures are the other net).
 import type { SseBlock } from '../sse';
-import { parseIdGeneric } from '../ids';
-import type { ReqState, StreamS } from './state';
+import { parseIdGeneric, type IdGroup, type IdStats, type IntervalSet } from '../ids';
+import type { ProgressShape } from '../progress-shape';
+import { fitEnd } from '../shape/read';
+import type { ReqState, SessionState, StreamS } from './state';
 import type { AnalyzerState } from './analyzer-state';
 
 /** Decimal digits a counter may have to be read exactly by parseIdGeneric (and here). */
@@ -44,6 +46,84 @@ function isId(id: string, prefix: string, counter: number): boolean {
   return v === counter;
 }
 
+/** What a run starts from: the checks made once (see the header), and what the stages would use. */
+interface RunStart {
+  s: SessionState;
+  counter: number;
+  prefix: string;
+  stats: IdStats;
+  g: IdGroup;
+  chain: IntervalSet;
+  shape: ProgressShape;
+  method: string;
+  token: string;
+  total: number | undefined;
+  req: ReqState;
+}
+
+/** The state a run of `st` may start from, or undefined when the next event is not read as one. */
+function runStart(A: AnalyzerState, st: StreamS): RunStart | undefined {
+  const s = st.session;
+  // The stages' cases that are not the run's: a session that is not the stream's yet, a second
+  // reading of ids (hexadecimal) or the user's, other sessions of the endpoint (cross-session
+  // ids), a resume (ids compared with its cursor), a loss before the first id (no step counted),
+  // a lost stretch waiting for the next id.
+  if (s === undefined || st.isResume || st.afterGap === true || st.lostAwaitId !== undefined || s.hex !== undefined || s.override !== undefined || s.parse !== parseIdGeneric) return undefined;
+  if (s.ep !== undefined && s.ep.sessions.length > 1) return undefined;
+  const lp = st.lastParsed;
+  if (lp === undefined || lp.width !== 0 || st.firstId === undefined) return undefined;
+  const prefix = lp.prefix;
+  // The id statistics and the chain's counters: the id extends the top of both, and the
+  // statistics' example list is full.
+  const stats = s.main.stats;
+  const g = stats.last;
+  if (g === undefined || g.prefix !== prefix || !g.counterLike || g.lastStream !== st.id || stats.examples.length < 3 || g.set.max !== lp.counter) return undefined;
+  const chain = st.root.chainLast;
+  if (chain === undefined || chain.prefix !== prefix || chain.set.max !== lp.counter) return undefined;
+  if (!s.idIndex.topIs(prefix, lp.counter, st)) return undefined;
+  // The message: a progress notification the stream's shape reads, of a request of this stream
+  // (found by its token as onMessage finds it), not a listen stream's, not counted as cumulative.
+  const shape = A.shapes.of(st);
+  const base = shape.runBase();
+  if (base === undefined || base.method === undefined || base.progressToken === undefined) return undefined;
+  const req = ownRequestWithToken(st, base.progressToken) ?? s.progress.get(base.progressToken);
+  if (req === undefined || req.method === 'subscriptions/listen' || A.isCumulative(base.method)) return undefined;
+  return { s, counter: lp.counter, prefix, stats, g, chain: chain.set, shape, method: base.method, token: base.progressToken, total: base.total, req };
+}
+
+/** What the stages leave after a run of `n` events ending with id `id` (counter `counter`), data `data`, progress `progress`. */
+function ranOver(A: AnalyzerState, st: StreamS, r: RunStart, n: number, counter: number, id: string, data: string, progress: number): void {
+  RUNS.read += n;
+  const { s, stats, prefix } = r;
+  const p = { prefix, counter, width: 0 };
+  A.ord += n;
+  s.dirty = true;
+  st.lastEvIndex = st.events.length - 1;
+  // events.ts
+  st.cursor = id;
+  st.root.chainCursor = id;
+  st.root.cursorUnknown = false;
+  // event-ids.ts: onId, trackId, recordId and recordStep for each id of the run
+  s.idIndex.extendTop(prefix, counter);
+  st.lastId = id;
+  stats.ids += n;
+  r.g.set.extendTop(n);
+  stats.distinct += n;
+  stats.span += n;
+  r.chain.extendTop(n);
+  stats.steps += n;
+  stats.stepsOne += n;
+  st.lastKept = p;
+  st.afterGap = false;
+  st.lastParsed = p;
+  st.lastIdOrd = A.ord;
+  st.sawId = true;
+  // messages.ts
+  st.messages += n;
+  r.req.lastProgress = progress;
+  r.shape.ranOver(data, progress);
+}
+
 /**
  * Reads blocks[k…] while they are a run (see the header) and returns how many it read (0: the
  * block at `k` is not one; the caller reads it the usual way). The blocks were read from `src`,
@@ -51,37 +131,11 @@ function isId(id: string, prefix: string, counter: number): boolean {
  */
 export function readRun(A: AnalyzerState, st: StreamS, blocks: readonly SseBlock[], k: number, t: number, src: string, spans: readonly number[], dataAts: readonly number[]): number {
   if (!RUNS.on) return 0;
-  const s = st.session;
-  // The stages' cases that are not the run's: a session that is not the stream's yet, a second
-  // reading of ids (hexadecimal) or the user's, other sessions of the endpoint (cross-session
-  // ids), a resume (ids compared with its cursor), a loss before the first id (no step counted),
-  // a lost stretch waiting for the next id.
-  if (s === undefined || st.isResume || st.afterGap === true || st.lostAwaitId !== undefined || s.hex !== undefined || s.override !== undefined || s.parse !== parseIdGeneric) return 0;
-  if (s.ep !== undefined && s.ep.sessions.length > 1) return 0;
-  const lp = st.lastParsed;
-  if (lp === undefined || lp.width !== 0 || st.firstId === undefined) return 0;
-  const prefix = lp.prefix;
-  // The id statistics and the chain's counters: the id extends the top of both, and the
-  // statistics' example list is full.
-  const stats = s.main.stats;
-  const g = stats.last;
-  if (g === undefined || g.prefix !== prefix || !g.counterLike || g.lastStream !== st.id || stats.examples.length < 3 || g.set.max !== lp.counter) return 0;
-  const chain = st.root.chainLast;
-  if (chain === undefined || chain.prefix !== prefix || chain.set.max !== lp.counter) return 0;
-  if (!s.idIndex.topIs(prefix, lp.counter, st)) return 0;
-  // The message: a progress notification the stream's shape reads, of a request of this stream
-  // (found by its token as onMessage finds it), not a listen stream's, not counted as cumulative.
-  const shape = A.shapes.of(st);
-  const base = shape.runBase();
-  if (base === undefined || base.method === undefined || base.progressToken === undefined) return 0;
-  const method = base.method;
-  const token = base.progressToken;
-  const req = ownRequestWithToken(st, token) ?? s.progress.get(token);
-  if (req === undefined || req.method === 'subscriptions/listen' || A.isCumulative(method)) return 0;
-  const total = base.total;
-
+  const r = runStart(A, st);
+  if (r === undefined) return 0;
+  const { shape, prefix, req, method, token, total } = r;
   const events = st.events;
-  let counter = lp.counter;
+  let counter = r.counter;
   let last = req.lastProgress;
   let n = 0;
   let b: SseBlock | undefined;
@@ -103,37 +157,79 @@ export function readRun(A: AnalyzerState, st: StreamS, blocks: readonly SseBlock
     n++;
   }
   if (n === 0) return 0;
-  RUNS.read += n;
-
-  // What the stages leave after the run's last event.
-  const id = b!.id!;
-  const p = { prefix, counter, width: 0 };
-  A.ord += n;
-  s.dirty = true;
+  ranOver(A, st, r, n, counter, b!.id!, b!.data!, progress);
   st.lastBlock = b;
-  st.lastEvIndex = events.length - 1;
-  // events.ts
-  st.cursor = id;
-  st.root.chainCursor = id;
-  st.root.cursorUnknown = false;
-  // event-ids.ts: onId, trackId, recordId and recordStep for each id of the run
-  s.idIndex.extendTop(prefix, counter);
-  st.lastId = id;
-  stats.ids += n;
-  g.set.extendTop(n);
-  stats.distinct += n;
-  stats.span += n;
-  chain.set.extendTop(n);
-  stats.steps += n;
-  stats.stepsOne += n;
-  st.lastKept = p;
-  st.afterGap = false;
-  st.lastParsed = p;
-  st.lastIdOrd = A.ord;
-  st.sawId = true;
-  // messages.ts
-  st.messages += n;
-  req.lastProgress = progress;
-  shape.ranOver(b!.data!, progress);
   return n;
+}
+
+/** "event: message" and its line end: the one event line a run's event may have. */
+const EVENT_LINE = 'event: message\n';
+
+/**
+ * The same run read straight from the text the stream's SSE reader is fed (its run reader, see
+ * SseRunReader): no block, raw text, id or data string is made for an event of it. From `at` in
+ * `text` (which starts at `base` in `src`, the chunk's text), events of the form `id: <counter>`,
+ * optionally `event: message`, `data: <data>` and a blank line, with LF line ends and unprefixed
+ * decimal ids. Returns where it ended (`at`: none) and the last id read.
+ */
+export function readTextRun(A: AnalyzerState, st: StreamS, text: string, at: number, base: number, src: string, t: number): { end: number; id: string } | undefined {
+  if (!RUNS.on) return undefined;
+  const r = runStart(A, st);
+  if (r === undefined || r.prefix !== '') return undefined;
+  const { shape, req, method, token, total } = r;
+  const events = st.events;
+  const n0 = text.length;
+  let counter = r.counter;
+  let last = req.lastProgress;
+  let n = 0;
+  let pos = at;
+  let progress = NaN;
+  let lastIdAt = 0;
+  let lastIdEnd = 0;
+  let lastData = 0;
+  let lastDataEnd = 0;
+  for (;;) {
+    // "id: " and the next counter's digits (no leading zero, at most MAX_DIGITS), then LF
+    if (text.charCodeAt(pos) !== 105 || text.charCodeAt(pos + 1) !== 100 || text.charCodeAt(pos + 2) !== 58 || text.charCodeAt(pos + 3) !== 32) break;
+    const idAt = pos + 4;
+    let q = idAt;
+    let v = 0;
+    for (; q < n0; q++) {
+      const d = text.charCodeAt(q) - 48;
+      if (d < 0 || d > 9) break;
+      v = v * 10 + d;
+    }
+    if (q === idAt || q - idAt > MAX_DIGITS || text.charCodeAt(idAt) === 48 || v !== counter + 1 || text.charCodeAt(q) !== 10) break;
+    let line = q + 1;
+    if (text.charCodeAt(line) === 101) {
+      if (!text.startsWith(EVENT_LINE, line)) break;
+      line += EVENT_LINE.length;
+    }
+    // "data: " and data the shape reads, ending its line, then the blank line
+    if (text.charCodeAt(line) !== 100 || text.charCodeAt(line + 1) !== 97 || text.charCodeAt(line + 2) !== 116 || text.charCodeAt(line + 3) !== 97 || text.charCodeAt(line + 4) !== 58 || text.charCodeAt(line + 5) !== 32) break;
+    const dataAt = line + 6;
+    const p = shape.progressFrom(text, dataAt);
+    if (p !== p || (last !== undefined && p <= last)) break;
+    const dataEnd = fitEnd;
+    // the blank line must be in this text: an event cut by the read's end is left to the reader
+    if (dataEnd + 1 >= n0 || text.charCodeAt(dataEnd) !== 10 || text.charCodeAt(dataEnd + 1) !== 10) break;
+    const end = dataEnd + 2;
+    const i = events.addNotificationSpan(t, src, base + pos, end - pos, 4, q - idAt, dataAt - pos, dataEnd - dataAt, method, token, p, total);
+    req.notifications.push(st.id, i);
+    counter++;
+    last = p;
+    progress = p;
+    lastIdAt = idAt;
+    lastIdEnd = q;
+    lastData = dataAt;
+    lastDataEnd = dataEnd;
+    pos = end;
+    n++;
+  }
+  if (n === 0) return undefined;
+  const id = text.slice(lastIdAt, lastIdEnd);
+  ranOver(A, st, r, n, counter, id, text.slice(lastData, lastDataEnd), progress);
+  // No block of the reader's stands for the run's last event (it ends with LF: never `extended`).
+  st.lastBlock = undefined;
+  return { end: pos, id };
 }

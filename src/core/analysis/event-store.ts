@@ -131,6 +131,19 @@ export class EventStore extends EventList {
     return i;
   }
 
+  /** addNotification() of an event read from `src` without making its strings (EventTexts.addSpan). */
+  addNotificationSpan(t: number, src: string, at: number, rawLen: number, idAt: number, idLen: number, dataAt: number, dataLen: number, method: string, token: string, progress: number, total: number | undefined): number {
+    const i = this.length++;
+    this.t.push(t);
+    this.text.addSpan(i, src, at, rawLen, idAt, idLen, dataAt, dataLen);
+    this.begunId = undefined;
+    this.types.set(i, 1);
+    this.flagBits.set(i, F.CursorIsId);
+    this.msgs.addNotification(i, method, token, progress, total);
+    this.shapes.set(i, WITH_ID_SHAPE);
+    return i;
+  }
+
   private shapeOf(ev: SseEvent, literal: EventLiteral): number {
     // The two literals of events.ts, without keys added after them, are known without listing
     // keys; any other event has its keys listed (rarer, and cheap).

@@ -98,6 +98,38 @@ export class EventTexts {
     this.ends.set(i, ends);
   }
 
+  /**
+   * add() of an event read from `src` without making its strings (event-run.ts): its raw text the
+   * `rawLen` characters from `at`, its id the `idLen` characters `idAt` into it (where add() finds
+   * the id first: the id is digits after "id: "), its data one line of `dataLen` (not 0) characters
+   * `dataAt` into it, ending 2 characters before the raw text does.
+   */
+  addSpan(i: number, src: string, at: number, rawLen: number, idAt: number, idLen: number, dataAt: number, dataLen: number): void {
+    const p = this.last;
+    if (p >= 0 && this.lastLen >= 0) {
+      if (this.srcs[this.srcs.length - 1] === src && this.rawOff.get(p) + this.lastLen === at) this.ends.set(p, this.ends.get(p) | RawToNext);
+      else (this.rawLenX ??= new Map()).set(p, this.lastLen);
+    }
+    this.last = i;
+    const k = this.srcs.length - 1;
+    if (k < 0 || this.srcs[k] !== src) {
+      this.srcFirst.set(this.srcs.length, i);
+      this.srcs.push(src);
+    }
+    this.rawOff.set(i, at);
+    this.lastLen = rawLen;
+    if (this.idX.length > i) this.idX[i] = undefined;
+    this.idOff.set(i, idAt);
+    this.idLen.set(i, idLen);
+    if (dataAt < EMPTY_DATA && rawLen - dataAt - dataLen === 2) {
+      this.dataOff.set(i, dataAt);
+      this.ends.set(i, 1);
+    } else {
+      // (not the case add() keeps as a span with its tail: the caller's event is not one)
+      throw new RangeError(`event ${i}: data at ${dataAt} of ${dataLen} in ${rawLen} characters is no data line before a blank line`);
+    }
+  }
+
   /** Event `i`'s id is `id` (its raw text is `raw`): a span of it when it is one, as it is when read from it. */
   setId(i: number, id: string | undefined, raw: string): void {
     const k = id === undefined ? -1 : id.length < NO_ID ? raw.indexOf(id) : -1;

@@ -57,15 +57,32 @@ function at(text: string, pos: number, seg: string): boolean {
   return true;
 }
 
+/** Where the shape's text ended in the last fitsFrom that fit (one number, not an object per event). */
+export let fitEnd = 0;
+
 /**
  * The progress hole's value if `text` is the shape `segs` around `holes`, each with a valid token
  * of its kind; NaN if it is not. A string hole is scanned to its closing quote, escapes and all; a
  * number hole is every number character from its start, checked whole.
  */
 export function fits(text: string, segs: readonly string[], holes: readonly number[], progressHole: number): number {
-  let pos = 0;
+  const last = segs[holes.length]!;
+  // The length first: a text that does not end where the shape does is not read at all.
+  if (text.length < last.length) return NaN;
+  const v = fitsFrom(text, 0, segs, holes, progressHole);
+  return fitEnd === text.length ? v : NaN;
+}
+
+/**
+ * fits() of the text that starts at `from` in `text` and ends where the shape does (`fitEnd`):
+ * what follows it is not read. The shape's texts and tokens hold no line end, so in an SSE body
+ * the data line read this way ends at `fitEnd` (event-run.ts).
+ */
+export function fitsFrom(text: string, from: number, segs: readonly string[], holes: readonly number[], progressHole: number): number {
+  let pos = from;
   let progress = NaN;
   const n = text.length;
+  fitEnd = -1;
   for (let k = 0; k < holes.length; k++) {
     if (!at(text, pos, segs[k]!)) return NaN;
     pos += segs[k]!.length;
@@ -105,7 +122,7 @@ export function fits(text: string, segs: readonly string[], holes: readonly numb
   const last = segs[holes.length]!;
   // Not endsWith: it compares character by character too, ~1 µs for a 374-character tail in
   // Chromium 156 (row 1c's 500-byte events), where the slice compare takes a tenth of that.
-  if (n - pos !== last.length || !at(text, pos, last)) return NaN;
+  if (n - pos < last.length || !at(text, pos, last)) return NaN;
+  fitEnd = pos + last.length;
   return progress;
 }
-
