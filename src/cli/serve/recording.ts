@@ -3,17 +3,18 @@
 // units at SSE event boundaries with the core's own parser, so an event's raw text (ids, retry
 // fields, comments, CRLF) is served byte for byte, and a unit can be withheld, delayed, or have its
 // JSON-RPC ids rewritten on its own.
-import { decodeJsonRpc, type DecodedMessage } from '../../core/jsonrpc';
+import { decodeJsonRpc } from '../../core/jsonrpc';
 import { headerValue, type CaptureRecord, type EndHow, type Header, type RequestRecord } from '../../core/record';
 import { createSseConnectionParser } from '../../core/sse';
 import type { SseBlock } from '../../core/sse-types';
+import { decodeKeyed, type KeyedMessage } from './rewrite';
 
 export interface Block {
   id?: string;
   event?: string;
   /** Has non-empty data: a client dispatches it. */
   dispatched: boolean;
-  messages: DecodedMessage[];
+  messages: KeyedMessage[];
   /** The data is a JSON array (a 2025-03-26 batch). */
   batch: boolean;
 }
@@ -25,7 +26,7 @@ export interface Unit {
   /** Set for an SSE event (a block with an id or data); comments and blank text have none. */
   block?: Block;
   /** The whole JSON body of an application/json response. */
-  json?: { messages: DecodedMessage[]; batch: boolean };
+  json?: { messages: KeyedMessage[]; batch: boolean };
 }
 
 export interface Exchange {
@@ -41,7 +42,7 @@ export interface Exchange {
   requestHeaders: Header[];
   requestBody: string | null;
   /** Decoded JSON-RPC messages of the request body ([] for none). */
-  messages: DecodedMessage[];
+  messages: KeyedMessage[];
   batch: boolean;
   sessionId?: string;
   lastEventId?: string;
@@ -207,7 +208,7 @@ function unitsOfRun(run: readonly Piece[], text: string, blocks: readonly SseBlo
         ...(b.id !== undefined ? { id: b.id } : {}),
         ...(b.event !== undefined ? { event: b.event } : {}),
         dispatched: data !== undefined && data !== '' && !b.truncated,
-        messages: data ? decodeJsonRpc(data).messages : [],
+        messages: data ? decodeKeyed(data).messages : [],
         batch: data !== undefined && data.trimStart().startsWith('['),
       },
     });
@@ -235,7 +236,7 @@ function esUnits(events: { t: number; type: string; data: string; lastEventId: s
         ...(changed ? { id: e.lastEventId } : {}),
         ...(e.type !== 'message' ? { event: e.type } : {}),
         dispatched: e.data !== '',
-        messages: decodeJsonRpc(e.data).messages,
+        messages: decodeKeyed(e.data).messages,
         batch: e.data.trimStart().startsWith('['),
       },
     };
@@ -320,7 +321,7 @@ export function buildRecording(records: readonly CaptureRecord[]): Recording {
       else if (res.capture === 'sse') ({ units, unserved } = sseUnits(bodyPieces(c.records, t0)));
       else if (chunks.length > 0) {
         const text = chunks.map((ch) => ch.text).join('');
-        const decoded = res.capture === 'json' ? decodeJsonRpc(text) : undefined;
+        const decoded = res.capture === 'json' ? decodeKeyed(text) : undefined;
         units = [{ t: chunks[chunks.length - 1]!.t - t0, text, ...(decoded && !decoded.error ? { json: { messages: decoded.messages, batch: text.trimStart().startsWith('[') } } : {}) }];
       }
       const dropped = chunks.reduce((n, ch) => n + (ch.droppedBytes ?? 0), 0);
@@ -330,7 +331,7 @@ export function buildRecording(records: readonly CaptureRecord[]): Recording {
     if (gaps) notes.push(gaps.includes('import') ? 'the file holds no body for it' : `the capture lost records of it (${[...new Set(gaps)].join(', ')})`);
     if (unserved > 0) notes.push(`${unserved} characters of events the loss cut are not served (joined, they would make an event the server never sent)`);
     const body = req.body;
-    const decoded = body ? decodeJsonRpc(body) : undefined;
+    const decoded = body ? decodeKeyed(body) : undefined;
     const messages = decoded && !decoded.error ? decoded.messages : [];
     const sessionId = headerValue(req.headers, 'mcp-session-id');
     const responseSessionId = res?.kind === 'response' ? headerValue(res.headers, 'mcp-session-id') : undefined;

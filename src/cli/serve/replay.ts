@@ -3,7 +3,8 @@
 // - A request is matched to the first unused recorded exchange of its session (mapped from the
 //   session id this replay handed out) with the same HTTP method, path and key: the JSON-RPC
 //   methods and params (without `_meta`: progress tokens, 2026-07-28 metadata) of a POST, the
-//   Last-Event-ID of a GET. ids are not compared; they are mapped (rewrite.ts). `initialize`
+//   Last-Event-ID of a GET. ids are not compared; they are mapped (rewrite.ts), by their key
+//   (idKey: a number's token as written, so ids beyond 2^53 stay apart). `initialize`
 //   matches by method when no recorded one has the same params (another client's clientInfo).
 // - Each recorded session is one "pass": its first initialize hands out the recorded session id;
 //   with --loop, or after a fault expired the session, a new initialize starts another pass of it
@@ -14,8 +15,7 @@
 // - Anything else is not in the recording: a JSON-RPC error, and a console line saying why.
 import { createFaultArming, responseOverride, type ActiveFault, type FaultArming, type FaultSpec, type RequestFacts, type ResponseOverride } from '../../core/faults/index';
 import { paramsKey } from '../../core/faults/presets';
-import { idText, type DecodedMessage } from '../../core/jsonrpc';
-import { liveIdReader, newIdMaps, type IdMaps } from './rewrite';
+import { keyOf, liveIdReader, newIdMaps, type IdMaps, type KeyedMessage } from './rewrite';
 import type { Exchange, Recording } from './recording';
 
 export interface LiveRequest {
@@ -24,7 +24,8 @@ export interface LiveRequest {
   /** Lower-case names. */
   headers: Record<string, string | undefined>;
   body: string | null;
-  messages: DecodedMessage[];
+  /** Decoded with decodeKeyed: ids by their key. */
+  messages: KeyedMessage[];
   batch: boolean;
 }
 
@@ -85,31 +86,36 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function params(d: DecodedMessage): unknown {
+function params(d: KeyedMessage): unknown {
   return d.msg?.params;
 }
 
-function withRecordedIds(p: unknown, maps: IdMaps): unknown {
-  if (!isObj(p) || !('requestId' in p)) return p;
-  const k = idText(p.requestId);
-  const rec = k !== undefined ? maps.liveToRecorded.get(k) : undefined;
-  return rec !== undefined ? { ...p, requestId: JSON.parse(rec) } : p;
+/**
+ * A notification's params with its requestId (notifications/cancelled) as the recorded id's key,
+ * the live one mapped through `maps`: its parsed value would make two ids beyond 2^53 one.
+ */
+function withRecordedIds(d: KeyedMessage, maps?: IdMaps): unknown {
+  const p = params(d);
+  if (!isObj(p) || d.requestIdKey === undefined) return p;
+  const k = d.requestIdKey;
+  // Behind a NUL on both sides alike, so that the key, not a parsed value, is what is compared.
+  return { ...p, requestId: `\u0000${maps?.liveToRecorded.get(k) ?? k}` };
 }
 
-/** What must be equal for a live message to be the recorded one. */
-function messageKey(d: DecodedMessage, loose: boolean, maps?: IdMaps): string {
+/** What must be equal for a live message to be the recorded one (`maps` for a live one). */
+function messageKey(d: KeyedMessage, loose: boolean, maps?: IdMaps): string {
   const s = d.summary;
   if (s.kind === 'request' || s.kind === 'notification') {
     const method = s.method ?? '';
     if (loose) return `${s.kind} ${method}`;
-    const p = s.kind === 'notification' && maps ? withRecordedIds(params(d), maps) : params(d);
+    const p = s.kind === 'notification' ? withRecordedIds(d, maps) : params(d);
     return `${s.kind} ${paramsKey(method, p)}`;
   }
   // The client's answer to a server request: the server chose the id, so it is the same.
   return `${s.kind} ${s.id ?? ''}`;
 }
 
-function bodyKey(messages: readonly DecodedMessage[], batch: boolean, loose: boolean, maps?: IdMaps): string {
+function bodyKey(messages: readonly KeyedMessage[], batch: boolean, loose: boolean, maps?: IdMaps): string {
   return (batch ? '[' : '') + messages.map((m) => messageKey(m, loose, maps)).join('\n');
 }
 
@@ -196,6 +202,7 @@ export function createReplay(rec: Recording, options: ReplayOptions = {}): Repla
   function mapIds(live: LiveRequest, ex: Exchange, pass: Pass): string[] {
     const out: string[] = [];
     const written = liveIdReader(live.body, live.batch, live.messages.length);
+    const recorded = liveIdReader(ex.requestBody, ex.batch, ex.messages.length);
     ex.messages.forEach((rm, i) => {
       const lm = live.messages[i];
       if (!lm || rm.summary.kind !== 'request' || lm.summary.kind !== 'request' || rm.summary.id === undefined || lm.summary.id === undefined) return;
@@ -205,7 +212,8 @@ export function createReplay(rec: Recording, options: ReplayOptions = {}): Repla
       out.push(lm.summary.id);
       const rt = isObj(rm.msg?.params) && isObj(rm.msg.params._meta) ? rm.msg.params._meta.progressToken : undefined;
       const lt = isObj(lm.msg?.params) && isObj(lm.msg.params._meta) ? lm.msg.params._meta.progressToken : undefined;
-      const rk = idText(rt);
+      const rid = rt !== undefined ? recorded(i, ['params', '_meta', 'progressToken'], rt) : undefined;
+      const rk = rid ? keyOf(rid) : undefined;
       const token = rk !== undefined && lt !== undefined ? written(i, ['params', '_meta', 'progressToken'], lt) : undefined;
       if (rk !== undefined && token) pass.maps.tokens.set(rk, token);
     });
@@ -218,7 +226,7 @@ export function createReplay(rec: Recording, options: ReplayOptions = {}): Repla
       .filter((m) => m.summary.kind === 'request' && m.summary.id !== undefined)
       .map((m) => {
         const live = pass.maps.ids.get(m.summary.id!);
-        return live !== undefined ? (idText(live.value) ?? m.summary.id!) : m.summary.id!;
+        return live !== undefined ? (keyOf(live) ?? m.summary.id!) : m.summary.id!;
       });
   }
 
@@ -258,7 +266,7 @@ export function createReplay(rec: Recording, options: ReplayOptions = {}): Repla
     let tool: string | undefined;
     let requestId: string | undefined;
     let meta: unknown;
-    const describe = (d: DecodedMessage | undefined) => {
+    const describe = (d: KeyedMessage | undefined) => {
       if (!d) return;
       method = d.summary.method;
       requestId = d.summary.id;
@@ -276,7 +284,7 @@ export function createReplay(rec: Recording, options: ReplayOptions = {}): Repla
         describe(root.messages.find((m) => m.summary.kind === 'request'));
         if (requestId !== undefined) {
           const live = pass.maps.ids.get(requestId);
-          if (live !== undefined) requestId = idText(live.value) ?? requestId;
+          if (live !== undefined) requestId = keyOf(live) ?? requestId;
         }
       }
     }

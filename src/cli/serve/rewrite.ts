@@ -6,26 +6,79 @@
 // (json-spans.ts): everything else of the recorded answer goes out byte for byte, and an id is
 // echoed as the client wrote it (an integer beyond 2^53, a string with escapes), which a parse
 // and re-serialisation of either side would change.
-import { idText, type DecodedMessage } from '../../core/jsonrpc';
+// Ids are matched by their key (idKey): a number by its token as written, since JSON.parse reads
+// 9007199254740993 and 9007199254740992 as one number and a live request would get the other's
+// answer; a string by its value, since a server may echo "é" as "\u00e9".
+import { decodeJsonRpc, idText, type DecodedMessage } from '../../core/jsonrpc';
 import { memberFinder, messageSpans, type Span } from './json-spans';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
-/** An id or progress token of the live client. */
+/** An id or progress token of the live client (or of a recorded request). */
 export interface LiveId {
-  /** As JSON.parse read it (integers beyond 2^53 rounded): what ids are matched by. */
+  /** As JSON.parse read it (integers beyond 2^53 rounded). */
   value: unknown;
   /** Its JSON text as the client wrote it: what the answers carry. */
   text: string;
 }
 
 export interface IdMaps {
-  /** Recorded request id (JSON text) → the live client's id. */
+  /** Recorded request id (idKey) → the live client's id. */
   ids: Map<string, LiveId>;
-  /** Live id (JSON text) → recorded id (JSON text). */
+  /** Live id (idKey) → recorded id (idKey). */
   liveToRecorded: Map<string, string>;
-  /** Recorded progress token (JSON text) → the live client's token. */
+  /** Recorded progress token (idKey) → the live client's token. */
   tokens: Map<string, LiveId>;
+}
+
+/**
+ * What an id is matched by, from its token `text` and the value JSON.parse read from it: a number
+ * is its token as written (rounded, two ids beyond 2^53 would be one), a string or null its
+ * canonical JSON text; undefined for what is no id (an object, 1e400). A number and a string stay
+ * apart, as in JSON-RPC. A token that does not hold the value (no span was found) gives the value's
+ * own text.
+ */
+export function idKey(text: string, value: unknown): string | undefined {
+  const canonical = idText(value);
+  if (canonical === undefined || typeof value !== 'number') return canonical;
+  return Number(text) === value && /^-?[0-9]/.test(text) ? text : canonical;
+}
+
+export function keyOf(id: LiveId): string | undefined {
+  return idKey(id.text, id.value);
+}
+
+export interface KeyedMessage extends DecodedMessage {
+  /** idKey of a notification's params.requestId (notifications/cancelled). */
+  requestIdKey?: string;
+}
+
+/**
+ * decodeJsonRpc, with each message's summary.id the idKey of its token, and the key of a
+ * notification's params.requestId: what recorded and live messages are compared by.
+ */
+export function decodeKeyed(text: string): { messages: KeyedMessage[]; error?: string } {
+  const d = decodeJsonRpc(text);
+  if (d.error !== undefined) return d;
+  let read: ReturnType<typeof liveIdReader> | undefined;
+  const key = (i: number, path: readonly string[], value: unknown): string | undefined => {
+    // Only a number's token can differ from its parsed value's text: others need no reading.
+    if (typeof value !== 'number') return idText(value);
+    read ??= liveIdReader(text, text.trimStart().startsWith('['), d.messages.length);
+    const at = read(i, path, value);
+    return at ? keyOf(at) : undefined;
+  };
+  return {
+    messages: d.messages.map((m, i): KeyedMessage => {
+      const msg = m.msg;
+      if (!msg) return m;
+      const id = m.summary.id !== undefined ? key(i, ['id'], msg.id) : undefined;
+      const p = m.summary.kind === 'notification' && isObj(msg.params) && 'requestId' in msg.params ? msg.params.requestId : undefined;
+      const requestIdKey = p !== undefined ? key(i, ['params', 'requestId'], p) : undefined;
+      if (id === m.summary.id && requestIdKey === undefined) return m;
+      return { summary: id !== undefined ? { ...m.summary, id } : m.summary, msg, ...(requestIdKey !== undefined ? { requestIdKey } : {}) };
+    }),
+  };
 }
 
 export function newIdMaps(): IdMaps {
@@ -37,9 +90,10 @@ function isObj(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * Reads the live request's ids as written: `at(i, path, value)` is the member at `path` of its
- * i-th message, whose parsed value is `value`. Its text is the value's own JSON text when the body
- * cannot be read so (it was parsed, so it can; kept for a value given without a body).
+ * Reads a request's ids as written (the live one's, or a recorded one's): `at(i, path, value)` is
+ * the member at `path` of its i-th message, whose parsed value is `value`. Its text is the value's
+ * own JSON text when the body cannot be read so (it was parsed, so it can; kept for a value given
+ * without a body).
  */
 export function liveIdReader(body: string | null, batch: boolean, count: number): (i: number, path: readonly string[], value: unknown) => LiveId | undefined {
   const spans = body !== null ? messageSpans(body, batch || count > 1) : undefined;
@@ -53,25 +107,30 @@ export function liveIdReader(body: string | null, batch: boolean, count: number)
   };
 }
 
-/** A place in a recorded message that holds an id the live client chose. */
+/** A place in a recorded message that may hold an id the live client chose. */
 interface Target {
   path: string[];
-  /** Its recorded id (JSON text). */
-  key: string;
-  live: LiveId;
+  /** What JSON.parse read there. */
+  value: unknown;
+  /** Where its key is looked up. */
+  map: Map<string, LiveId>;
 }
 
-/** Where the recorded message `m` holds ids the live client chose, with their live form. */
-function targetsIn(m: unknown, maps: IdMaps): Target[] {
+/**
+ * Where the recorded message `d` may hold ids the live client chose. A response's id is known by
+ * its summary's key; the others are numbers whose key is their token, read only when the text is.
+ */
+function targetsIn(d: DecodedMessage, maps: IdMaps): Target[] {
+  const m = d.msg;
   if (!isObj(m)) return [];
   const out: Target[] = [];
   const add = (path: string[], value: unknown, map: Map<string, LiveId>) => {
-    const key = idText(value);
-    const live = key !== undefined ? map.get(key) : undefined;
-    if (key !== undefined && live) out.push({ path, key, live });
+    const canonical = idText(value);
+    if (canonical === undefined || map.size === 0 || (typeof value !== 'number' && !map.has(canonical))) return;
+    out.push({ path, value, map });
   };
   const isResponse = m.method === undefined && 'id' in m && ('result' in m || 'error' in m);
-  if (isResponse) add(['id'], m.id, maps.ids);
+  if (isResponse && d.summary.id !== undefined && maps.ids.has(d.summary.id)) out.push({ path: ['id'], value: m.id, map: maps.ids });
   const params = isObj(m.params) ? m.params : undefined;
   if (params) {
     if (m.method === 'notifications/progress' && 'progressToken' in params) add(['params', 'progressToken'], params.progressToken, maps.tokens);
@@ -87,12 +146,17 @@ interface Edit extends Span {
   text: string;
 }
 
-/** The token at `at` is the id `key`: the span found is the one the parsed message was read from. */
-function holdsId(t: string, at: Span, key: string): boolean {
+/**
+ * The key of the token at `at` when it is the id `value` (the span found is the one the parsed
+ * message was read from), else undefined.
+ */
+function keyAt(t: string, at: Span, value: unknown): string | undefined {
+  const token = t.slice(at.start, at.end);
   try {
-    return idText(JSON.parse(t.slice(at.start, at.end))) === key;
+    const parsed: unknown = JSON.parse(token);
+    return idText(parsed) === idText(value) ? idKey(token, parsed) : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -102,7 +166,7 @@ function cannotRewrite(what: string): Error {
 
 /** Edits of the JSON text `t` (of these messages) that put the live ids in; [] when it holds them already. */
 function jsonEdits(t: string, messages: readonly DecodedMessage[], batch: boolean, maps: IdMaps): Edit[] {
-  const targets = messages.map((d) => targetsIn(d.msg, maps));
+  const targets = messages.map((d) => targetsIn(d, maps));
   if (targets.every((x) => x.length === 0)) return [];
   const spans = messageSpans(t, batch || messages.length > 1);
   if (!spans || spans.length !== messages.length) throw cannotRewrite('its messages');
@@ -112,8 +176,10 @@ function jsonEdits(t: string, messages: readonly DecodedMessage[], batch: boolea
     const find = memberFinder(t, spans[i]!);
     for (const x of list) {
       const at = find(x.path);
-      if (!at || !holdsId(t, at, x.key)) throw cannotRewrite(x.path.join('.'));
-      if (t.slice(at.start, at.end) !== x.live.text) edits.push({ ...at, text: x.live.text });
+      const key = at ? keyAt(t, at, x.value) : undefined;
+      if (!at || key === undefined) throw cannotRewrite(x.path.join('.'));
+      const live = x.map.get(key);
+      if (live && t.slice(at.start, at.end) !== live.text) edits.push({ ...at, text: live.text });
     }
   });
   return edits;

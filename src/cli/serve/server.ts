@@ -5,11 +5,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createStreamFaults, describeFault, type FaultEffect, type StreamEventInfo } from '../../core/faults/index';
-import { decodeJsonRpc, idText } from '../../core/jsonrpc';
 import type { CaptureRecord, EndHow, Header, HookRecord } from '../../core/record';
 import type { Block, Unit } from './recording';
 import type { Answer, LiveRequest, Pass, Replay } from './replay';
-import { rewriteEvent, rewriteJson, type IdMaps } from './rewrite';
+import { decodeKeyed, keyOf, rewriteEvent, rewriteJson, type IdMaps } from './rewrite';
 
 export interface ServeServerOptions {
   replay: Replay;
@@ -79,7 +78,7 @@ function eventInfo(b: Block, maps: IdMaps): StreamEventInfo {
     messages: b.messages.map((m) => {
       const s = m.summary;
       const live = s.id !== undefined && (s.kind === 'result' || s.kind === 'error') ? maps.ids.get(s.id) : undefined;
-      return { kind: s.kind, ...(s.method !== undefined ? { method: s.method } : {}), ...(s.id !== undefined ? { id: live !== undefined ? (idText(live.value) ?? s.id) : s.id } : {}) };
+      return { kind: s.kind, ...(s.method !== undefined ? { method: s.method } : {}), ...(s.id !== undefined ? { id: live !== undefined ? (keyOf(live) ?? s.id) : s.id } : {}) };
     }),
   };
 }
@@ -193,7 +192,7 @@ export async function startServeServer(o: ServeServerOptions): Promise<ServeServ
         return;
       }
     }
-    const decoded = body ? decodeJsonRpc(body) : undefined;
+    const decoded = body ? decodeKeyed(body) : undefined;
     const headers: Record<string, string | undefined> = {};
     for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
     const live: LiveRequest = {

@@ -11,17 +11,20 @@ import { serve } from './serve-helpers.js';
 
 const URL = 'http://127.0.0.1:4400/mcp';
 
-/** A sessionless capture of one POST per body, each answered with `answers[i]` (SSE text or a JSON body). */
-function capture(exchanges: { body: string; answer: string; sse: boolean }[]): CaptureRecord[] {
+/** A sessionless capture of one POST per body, each answered with `answers[i]` (SSE text or a JSON body; null: 202). */
+function capture(exchanges: { body: string; answer: string | null; sse: boolean }[]): CaptureRecord[] {
   const records: CaptureRecord[] = [];
   let seq = 0;
   const push = (r: Record<string, unknown>) => records.push({ seq: ++seq, src: 'r', t: 1_800_000_000_000 + seq, ...r } as CaptureRecord);
   exchanges.forEach((x, i) => {
     const conn = `c${i}`;
     push({ kind: 'request', conn, transport: 'fetch', method: 'POST', url: URL, headers: [['content-type', 'application/json']], body: x.body });
-    const contentType = x.sse ? 'text/event-stream' : 'application/json';
-    push({ kind: 'response', conn, status: 200, statusText: 'OK', headers: [['content-type', contentType]], url: URL, redirected: false, type: 'basic', capture: x.sse ? 'sse' : 'json' });
-    push({ kind: 'chunk', conn, text: x.answer, bytes: x.answer.length });
+    if (x.answer === null) push({ kind: 'response', conn, status: 202, statusText: 'Accepted', headers: [], url: URL, redirected: false, type: 'basic', capture: 'none' });
+    else {
+      const contentType = x.sse ? 'text/event-stream' : 'application/json';
+      push({ kind: 'response', conn, status: 200, statusText: 'OK', headers: [['content-type', contentType]], url: URL, redirected: false, type: 'basic', capture: x.sse ? 'sse' : 'json' });
+      push({ kind: 'chunk', conn, text: x.answer, bytes: x.answer.length });
+    }
     push({ kind: 'end', conn, how: 'complete' });
   });
   return records;
@@ -65,6 +68,63 @@ describe('serve: ids are spliced into the recorded text', () => {
       const body = await post(s.url, '{"jsonrpc":"2.0","id":9007199254740993,"method":"nothing"}');
       expect(body.startsWith('{"jsonrpc":"2.0","id":9007199254740993,"error":{"code":-32050,')).toBe(true);
       expect(JSON.parse(body).error.message).toContain('this nothing is not in the recording');
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('serve: ids are matched by their text, not their parsed value', () => {
+  // 9007199254740993 and 9007199254740992 are one number once parsed: matched so, one request got
+  // the other's answer, or a live message was taken for another recorded one.
+  const big = 9007199254740993n;
+  const beside = big - 1n;
+
+  it('two recorded requests whose ids differ beyond 2^53: each recorded answer goes out with the live id of its own request', async () => {
+    const recordedBatch = `[{"jsonrpc":"2.0","id":${big},"method":"a"},{"jsonrpc":"2.0","id":${beside},"method":"b"}]`;
+    const answer = `[{"jsonrpc":"2.0","id":${beside},"result":"b"},{"jsonrpc":"2.0","id":${big},"result":"a"}]`;
+    const s = await serve(capture([{ body: recordedBatch, answer, sse: false }]));
+    try {
+      const body = await post(s.url, '[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","id":"2","method":"b"}]');
+      expect(body).toBe('[{"jsonrpc":"2.0","id":"2","result":"b"},{"jsonrpc":"2.0","id":1,"result":"a"}]');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('live ids that differ beyond 2^53: a notifications/cancelled names the request it names', async () => {
+    const call = (id: string | bigint, name: string) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}"}}`;
+    const cancel = (id: string | bigint) => `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":${id}}}`;
+    const s = await serve(
+      capture([
+        { body: call('1', 'a'), answer: '{"jsonrpc":"2.0","id":1,"result":{}}', sse: false },
+        { body: call('2', 'b'), answer: '{"jsonrpc":"2.0","id":2,"result":{}}', sse: false },
+        { body: cancel('1'), answer: null, sse: false },
+      ]),
+    );
+    try {
+      await post(s.url, call(big, 'a'));
+      await post(s.url, call(beside, 'b'));
+      await post(s.url, cancel(big));
+      expect(s.lines[2]).toBe('POST /mcp notifications/cancelled → recorded c2: 202 no body');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("the client's answers to server requests are matched by the id as written, a number and a string apart", async () => {
+    const answer = (id: string | bigint) => `{"jsonrpc":"2.0","id":${id},"result":{}}`;
+    const s = await serve(
+      capture([
+        { body: answer(big), answer: null, sse: false },
+        { body: answer(beside), answer: null, sse: false },
+        { body: answer('"7"'), answer: null, sse: false },
+        { body: answer('7'), answer: null, sse: false },
+      ]),
+    );
+    try {
+      for (const id of [beside, big, 7n, '"7"']) await post(s.url, answer(id));
+      expect(s.lines.map((l) => l.replace(/^POST \/mcp result #(\S+) → recorded (c\d).*$/, '$1 $2'))).toEqual([`${beside} c1`, `${big} c0`, '7 c3', '"7" c2']);
     } finally {
       await s.close();
     }
