@@ -7,7 +7,7 @@ import { decodeJsonRpc } from '../../core/jsonrpc';
 import { headerValue, type CaptureRecord, type EndHow, type Header, type RequestRecord } from '../../core/record';
 import { createSseConnectionParser } from '../../core/sse';
 import type { SseBlock } from '../../core/sse-types';
-import { decodeKeyed, type KeyedMessage } from './rewrite';
+import { decodeKeyed, liveIdReader, type KeyedMessage } from './rewrite';
 
 export interface Block {
   id?: string;
@@ -27,6 +27,8 @@ export interface Unit {
   block?: Block;
   /** The whole JSON body of an application/json response. */
   json?: { messages: KeyedMessage[]; batch: boolean };
+  /** serve's JSON-RPC error in place of a JSON body the capture lost part of (ANSWER_LOST). */
+  lost?: true;
 }
 
 export interface Exchange {
@@ -72,6 +74,9 @@ export interface Exchange {
   /** What the capture does not hold of this exchange. */
   notes: string[];
 }
+
+/** JSON-RPC error code of serve's answer in place of a JSON body the capture lost part of. */
+export const ANSWER_LOST = -32051;
 
 export interface Recording {
   exchanges: Exchange[];
@@ -219,6 +224,48 @@ function unitsOfRun(run: readonly Piece[], text: string, blocks: readonly SseBlo
   return unserved;
 }
 
+/**
+ * Whether the capture lost part of a JSON body: records of its connection lost (a capture gap
+ * naming it, not an import's: that file holds no body at all) between the response and its end,
+ * or a chunk the size cap cut. A loss after the last chunk leaves the body whole when it parses as
+ * an object or array: nothing can follow its closing bracket.
+ */
+function jsonBodyLost(records: readonly CaptureRecord[], text: string): boolean {
+  let started = false;
+  let chunks = 0;
+  let pending = false;
+  for (const r of records) {
+    if (r.kind === 'response') started = true;
+    else if (!started) continue;
+    else if (r.kind === 'end') break;
+    else if (r.kind === 'capture-gap' && r.reason !== 'import') pending = true;
+    else if (r.kind === 'chunk') {
+      if (pending || (r.droppedBytes ?? 0) > 0) return true;
+      chunks++;
+    }
+  }
+  if (!pending) return false;
+  if (chunks === 0) return true;
+  const root = text.trimStart();
+  return !(root.startsWith('{') || root.startsWith('[')) || decodeKeyed(text).error !== undefined;
+}
+
+/**
+ * serve's answer in place of a JSON body the capture lost part of: joined, the text on both sides
+ * of the loss can parse into an answer the server never sent (a string's middle left out). Each
+ * request of the exchange gets an error under its recorded id as written, which the live id then
+ * replaces as in any answer; id null when it had none.
+ */
+function lostJsonUnit(t: number, body: string | null, messages: readonly KeyedMessage[], batch: boolean): Unit {
+  const error = JSON.stringify({ code: ANSWER_LOST, message: 'mcp-stream-inspector serve: the capture lost part of this answer (a capture gap or a chunk its size cap cut); joined, it would be an answer the server never sent' });
+  const written = liveIdReader(body, batch, messages.length);
+  const ids = messages.flatMap((m, i) => (m.summary.kind === 'request' && m.msg ? [written(i, ['id'], m.msg.id)?.text ?? 'null'] : []));
+  const answers = (ids.length > 0 ? ids : ['null']).map((id) => `{"jsonrpc":"2.0","id":${id},"error":${error}}`);
+  const asBatch = batch && ids.length > 0;
+  const text = asBatch ? `[${answers.join(',')}]` : answers[0]!;
+  return { t, text, json: { messages: decodeKeyed(text).messages, batch: asBatch }, lost: true };
+}
+
 /** A native EventSource's events, written back as SSE (the browser kept no raw text). */
 function esUnits(events: { t: number; type: string; data: string; lastEventId: string }[]): Unit[] {
   let cursor = '';
@@ -316,13 +363,24 @@ export function buildRecording(records: readonly CaptureRecord[]): Recording {
     const es = c.records.filter((r) => r.kind === 'es-event');
     let units: Unit[] = [];
     let unserved = 0;
+    const body = req.body;
+    const decoded = body ? decodeKeyed(body) : undefined;
+    const messages = decoded && !decoded.error ? decoded.messages : [];
+    const batch = body !== null && body.trimStart().startsWith('[');
+    let answerLost = false;
     if (res?.kind === 'response') {
       if (es.length > 0) units = esUnits(es.map((e) => ({ ...e, t: e.t - t0 })));
       else if (res.capture === 'sse') ({ units, unserved } = sseUnits(bodyPieces(c.records, t0)));
-      else if (chunks.length > 0) {
+      else {
         const text = chunks.map((ch) => ch.text).join('');
-        const decoded = res.capture === 'json' ? decodeKeyed(text) : undefined;
-        units = [{ t: chunks[chunks.length - 1]!.t - t0, text, ...(decoded && !decoded.error ? { json: { messages: decoded.messages, batch: text.trimStart().startsWith('[') } } : {}) }];
+        const t = (chunks.length > 0 ? chunks[chunks.length - 1]!.t : res.t) - t0;
+        if (res.capture === 'json' && jsonBodyLost(c.records, text)) {
+          answerLost = true;
+          units = [lostJsonUnit(t, body, messages, batch)];
+        } else if (chunks.length > 0) {
+          const json = res.capture === 'json' ? decodeKeyed(text) : undefined;
+          units = [{ t, text, ...(json && !json.error ? { json: { messages: json.messages, batch: text.trimStart().startsWith('[') } } : {}) }];
+        }
       }
       const dropped = chunks.reduce((n, ch) => n + (ch.droppedBytes ?? 0), 0);
       if (dropped > 0) notes.push(`${dropped} bytes were not kept by the capture (event size cap)`);
@@ -330,9 +388,7 @@ export function buildRecording(records: readonly CaptureRecord[]): Recording {
     const gaps = gapConns.get(`${req.src}\u0000${req.conn}`);
     if (gaps) notes.push(gaps.includes('import') ? 'the file holds no body for it' : `the capture lost records of it (${[...new Set(gaps)].join(', ')})`);
     if (unserved > 0) notes.push(`${unserved} characters of events the loss cut are not served (joined, they would make an event the server never sent)`);
-    const body = req.body;
-    const decoded = body ? decodeKeyed(body) : undefined;
-    const messages = decoded && !decoded.error ? decoded.messages : [];
+    if (answerLost) notes.push(`its JSON body is not whole: answered with a JSON-RPC error ${ANSWER_LOST} in its place (joined, it would be an answer the server never sent)`);
     const sessionId = headerValue(req.headers, 'mcp-session-id');
     const responseSessionId = res?.kind === 'response' ? headerValue(res.headers, 'mcp-session-id') : undefined;
     const lastEventId = headerValue(req.headers, 'last-event-id');
@@ -347,7 +403,7 @@ export function buildRecording(records: readonly CaptureRecord[]): Recording {
       requestHeaders: req.headers,
       requestBody: body,
       messages,
-      batch: body !== null && body.trimStart().startsWith('['),
+      batch,
       ...(sessionId !== undefined ? { sessionId } : {}),
       ...(lastEventId !== undefined ? { lastEventId } : {}),
       ...(res?.kind === 'response'
@@ -360,7 +416,7 @@ export function buildRecording(records: readonly CaptureRecord[]): Recording {
       notes,
     });
     absolute.push({ request: req.t, ...(endRec?.kind === 'end' ? { end: endRec.t } : {}) });
-    if (notes.length) warnings.push(`${req.method} ${served} (${req.conn}): ${notes.join('; ')}; served as the capture holds it`);
+    if (notes.length) warnings.push(`${req.method} ${served} (${req.conn}): ${notes.join('; ')}${answerLost ? '' : '; served as the capture holds it'}`);
   }
   markSessionEnds(exchanges, absolute);
   const paths = new Map<string, string>();

@@ -16,7 +16,7 @@
 import { createFaultArming, responseOverride, type ActiveFault, type FaultArming, type FaultSpec, type RequestFacts, type ResponseOverride } from '../../core/faults/index';
 import { paramsKey } from '../../core/faults/presets';
 import { keyOf, liveIdReader, newIdMaps, type IdMaps, type KeyedMessage } from './rewrite';
-import type { Exchange, Recording } from './recording';
+import { ANSWER_LOST, type Exchange, type Recording } from './recording';
 
 export interface LiveRequest {
   httpMethod: string;
@@ -133,7 +133,15 @@ function describeEx(ex: Exchange): string {
   const r = ex.response;
   if (!r) return `recorded ${ex.conn}: no response (the request failed: connection dropped)`;
   const events = ex.units.filter((u) => u.block?.dispatched).length;
-  const body = r.capture === 'sse' ? `SSE, ${events} event${events === 1 ? '' : 's'}` : r.capture === 'json' ? 'JSON' : 'no body';
+  const lost = ex.units.some((u) => u.lost);
+  const body =
+    r.capture === 'sse'
+      ? `SSE, ${events} event${events === 1 ? '' : 's'}`
+      : lost
+        ? `JSON the capture lost part of: answered with JSON-RPC error ${ANSWER_LOST}`
+        : r.capture === 'json'
+          ? 'JSON'
+          : 'no body';
   const end = !ex.end
     ? r.capture === 'none'
       ? ''

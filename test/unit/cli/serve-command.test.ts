@@ -352,6 +352,53 @@ describe('serve: a hostile or broken file does not break it', () => {
     }
   });
 
+  it('a JSON answer the capture lost part of (a capture gap, a chunk the size cap cut) is not served joined: a JSON-RPC error -32051 for each of its requests, with a note and a line', async () => {
+    const url = 'http://127.0.0.1:4312/mcp';
+    let seq = 0;
+    const rec = (r: Record<string, unknown>) => ({ seq: ++seq, src: 'p', t: 1_800_000_000_000 + seq, ...r }) as CaptureRecord;
+    const call = (id: string | number, name: string) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}"}}`;
+    const text = (id: number, s: string) => `{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"${s}"}]}}`;
+    const gap = (conn: string) => rec({ kind: 'capture-gap', lost: 2, conns: [conn], reason: 'buffer-cap' });
+    const exchange = (conn: string, body: string, ...middle: CaptureRecord[]) => [
+      rec({ kind: 'request', conn, transport: 'fetch', method: 'POST', url, headers: [['content-type', 'application/json']], body }),
+      rec({ kind: 'response', conn, status: 200, statusText: 'OK', headers: [['content-type', 'application/json']], url, redirected: false, type: 'basic', capture: 'json' }),
+      ...middle,
+      rec({ kind: 'end', conn, how: 'complete' }),
+    ];
+    const chunk = (conn: string, t: string, droppedBytes?: number) => rec({ kind: 'chunk', conn, text: t, bytes: t.length, ...(droppedBytes ? { droppedBytes } : {}) });
+    // Each joined text parses: a well-formed answer the server never sent ("abc" and "xyz" were not adjacent).
+    const [head, tail] = text(1, 'abc|xyz').split('|') as [string, string];
+    const records = [
+      ...exchange('c1', call(1, 'gap'), chunk('c1', head), gap('c1'), chunk('c1', tail)),
+      ...exchange('c2', call(2, 'cap'), chunk('c2', head.replace('"id":1', '"id":2'), 4000), chunk('c2', tail)),
+      ...exchange('c3', `[${call(3, 'b1')},${call(4, 'b2')}]`, chunk('c3', `[${text(3, 'ok')},${head.replace('"id":1', '"id":4')}`), gap('c3'), chunk('c3', `${tail}]`)),
+      // Lost after a body that is whole: nothing of it can have been lost, it is served.
+      ...exchange('c4', call(5, 'after'), chunk('c4', text(5, 'whole')), gap('c4')),
+      // Nothing of the body is left.
+      ...exchange('c5', call(6, 'none'), gap('c5')),
+    ];
+    const s = await serve(records);
+    try {
+      const post = (body: string) => raw(s.port, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
+      const lost = (id: string) => ({ jsonrpc: '2.0', id: JSON.parse(id) as unknown, error: { code: -32051, message: expect.stringContaining('the capture lost part of this answer') } });
+      const first = await post(call(71, 'gap'));
+      expect(first.status).toBe(200);
+      expect(JSON.parse(first.body)).toEqual(lost('71'));
+      expect(JSON.parse((await post(call(72, 'cap'))).body)).toEqual(lost('72'));
+      const batch = await post(`[${call('"a"', 'b1')},${call('9007199254740993', 'b2')}]`);
+      expect(JSON.parse(batch.body)).toEqual([lost('"a"'), lost('9007199254740993')]);
+      expect(batch.body).toContain('"id":9007199254740993,');
+      expect((await post(call(75, 'after'))).body).toBe(text(75, 'whole'));
+      expect(JSON.parse((await post(call(76, 'none'))).body)).toEqual(lost('76'));
+      expect(s.lines[0]).toBe('POST /mcp tools/call #71 → recorded c1: 200 JSON the capture lost part of: answered with JSON-RPC error -32051');
+      const notes = s.recording.warnings;
+      expect(notes.filter((w) => w.includes('answered with a JSON-RPC error -32051 in its place')).map((w) => w.slice(0, 14))).toEqual(['POST /mcp (c1)', 'POST /mcp (c2)', 'POST /mcp (c3)', 'POST /mcp (c5)']);
+      expect(notes.find((w) => w.startsWith('POST /mcp (c4)'))).toContain('served as the capture holds it');
+    } finally {
+      await s.close();
+    }
+  });
+
   it('bad statuses, header names and values, status texts, deep and __proto__ params: answered or left out, never a crash', async () => {
     const url = 'http://127.0.0.1:4300/mcp';
     const t = 1_800_000_000_000;
