@@ -54,10 +54,10 @@ function files(dir: string): string[] {
   return out.sort();
 }
 
-type Kind = 'next' | 'skip' | 'dup' | 'back' | 'progress-back' | 'same-progress' | 'message' | 'counting' | 'other-token' | 'named' | 'id-only' | 'priming' | 'retry' | 'crlf' | 'comment' | 'no-id' | 'result' | 'zero-lead' | 'odd-id' | 'after-data' | 'two-data' | 'no-space' | 'message-line' | 'bom';
+type Kind = 'next' | 'skip' | 'dup' | 'back' | 'progress-back' | 'same-progress' | 'message' | 'counting' | 'other-token' | 'named' | 'id-only' | 'priming' | 'retry' | 'crlf' | 'comment' | 'no-id' | 'result' | 'zero-lead' | 'odd-id' | 'after-data' | 'two-data' | 'no-space' | 'message-line' | 'massage' | 'bom';
 const kind = fc.oneof(
   { weight: 24, arbitrary: fc.constant<Kind>('next') },
-  ...(['skip', 'dup', 'back', 'progress-back', 'same-progress', 'message', 'counting', 'other-token', 'named', 'id-only', 'priming', 'retry', 'crlf', 'comment', 'no-id', 'result', 'zero-lead', 'odd-id', 'after-data', 'two-data', 'no-space', 'message-line', 'bom'] as const).map((k) => ({ weight: 1, arbitrary: fc.constant<Kind>(k) })),
+  ...(['skip', 'dup', 'back', 'progress-back', 'same-progress', 'message', 'counting', 'other-token', 'named', 'id-only', 'priming', 'retry', 'crlf', 'comment', 'no-id', 'result', 'zero-lead', 'odd-id', 'after-data', 'two-data', 'no-space', 'message-line', 'massage', 'bom'] as const).map((k) => ({ weight: 1, arbitrary: fc.constant<Kind>(k) })),
 );
 type Op = { op: 'events'; kinds: Kind[]; on: number } | { op: 'post' } | { op: 'resume'; back: number; token: boolean } | { op: 'end'; how: 'complete' | 'network-error' } | { op: 'gap' } | { op: 'session' };
 const op: fc.Arbitrary<Op> = fc.oneof(
@@ -198,6 +198,10 @@ function scenario(ops: Op[], style: string, cutPoints: number[], total: boolean)
             break;
           case 'message-line':
             text += `id: ${step(counter + 1)}\nevent: message\ndata: ${JSON.stringify(prog(p(1)))}\n\n`;
+            break;
+          case 'massage':
+            // a named event as long as "message": another type all the same
+            text += `id: ${step(counter + 1)}\nevent: massage\ndata: ${JSON.stringify(prog(p(1)))}\n\n`;
             break;
           case 'bom':
             // a U+FEFF inside the stream is text, not a BOM: an id line that starts with it is no id line

@@ -162,8 +162,9 @@ export function readRun(A: AnalyzerState, st: StreamS, blocks: readonly SseBlock
   return n;
 }
 
-/** "event: message" and its line end: the one event line a run's event may have. */
-const EVENT_LINE = 'event: message\n';
+/** What follows a run event's id: its line end, "data: ", and the one event line it may have before. */
+const ID_DATA = '\ndata: ';
+const ID_EVENT_DATA = '\nevent: message\ndata: ';
 
 /**
  * The same run read straight from the text the stream's SSE reader is fed (its run reader, see
@@ -199,15 +200,11 @@ export function readTextRun(A: AnalyzerState, st: StreamS, text: string, at: num
       if (d < 0 || d > 9) break;
       v = v * 10 + d;
     }
-    if (q === idAt || q - idAt > MAX_DIGITS || text.charCodeAt(idAt) === 48 || v !== counter + 1 || text.charCodeAt(q) !== 10) break;
-    let line = q + 1;
-    if (text.charCodeAt(line) === 101) {
-      if (!text.startsWith(EVENT_LINE, line)) break;
-      line += EVENT_LINE.length;
-    }
-    // "data: " and data the shape reads, ending its line, then the blank line
-    if (text.charCodeAt(line) !== 100 || text.charCodeAt(line + 1) !== 97 || text.charCodeAt(line + 2) !== 116 || text.charCodeAt(line + 3) !== 97 || text.charCodeAt(line + 4) !== 58 || text.charCodeAt(line + 5) !== 32) break;
-    const dataAt = line + 6;
+    if (q === idAt || q - idAt > MAX_DIGITS || text.charCodeAt(idAt) === 48 || v !== counter + 1) break;
+    // the id's line end, an optional "event: message" line and "data: ", compared as one text
+    const mid = text.charCodeAt(q + 1) === 101 ? ID_EVENT_DATA : ID_DATA;
+    if (text.slice(q, q + mid.length) !== mid) break;
+    const dataAt = q + mid.length;
     const p = shape.progressFrom(text, dataAt);
     if (p !== p || (last !== undefined && p <= last)) break;
     const dataEnd = fitEnd;
