@@ -9,12 +9,15 @@
 // counter, its data read by the shape, its progress above the last. The first event that is not
 // goes the usual way, as does everything after it. What the run leaves is what the stages leave
 // (src/core/analysis/event-run.test.ts compares the two on generated streams; the pinned snapshots
-// of the fixtures are the other net).
+// of the fixtures are the other net). Runs are read two ways: from the blocks the SSE reader made
+// (readRun), and straight from the chunk's text as the reader offers it each block start
+// (readTextRun, sse-types.ts SseRunReader), where no string is made per event.
 import type { SseBlock } from '../sse';
 import { parseIdGeneric, type IdGroup, type IdStats, type IntervalSet } from '../ids';
 import type { ProgressShape } from '../progress-shape';
 import { fitEnd } from '../shape/read';
 import type { ReqState, SessionState, StreamS } from './state';
+import { ownRequestWithToken } from './messages';
 import type { AnalyzerState } from './analyzer-state';
 
 /** Decimal digits a counter may have to be read exactly by parseIdGeneric (and here). */
@@ -22,12 +25,6 @@ const MAX_DIGITS = 15;
 
 /** Turned off by the equivalence test, to compare with the stages alone; `read` counts the events runs read. */
 export const RUNS = { on: true, read: 0 };
-
-function ownRequestWithToken(st: StreamS, token: string): ReqState | undefined {
-  const rs = st.root.requests;
-  for (let i = 0; i < rs.length; i++) if (rs[i]!.progressToken === token) return rs[i];
-  return undefined;
-}
 
 /** Whether `id` is `prefix` then `counter` in decimal, unpadded (what parseIdGeneric reads as such). */
 function isId(id: string, prefix: string, counter: number): boolean {

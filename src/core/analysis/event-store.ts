@@ -123,11 +123,7 @@ export class EventStore extends EventList {
     const i = this.length++;
     this.t.push(t);
     this.text.add(i, raw, src, at, id, data, dataAt);
-    this.begunId = id;
-    this.types.set(i, 1);
-    this.flagBits.set(i, F.CursorIsId);
-    this.msgs.addNotification(i, method, token, progress, total);
-    this.shapes.set(i, WITH_ID_SHAPE);
+    this.notification(i, method, token, progress, total);
     return i;
   }
 
@@ -136,12 +132,15 @@ export class EventStore extends EventList {
     const i = this.length++;
     this.t.push(t);
     this.text.addSpan(i, src, at, rawLen, idAt, idLen, dataAt, dataLen);
-    this.begunId = undefined;
+    this.notification(i, method, token, progress, total);
+    return i;
+  }
+
+  private notification(i: number, method: string, token: string, progress: number, total: number | undefined): void {
     this.types.set(i, 1);
     this.flagBits.set(i, F.CursorIsId);
     this.msgs.addNotification(i, method, token, progress, total);
     this.shapes.set(i, WITH_ID_SHAPE);
-    return i;
   }
 
   private shapeOf(ev: SseEvent, literal: EventLiteral): number {

@@ -122,7 +122,8 @@ function onProgress(A: AnalyzerState, st: StreamS, s: SessionState, ev: SseEvent
   }
 }
 
-function ownRequestWithToken(st: StreamS, token: string): ReqState | undefined {
+/** The request of `st`'s chain that gave `token` first (see onMessage). */
+export function ownRequestWithToken(st: StreamS, token: string): ReqState | undefined {
   const rs = st.root.requests;
   for (let i = 0; i < rs.length; i++) if (rs[i]!.progressToken === token) return rs[i];
   return undefined;
