@@ -16,6 +16,7 @@ import { fail, guarded, ok } from './results';
 import * as S from './schemas';
 import { captureView, eventsOf, findRequest, findSession, findStream, findingView, NotFound, requestView, sessionView, streamIdText, streamRef, timelineView } from './views';
 import { DATA_MAX } from './text';
+import { keepHandles } from './handles';
 
 const captureArg = z.string().max(200).optional().describe('capture id from open_capture / list_captures / open_tab; may be left out when one capture is open');
 const cursorArg = z.string().max(400).optional().describe('nextCursor of the previous page');
@@ -32,6 +33,7 @@ export async function captureFor(ctx: McpContext, id: string | undefined): Promi
     c = all[0]!;
   }
   await c.refresh?.();
+  keepHandles(c);
   return c;
 }
 

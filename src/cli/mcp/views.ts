@@ -11,40 +11,31 @@ import { cap, capIds, capMissing, DATA_MAX, IDS_MAX, MESSAGE_MAX, REQUEST_ID_MAX
 import { eventCountAtSnapshot, eventsAtSnapshot } from '../../core/event-access';
 import { parseIdGeneric, type ParsedId } from '../../core/ids/parse';
 import { paginate } from './cursor';
+import { handlesOf, keepHandles } from './handles';
 
 export class NotFound extends Error {}
 
 // ---------------------------------------------------------------- references
 
-export const sessionRef = (snap: AnalysisSnapshot, s: Session) => `s${snap.sessions.indexOf(s) + 1}`;
+export const sessionRef = (snap: AnalysisSnapshot, s: Session) => `s${handlesOf(snap).of.sessions.see(s.key) + 1}`;
 
 /** A session by its short id (s1), its key or its Mcp-Session-Id. */
 export function findSession(snap: AnalysisSnapshot, ref: string): Session {
   const m = /^s(\d+)$/.exec(ref);
-  const s = m ? snap.sessions[Number(m[1]) - 1] : snap.sessions.find((x) => x.key === ref || x.sessionId === ref);
-  if (!s) throw new NotFound(`no session "${cap(ref, 80)}" in this capture (${snap.sessions.length} session(s): s1…s${snap.sessions.length})`);
+  const key = m ? handlesOf(snap).of.sessions.keyAt(Number(m[1]) - 1) : undefined;
+  const s = m ? snap.sessions.find((x) => x.key === key) : snap.sessions.find((x) => x.key === ref || x.sessionId === ref);
+  if (!s) throw new NotFound(`no session "${cap(ref, 80)}" in this capture (${snap.sessions.length} session(s)); list_sessions names them`);
   return s;
 }
 
 // A stream's id is `<capture source>:<connection>`, both the page's text (a hostile page's source
 // made it 60,000 characters: shown cut, it could not be passed back). Each stream also has a
-// handle, st1…, its place in the capture's streams: short, and never a real id (those hold a ':').
-const streamOrders = new WeakMap<AnalysisSnapshot, { ids: string[]; at: Map<string, number> }>();
-
-function streamOrder(snap: AnalysisSnapshot) {
-  let o = streamOrders.get(snap);
-  if (!o) {
-    const ids = Object.keys(snap.streams);
-    o = { ids, at: new Map(ids.map((id, i) => [id, i])) };
-    streamOrders.set(snap, o);
-  }
-  return o;
-}
+// handle, st1… (handles.ts): short, and never a real id (those hold a ':').
 
 /** The handle of a stream (st1…), null for an id the capture has no stream for. */
 export function streamRef(snap: AnalysisSnapshot, id: string): string | null {
-  const i = streamOrder(snap).at.get(id);
-  return i === undefined ? null : `st${i + 1}`;
+  const n = snap.streams[id] === undefined ? undefined : handlesOf(snap).of.streams.numberOf(id);
+  return n === undefined ? null : `st${n + 1}`;
 }
 
 export const streamIdText = (id: string) => cap(id, STREAM_ID_MAX);
@@ -52,7 +43,7 @@ export const streamIdText = (id: string) => cap(id, STREAM_ID_MAX);
 /** A stream by its handle (st1) or its whole id. */
 export function findStream(snap: AnalysisSnapshot, ref: string): Stream {
   const m = /^st(\d+)$/.exec(ref);
-  const s = m ? snap.streams[streamOrder(snap).ids[Number(m[1]) - 1] ?? ''] : snap.streams[ref];
+  const s = m ? snap.streams[handlesOf(snap).of.streams.keyAt(Number(m[1]) - 1) ?? ''] : snap.streams[ref];
   if (!s) throw new NotFound(`no stream "${cap(ref, 80)}" in this capture; get_timeline lists a session's streams with their handles (st1…)`);
   return s;
 }
@@ -103,7 +94,7 @@ export function findingView(snap: AnalysisSnapshot, f: Finding) {
   const s = snap.sessions.find((x) => x.key === f.sessionKey);
   const ids = capIds(f.eventIds);
   return {
-    finding: `f${snap.findings.indexOf(f)}`,
+    finding: `f${handlesOf(snap).findings.get(f) ?? -1}`,
     code: f.code,
     severity: f.severity,
     session: s ? sessionRef(snap, s) : null,
@@ -155,7 +146,7 @@ export function sessionView(snap: AnalysisSnapshot, s: Session) {
 export type SessionView = ReturnType<typeof sessionView>;
 
 export function captureView(c: Capture) {
-  const snap = c.snapshot();
+  const snap = keepHandles(c);
   const sorted = sortFindings(snap.findings);
   const count = (sev: string) => snap.findings.filter((f) => f.severity === sev).length;
   return {

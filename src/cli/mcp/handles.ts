@@ -1,0 +1,103 @@
+// Handles (s1 a session, st2 a stream, f0 a finding): short names an agent reads in one answer and
+// passes back in a later call. A live tab's snapshot changes between those calls (a stream whose
+// initialize was answered late is listed among earlier ones, a finding decided later sorts before
+// others, a navigation starts the analysis anew), so a handle is the number its object got when
+// the capture first showed it, kept for the capture's life: a handle given out names the same
+// object or none. A file's one snapshot numbers its objects in its own order, as always.
+import type { AnalysisSnapshot, Finding } from '../../core/model';
+import type { Capture } from './captures';
+
+/** Numbers given to keys in the order first seen, never given again. */
+class Numbering {
+  private readonly keys: string[] = [];
+  private readonly at = new Map<string, number>();
+
+  /** The number of `key`, given now when it has none. */
+  see(key: string): number {
+    let n = this.at.get(key);
+    if (n === undefined) {
+      n = this.keys.length;
+      this.keys.push(key);
+      this.at.set(key, n);
+    }
+    return n;
+  }
+
+  numberOf(key: string): number | undefined {
+    return this.at.get(key);
+  }
+
+  keyAt(n: number): string | undefined {
+    return Number.isSafeInteger(n) && n >= 0 ? this.keys[n] : undefined;
+  }
+}
+
+/** The numbering of one capture, for its life. */
+class CaptureNumbering {
+  readonly sessions = new Numbering();
+  readonly streams = new Numbering();
+  readonly findings = new Numbering();
+  /**
+   * Page texts (session keys, stream ids, request ids: 60,000 characters seen) as small numbers,
+   * so a finding's key stays short.
+   */
+  private readonly texts = new Numbering();
+
+  private text(s: string | undefined): string {
+    return s === undefined ? '' : String(this.texts.see(s));
+  }
+
+  /**
+   * A finding has no id: what it is about (code, session, stream, request, the event it is
+   * anchored at) names it while it grows (a pending gap decided, more ids missing), and the
+   * occurrence among findings about the same tells two such apart.
+   */
+  private findingKeys(snap: AnalysisSnapshot): string[] {
+    const seen = new Map<string, number>();
+    return snap.findings.map((f) => {
+      const about = `${f.code}|${this.text(f.sessionKey)}|${this.text(f.streamId)}|${this.text(f.requestId)}|${f.eventIndex ?? ''}`;
+      const n = (seen.get(about) ?? 0) + 1;
+      seen.set(about, n);
+      return `${about}#${n}`;
+    });
+  }
+
+  /** Numbers the objects of `snap` not seen before, in the snapshot's order. */
+  see(snap: AnalysisSnapshot): SnapshotHandles {
+    for (const s of snap.sessions) this.sessions.see(s.key);
+    for (const id of Object.keys(snap.streams)) this.streams.see(id);
+    const keys = this.findingKeys(snap);
+    const findings = new Map<Finding, number>();
+    snap.findings.forEach((f, i) => findings.set(f, this.findings.see(keys[i]!)));
+    return { of: this, findings };
+  }
+}
+
+/** The numbering a snapshot's answers use, with its findings' numbers (a finding is known by its object). */
+export interface SnapshotHandles {
+  of: CaptureNumbering;
+  findings: ReadonlyMap<Finding, number>;
+}
+
+const ofCapture = new WeakMap<Capture, CaptureNumbering>();
+const ofSnapshot = new WeakMap<AnalysisSnapshot, SnapshotHandles>();
+
+/**
+ * The capture's current snapshot, its objects numbered in the capture's numbering. Every tool
+ * reads a capture through this (captureFor, captureView), so a snapshot a live capture took since
+ * the last call is numbered before any answer names its objects.
+ */
+export function keepHandles(c: Capture): AnalysisSnapshot {
+  const snap = c.snapshot();
+  let n = ofCapture.get(c);
+  if (!n) ofCapture.set(c, (n = new CaptureNumbering()));
+  if (ofSnapshot.get(snap)?.of !== n) ofSnapshot.set(snap, n.see(snap));
+  return snap;
+}
+
+/** The handles of a snapshot: its capture's, or (a snapshot no capture gave) its own order. */
+export function handlesOf(snap: AnalysisSnapshot): SnapshotHandles {
+  let h = ofSnapshot.get(snap);
+  if (!h) ofSnapshot.set(snap, (h = new CaptureNumbering().see(snap)));
+  return h;
+}
