@@ -1,10 +1,10 @@
-// Handles (s1 a session, st2 a stream, f0 a finding): short names an agent reads in one answer and
+// Handles (s1 a session, st2 a stream, rq3 a request, f0 a finding): short names an agent reads in one answer and
 // passes back in a later call. A live tab's snapshot changes between those calls (a stream whose
 // initialize was answered late is listed among earlier ones, a finding decided later sorts before
 // others, a navigation starts the analysis anew), so a handle is the number its object got when
 // the capture first showed it, kept for the capture's life: a handle given out names the same
 // object or none. A file's one snapshot numbers its objects in its own order, as always.
-import type { AnalysisSnapshot, Finding } from '../../core/model';
+import type { AnalysisSnapshot, Finding, RequestInfo, Session } from '../../core/model';
 import type { Capture } from './captures';
 
 /** Numbers given to keys in the order first seen, never given again. */
@@ -37,6 +37,7 @@ class CaptureNumbering {
   readonly sessions = new Numbering();
   readonly streams = new Numbering();
   readonly findings = new Numbering();
+  readonly requests = new Numbering();
   /**
    * Page texts (session keys, stream ids, request ids: 60,000 characters seen) as small numbers,
    * so a finding's key stays short.
@@ -62,21 +63,42 @@ class CaptureNumbering {
     });
   }
 
+  /**
+   * A request is its session's, sent on one stream with one id; a client that sends an id again
+   * on the same stream (a batch) makes the occurrence part of it.
+   */
+  private seeRequests(snap: AnalysisSnapshot, h: SnapshotHandles): void {
+    for (const s of snap.sessions) {
+      const seen = new Map<string, number>();
+      for (const r of snap.requests[s.key] ?? []) {
+        const about = `${this.text(s.key)}|${this.text(r.streamId)}|${this.text(r.id)}`;
+        const k = (seen.get(about) ?? 0) + 1;
+        seen.set(about, k);
+        const n = this.requests.see(`${about}#${k}`);
+        h.requests.set(r, n);
+        h.requestAt.set(n, { session: s, request: r });
+      }
+    }
+  }
+
   /** Numbers the objects of `snap` not seen before, in the snapshot's order. */
   see(snap: AnalysisSnapshot): SnapshotHandles {
     for (const s of snap.sessions) this.sessions.see(s.key);
     for (const id of Object.keys(snap.streams)) this.streams.see(id);
+    const h: SnapshotHandles = { of: this, findings: new Map(), requests: new Map(), requestAt: new Map() };
     const keys = this.findingKeys(snap);
-    const findings = new Map<Finding, number>();
-    snap.findings.forEach((f, i) => findings.set(f, this.findings.see(keys[i]!)));
-    return { of: this, findings };
+    snap.findings.forEach((f, i) => h.findings.set(f, this.findings.see(keys[i]!)));
+    this.seeRequests(snap, h);
+    return h;
   }
 }
 
-/** The numbering a snapshot's answers use, with its findings' numbers (a finding is known by its object). */
+/** The numbering a snapshot's answers use, with the numbers of its findings and requests (known by their objects). */
 export interface SnapshotHandles {
   of: CaptureNumbering;
-  findings: ReadonlyMap<Finding, number>;
+  findings: Map<Finding, number>;
+  requests: Map<RequestInfo, number>;
+  requestAt: Map<number, { session: Session; request: RequestInfo }>;
 }
 
 const ofCapture = new WeakMap<Capture, CaptureNumbering>();

@@ -9,6 +9,7 @@ const nstr = z.string().nullable();
 const streamHandle = z.string().describe('short handle of the stream (st1…), which get_events takes');
 const streamIdCut = z.string().describe('the stream id, cut to 200 characters saying how much (get_events takes the handle)');
 const moreIds = z.number().optional().describe('how many more ids the list left out');
+const requestHandle = z.string().describe('short handle of the request (rq1…), which get_request takes: an id over 200 characters is shown cut, its handle always works');
 
 export const finding = z.object({
   finding: str.describe('short id of the finding in this capture (f0, f1…)'),
@@ -16,6 +17,7 @@ export const finding = z.object({
   severity: sev,
   session: nstr,
   requestId: nstr.describe('JSON text of the JSON-RPC id (1 and "1" differ)'),
+  request: requestHandle.nullable(),
   stream: streamHandle.nullable(),
   streamId: streamIdCut.nullable(),
   eventIds: z.array(str),
@@ -101,6 +103,7 @@ export const timeline = z.object({
       moreResumedBy: moreIds,
       requestIds: z.array(str),
       moreRequestIds: moreIds,
+      requests: z.array(requestHandle.nullable()).describe('the handles of the requests in requestIds, in its order (null for an id the analysis holds no request for)'),
       endReason: nstr,
     }),
   ),
@@ -145,6 +148,7 @@ export const eventList = z.object({
 export const request = z.object({
   capture: str,
   session: str,
+  request: requestHandle.nullable(),
   requestId: str,
   name: str,
   method: str,

@@ -14,7 +14,7 @@ import { explainCode, isFindingCode, notAFindingCode } from './explain';
 import { confine, PathRefused } from './paths';
 import { fail, guarded, ok } from './results';
 import * as S from './schemas';
-import { captureView, eventsOf, findRequest, findSession, findStream, findingView, NotFound, requestView, sessionView, streamIdText, streamRef, timelineView } from './views';
+import { captureView, eventsOf, findingsAbout, findRequest, findSession, findStream, findingView, NotFound, requestView, sessionView, streamIdText, streamRef, timelineView } from './views';
 import { DATA_MAX } from './text';
 import { keepHandles } from './handles';
 
@@ -123,7 +123,7 @@ export function registerFileTools(server: McpServer, ctx: McpContext): void {
         session: z.string().max(2000).optional(),
         code: z.string().max(64).optional().describe('e.g. lossy-result-accepted, replay-gap'),
         severity: z.enum(['error', 'warning', 'info']).optional().describe('this severity and worse'),
-        request: z.string().max(200).optional().describe('JSON-RPC id of a request, e.g. 2'),
+        request: z.string().max(200).optional().describe('a request: its handle (rq1…) or its JSON-RPC id, e.g. 2'),
         cursor: cursorArg,
         limit: limitArg,
       }),
@@ -136,6 +136,7 @@ export function registerFileTools(server: McpServer, ctx: McpContext): void {
         const snap = c.snapshot();
         if (code !== undefined && !isFindingCode(code)) return fail(notAFindingCode(code));
         const key = session !== undefined ? findSession(snap, session).key : undefined;
+        const about = request !== undefined ? findingsAbout(snap, request) : () => true;
         const min = severity === undefined ? 0 : { info: 0, warning: 1, error: 2 }[severity];
         const rank = { info: 0, warning: 1, error: 2 } as const;
         const fs = sortFindings(snap.findings).filter(
@@ -143,7 +144,7 @@ export function registerFileTools(server: McpServer, ctx: McpContext): void {
             (key === undefined || f.sessionKey === key) &&
             (code === undefined || f.code === code) &&
             rank[f.severity] >= min &&
-            (request === undefined || f.requestId === request || f.requestId === JSON.stringify(request) || (f.relatedRequestIds ?? []).includes(request)),
+            about(f),
         );
         const page = paginate(fs, { t: 'findings', c: c.id, session, code, severity, request }, cursor, limit);
         return ok({ capture: c.id, findings: page.items.map((f) => findingView(snap, f)), total: page.total, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
@@ -185,12 +186,12 @@ export function registerFileTools(server: McpServer, ctx: McpContext): void {
     {
       title: 'A request, its verdict and what to do',
       description:
-        "One JSON-RPC request (e.g. a tools/call) by its id: the verdict on its result (complete, complete-unverified, lossy, incomplete, pending) in words, the event ids it lost, how many notifications it accumulated, its findings and what to do about each (from the finding's documentation).",
+        "One JSON-RPC request (e.g. a tools/call) by its id or its handle (rq1…, given beside request ids by get_timeline, a finding and this tool; an id over 200 characters is shown cut and only its handle names it; a string id written with its quotes, as its JSON text, is never read as a handle): the verdict on its result (complete, complete-unverified, lossy, incomplete, pending) in words, the event ids it lost, how many notifications it accumulated, its findings and what to do about each (from the finding's documentation).",
       inputSchema: z.object({
         capture: captureArg,
-        request: z.string().max(200).describe('JSON-RPC id, e.g. 2'),
+        request: z.string().max(200).describe('its handle (rq1…) or its JSON-RPC id, e.g. 2'),
         session: z.string().max(2000).optional().describe('needed when several sessions use this id'),
-        stream: z.string().max(300).optional().describe('the handle (st1…) of the stream that sent it: needed when the client used the id twice'),
+        stream: z.string().max(300).optional().describe('the handle (st1…) of the stream that sent it: one way to pick among requests of one id (their handles are another)'),
       }),
       outputSchema: S.request,
       annotations: READ_ONLY,

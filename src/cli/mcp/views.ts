@@ -53,21 +53,46 @@ function idMatches(r: RequestInfo, want: string): boolean {
   return r.id === want || r.id === JSON.stringify(want);
 }
 
-/** Where requests of one id were sent, to choose with "stream"; nothing to choose when one POST sent them all. */
+/** The handle of a request (rq1…), null for one the capture does not hold. */
+export function requestRef(snap: AnalysisSnapshot, r: RequestInfo | null): string | null {
+  const n = r ? handlesOf(snap).requests.get(r) : undefined;
+  return n === undefined ? null : `rq${n + 1}`;
+}
+
+/** Where requests of one id were sent, to choose with "stream", and their handles, which always tell them apart. */
 function sentOn(snap: AnalysisSnapshot, hits: readonly { request: RequestInfo }[]): string {
   const streams = [...new Set(hits.map((h) => h.request.streamId))];
-  if (streams.length < hits.length) return ', some in one POST: get_timeline lists each stream\'s request ids';
-  return `, sent on streams ${streams.map((id) => streamRef(snap, id) ?? cap(id, 80)).join(', ')}: say which with "stream"`;
+  const handles = `; or pass one's handle as request: ${hits.map((h) => requestRef(snap, h.request)).join(', ')}`;
+  if (streams.length < hits.length) return `, some in one POST${handles}`;
+  return `, sent on streams ${streams.map((id) => streamRef(snap, id) ?? cap(id, 80)).join(', ')}: say which with "stream"${handles}`;
+}
+
+type RequestHit = { session: Session; request: RequestInfo };
+
+/**
+ * A request by its handle (rq1…): a JSON-RPC id longer than the 200 characters get_request takes
+ * (the page's text) has no other name. A handle is never a request's JSON text (a string id's is
+ * quoted: "\"rq1\""), so it goes first, as the exact JSON text does over the bare string below.
+ */
+function requestByHandle(snap: AnalysisSnapshot, ref: string, session: string | undefined, stream: string | undefined): RequestHit | undefined {
+  const m = /^rq(\d+)$/.exec(ref);
+  const hit = m ? handlesOf(snap).requestAt.get(Number(m[1]) - 1) : undefined;
+  if (!hit) return undefined;
+  if (session !== undefined && findSession(snap, session) !== hit.session) throw new NotFound(`request ${ref} is in session ${sessionRef(snap, hit.session)}, not in ${cap(session, 80)}`);
+  if (stream !== undefined && findStream(snap, stream).id !== hit.request.streamId) throw new NotFound(`request ${ref} was sent on stream ${streamRef(snap, hit.request.streamId) ?? '?'}, not on ${cap(stream, 80)}`);
+  return hit;
 }
 
 /**
- * A request by its id, in `session` when given, on `stream` (a handle or an id) when given: the
- * one way to name each of two requests a client sent with the same id.
+ * A request by its handle or its id, in `session` when given, on `stream` (a handle or an id)
+ * when given: the one way to name each of two requests a client sent with the same id.
  */
-export function findRequest(snap: AnalysisSnapshot, ref: string, session: string | undefined, stream?: string): { session: Session; request: RequestInfo } {
+export function findRequest(snap: AnalysisSnapshot, ref: string, session: string | undefined, stream?: string): RequestHit {
+  const byHandle = requestByHandle(snap, ref, session, stream);
+  if (byHandle) return byHandle;
   const sessions = session !== undefined ? [findSession(snap, session)] : snap.sessions;
   const on = stream !== undefined ? findStream(snap, stream).id : undefined;
-  const hits: { session: Session; request: RequestInfo }[] = [];
+  const hits: RequestHit[] = [];
   for (const s of sessions) for (const r of snap.requests[s.key] ?? []) if (idMatches(r, ref) && (on === undefined || r.streamId === on)) hits.push({ session: s, request: r });
   if (hits.length === 0) throw new NotFound(`no request with id ${cap(ref, 80)}${session !== undefined ? ` in session ${cap(session, 80)}` : ''}${stream !== undefined ? ` on stream ${cap(stream, 80)}` : ''}`);
   // `2` names the number 2 and the string "2": the id written exactly as the request's JSON text
@@ -85,6 +110,29 @@ export function findRequest(snap: AnalysisSnapshot, ref: string, session: string
   return pick[0]!;
 }
 
+/**
+ * The request a finding is about: the one of its session with its id, or among several (the id
+ * used again) the one sent or answered on the finding's stream; null when that leaves several.
+ */
+export function requestOf(snap: AnalysisSnapshot, f: Finding): RequestInfo | null {
+  if (f.requestId === undefined) return null;
+  const same = (snap.requests[f.sessionKey] ?? []).filter((r) => r.id === f.requestId);
+  const pick = same.length > 1 ? same.filter((r) => r.streamId === f.streamId || r.responseStreamId === f.streamId) : same;
+  return pick.length === 1 ? pick[0]! : null;
+}
+
+/**
+ * list_findings' request filter. A handle names one request: the findings get_request lists for
+ * it. An id, as the client may write it: the findings about that id or naming it as related.
+ */
+export function findingsAbout(snap: AnalysisSnapshot, ref: string): (f: Finding) => boolean {
+  const hit = requestByHandle(snap, ref, undefined, undefined);
+  if (!hit) return (f) => f.requestId === ref || f.requestId === JSON.stringify(ref) || (f.relatedRequestIds ?? []).includes(ref);
+  const key = hit.session.key;
+  const of = new Set(findingsOfRequest(snap.findings.filter((f) => f.sessionKey === key), hit.request, snap.requests[key] ?? []));
+  return (f) => of.has(f);
+}
+
 // ---------------------------------------------------------------- pieces
 
 /** Request ids as get_request takes them: whole up to its 200 characters (cut to 80, an id of 100 could not be passed back). */
@@ -99,6 +147,7 @@ export function findingView(snap: AnalysisSnapshot, f: Finding) {
     severity: f.severity,
     session: s ? sessionRef(snap, s) : null,
     requestId: f.requestId !== undefined ? cap(f.requestId, REQUEST_ID_MAX) : null,
+    request: requestRef(snap, requestOf(snap, f)),
     stream: f.streamId !== undefined ? streamRef(snap, f.streamId) : null,
     streamId: f.streamId !== undefined ? streamIdText(f.streamId) : null,
     eventIds: ids.ids,
@@ -181,6 +230,28 @@ function pageFilter(all: readonly Stream[], shown: readonly Stream[]) {
 }
 
 /**
+ * The handles of the requests a stream sent, beside its request ids (as far as they are listed):
+ * the k-th time an id is listed, the k-th request of the session sent on it with that id.
+ */
+function sentHandles(snap: AnalysisSnapshot, s: Session): (x: Stream) => (string | null)[] {
+  const byStream = new Map<string, RequestInfo[]>();
+  for (const r of snap.requests[s.key] ?? []) {
+    let l = byStream.get(r.streamId);
+    if (!l) byStream.set(r.streamId, (l = []));
+    l.push(r);
+  }
+  return (x) => {
+    const sent = byStream.get(x.id) ?? [];
+    const used = new Set<RequestInfo>();
+    return x.requestIds.slice(0, IDS_MAX).map((id) => {
+      const r = sent.find((q) => q.id === id && !used.has(q));
+      if (r) used.add(r);
+      return requestRef(snap, r ?? null);
+    });
+  };
+}
+
+/**
  * One page of a session's timeline: the session's streams in its order (a capture of 3,000 tool
  * calls made the whole timeline 800 KB, more than an agent's context), each chain, link,
  * subscription, gap and fault on the page of the stream it starts at. Times stay relative to the
@@ -194,6 +265,7 @@ export function timelineView(snap: AnalysisSnapshot, s: Session, cursor?: string
   const t0 = Math.min(...all.map((x) => x.start), Infinity);
   const rel = (t: number | undefined) => (t === undefined || !Number.isFinite(t0) ? null : Math.round(t - t0));
   const gaps = snap.findings.filter((f) => f.sessionKey === s.key && (f.code === 'replay-gap' || f.code === 'live-gap' || f.code === 'capture-gap') && onPage(f.streamId));
+  const handlesSent = sentHandles(snap, s);
   return {
     session: sessionRef(snap, s),
     title: cap(sessionTitle(s), URL_MAX),
@@ -224,6 +296,7 @@ export function timelineView(snap: AnalysisSnapshot, s: Session, cursor?: string
         ...(resumedBy.more ? { moreResumedBy: resumedBy.more } : {}),
         requestIds: requestIds.ids,
         ...(requestIds.more ? { moreRequestIds: requestIds.more } : {}),
+        requests: handlesSent(x),
         endReason: x.endReason !== undefined ? cap(x.endReason, 300) : null,
       };
     }),
@@ -358,6 +431,7 @@ export function requestView(snap: AnalysisSnapshot, s: Session, r: RequestInfo) 
   const p = r.params as { name?: unknown } | undefined;
   return {
     session: sessionRef(snap, s),
+    request: requestRef(snap, r),
     requestId: cap(r.id, REQUEST_ID_MAX),
     name: cap(requestName(r), 200),
     method: cap(r.method, 120),
