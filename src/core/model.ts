@@ -64,6 +64,12 @@ export interface IdScheme {
   evidence: string;
   /** Set when the user overrode inference for this origin. */
   override?: string;
+  /**
+   * The analysis reads the fixed-width field ending the session's ids as a hexadecimal counter
+   * (parseIdHex): an id of the session holds a digit a–f there. Whatever compares the session's
+   * ids (a range of them) reads them so too.
+   */
+  hex?: true;
 }
 
 

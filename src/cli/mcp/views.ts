@@ -9,7 +9,7 @@ import { adviceFor } from './explain';
 import type { Capture } from './captures';
 import { cap, capIds, capMissing, DATA_MAX, IDS_MAX, MESSAGE_MAX, REQUEST_ID_MAX, STREAM_ID_MAX, URL_MAX } from './text';
 import { eventCountAtSnapshot, eventsAtSnapshot } from '../../core/event-access';
-import { parseIdGeneric, type ParsedId } from '../../core/ids/parse';
+import { parseIdGeneric, parseIdHex, type ParsedId } from '../../core/ids/parse';
 import { paginate } from './cursor';
 import { handlesOf, keepHandles } from './handles';
 
@@ -370,16 +370,21 @@ function eventView(e: SseEvent, dataMax: number) {
 }
 export type EventView = ReturnType<typeof eventView>;
 
-/** An id's prefix and counter as the core reads them, undefined when it holds no counter. */
-const counterOf = (id: string | undefined): ParsedId | undefined => (id === undefined ? undefined : (parseIdGeneric(id) ?? undefined));
+/** How ids are read into a prefix and a counter: one of the core's parsers. */
+export type IdReader = (id: string) => ParsedId | null;
 
 /**
- * The events of a stream between two event ids (inclusive): by their counter when the session's
- * ids are counters (`counters`: its scheme is contiguous or sparse) and both bounds and the events
- * hold one under the same prefix as the core reads them (parseIdGeneric: 17 digits are no
- * counter, a counter padded to 20 digits is one), else from the first event with id `from` to the first with id
- * `to` (an opaque id, a UUID, ends in digits that count nothing).
+ * How the analysis reads the ids of `session`, for a range of them: counters only where its
+ * scheme is contiguous or sparse, in base 16 where the analysis reads them so (IdScheme.hex:
+ * Cloudflare's `…000a`), else as parseIdGeneric does (17 digits are no counter, a counter padded
+ * to 20 digits is one); null where ids count nothing (opaque: a UUID ends in digits by chance).
  */
+export function idReaderOf(session: Session | undefined): IdReader | null {
+  const scheme = session?.idScheme;
+  if (scheme?.kind !== 'contiguous' && scheme?.kind !== 'sparse') return null;
+  return scheme.hex ? parseIdHex : parseIdGeneric;
+}
+
 function notOnStream(id: string, all: readonly { id?: string }[], beforeFrom: boolean): string {
   if (beforeFrom) return `event ${cap(id, 80)} comes before fromId on this stream: toId must come after it`;
   const ids = all.map((e) => e.id).filter((x): x is string => x !== undefined);
@@ -387,14 +392,20 @@ function notOnStream(id: string, all: readonly { id?: string }[], beforeFrom: bo
   return `no event with id ${cap(id, 80)} on this stream (ids are compared as text here: they are not counters): ${span}`;
 }
 
-export function eventsOf(s: Stream, from: string | undefined, to: string | undefined, dataMax = DATA_MAX, counters = true): EventView[] {
+/**
+ * The events of a stream between two event ids (inclusive): by their counter when `read` (see
+ * idReaderOf) finds one in both bounds under the same prefix, each event's id read the same way,
+ * else from the first event with id `from` to the first with id `to`.
+ */
+export function eventsOf(s: Stream, from: string | undefined, to: string | undefined, dataMax = DATA_MAX, read: IdReader | null = parseIdGeneric): EventView[] {
   const all = eventsAtSnapshot(s);
   let sel = all;
   if (from !== undefined || to !== undefined) {
+    const counterOf = (id: string | undefined) => (id === undefined || !read ? undefined : (read(id) ?? undefined));
     const a = counterOf(from);
     const b = counterOf(to);
     const prefix = a?.prefix ?? b?.prefix;
-    if (counters && (from === undefined || a !== undefined) && (to === undefined || b !== undefined) && (a === undefined || b === undefined || a.prefix === b.prefix)) {
+    if (read && (from === undefined || a !== undefined) && (to === undefined || b !== undefined) && (a === undefined || b === undefined || a.prefix === b.prefix)) {
       sel = all.filter((e) => {
         const c = counterOf(e.id);
         return c !== undefined && c.prefix === prefix && (a === undefined || c.counter >= a.counter) && (b === undefined || c.counter <= b.counter);

@@ -2,7 +2,8 @@
 // wrote as a number and as a string, and an id it used twice.
 import { describe, expect, it } from 'vitest';
 import { analyzeRecords } from '../../../src/core/analyzer';
-import { eventsOf, findingView, findRequest, findStream, requestView, timelineView } from '../../../src/cli/mcp/views';
+import { eventsOf, findingView, findRequest, findStream, idReaderOf, requestView, timelineView } from '../../../src/cli/mcp/views';
+import { parseIdGeneric } from '../../../src/core/ids/parse';
 import { MISSING_MAX, STREAM_ID_MAX } from '../../../src/cli/mcp/text';
 import { diffView } from '../../../src/cli/mcp/tools-diff';
 import { diffSnapshots } from '../../../src/core/diff/index';
@@ -56,9 +57,9 @@ describe('eventsOf (get_events fromId / toId)', () => {
     for (const st of Object.values(snap.streams)) {
       const ids = st.events.map((e) => e.id).filter((x): x is string => x !== undefined);
       if (ids.length < 2) continue;
-      const kind = snap.sessions.find((x) => x.streamIds.includes(st.id))!.idScheme.kind;
-      expect(kind).toBe('opaque');
-      const got = eventsOf(st, ids[0], ids.at(-1), 200, kind === 'contiguous' || kind === 'sparse').map((e) => e.id);
+      const session = snap.sessions.find((x) => x.streamIds.includes(st.id))!;
+      expect(session.idScheme.kind).toBe('opaque');
+      const got = eventsOf(st, ids[0], ids.at(-1), 200, idReaderOf(session)).map((e) => e.id);
       // before: compared by the digits the UUIDs end in ([] or the wrong events)
       expect(got).toEqual(st.events.map((e) => e.id));
       checked++;
@@ -71,10 +72,10 @@ describe('eventsOf (get_events fromId / toId)', () => {
     const st = Object.values(snap.streams).find((x) => x.events.filter((e) => e.id !== undefined).length >= 2)!;
     const ids = st.events.map((e) => e.id).filter((x): x is string => x !== undefined);
     // before: [] — "no events there", for a typo or an id of another stream
-    expect(() => eventsOf(st, 'not-an-id', undefined, 200, false)).toThrow(`no event with id not-an-id on this stream (ids are compared as text here: they are not counters): its ids run from ${ids[0]} to ${ids.at(-1)}`);
-    expect(() => eventsOf(st, undefined, 'nope', 200, false)).toThrow(/no event with id nope/);
-    expect(() => eventsOf(st, ids.at(-1), ids[0], 200, false)).toThrow(/comes before fromId on this stream/);
-    expect(eventsOf(st, ids[0], ids[0], 200, false).map((e) => e.id)).toEqual([ids[0]]);
+    expect(() => eventsOf(st, 'not-an-id', undefined, 200, null)).toThrow(`no event with id not-an-id on this stream (ids are compared as text here: they are not counters): its ids run from ${ids[0]} to ${ids.at(-1)}`);
+    expect(() => eventsOf(st, undefined, 'nope', 200, null)).toThrow(/no event with id nope/);
+    expect(() => eventsOf(st, ids.at(-1), ids[0], 200, null)).toThrow(/comes before fromId on this stream/);
+    expect(eventsOf(st, ids[0], ids[0], 200, null).map((e) => e.id)).toEqual([ids[0]]);
   });
 });
 
@@ -109,15 +110,15 @@ describe('eventsOf reads counters as the core does (parseIdGeneric)', () => {
   it('an id of 17 digits is no counter: from it, the events that follow it in the stream', () => {
     const st = stream(['1', '2', '99999999999999999', '3', '4']);
     // before: its last 15 digits were read as a counter under the prefix "99" (only itself matched)
-    expect(eventsOf(st, '99999999999999999', undefined, 200, true).map((e) => e.id)).toEqual(['99999999999999999', '3', '4']);
+    expect(eventsOf(st, '99999999999999999', undefined, 200, parseIdGeneric).map((e) => e.id)).toEqual(['99999999999999999', '3', '4']);
   });
 
   it('a counter zero-padded to 20 digits is the counter the core reads', () => {
     const pad = (n: number) => String(n).padStart(20, '0');
     const st = stream([1, 2, 3, 4, 5].map(pad));
-    expect(eventsOf(st, pad(2), pad(4), 200, true).map((e) => e.id)).toEqual([2, 3, 4].map(pad));
+    expect(eventsOf(st, pad(2), pad(4), 200, parseIdGeneric).map((e) => e.id)).toEqual([2, 3, 4].map(pad));
     // before: "2" (prefix "") and the padded ids (prefix "00000") never compared
-    expect(eventsOf(st, '2', '4', 200, true).map((e) => e.id)).toEqual([2, 3, 4].map(pad));
+    expect(eventsOf(st, '2', '4', 200, parseIdGeneric).map((e) => e.id)).toEqual([2, 3, 4].map(pad));
   });
 });
 

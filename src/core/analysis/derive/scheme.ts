@@ -98,5 +98,5 @@ export function sessionScheme(s: SessionState, v: IdView, cache: DeriveCache): S
       evidence: `increasing, but one counter shared by several sessions of this server: id ${formatId(witness.prefix, witness.x, g.width, g.hex)}, inside this session's range, was delivered in session ${witness.other.sessionId ?? witness.other.key}, so ids missing here may be another session's: order can be checked, gaps cannot (ids ${eg})${radixNote(s, v)}`,
     };
   }
-  return { scheme, peers };
+  return { scheme: v.hex ? { ...scheme, hex: true } : scheme, peers };
 }
