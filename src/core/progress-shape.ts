@@ -54,6 +54,8 @@ export class ProgressShape {
    */
   private wait = 0;
   private pause = 1;
+  /** The shape's text holds a line end (see use). */
+  private lineEnds = false;
 
   /** The summary of `text` when it fits the stream's shape; otherwise undefined (decode it). */
   read(text: string): JsonRpcSummary | undefined {
@@ -91,8 +93,13 @@ export class ProgressShape {
   progressIn(text: string): number {
     return fits(text, this.segs, this.holes, this.progressHole);
   }
-  /** progressIn of the data that starts at `from` in `text` and ends where the shape does (shape/read.ts fitEnd). */
+  /**
+   * progressIn of the data that starts at `from` in `text` and ends where the shape does
+   * (shape/read.ts fitEnd); NaN for a shape whose text holds a line end: read from an SSE body's
+   * text, its LF would stand for a line break, which only a `data:` line may follow.
+   */
   progressFrom(text: string, from: number): number {
+    if (this.lineEnds) return NaN;
     return fitsFrom(text, from, this.segs, this.holes, this.progressHole);
   }
   ranOver(text: string, progress: number): void {
@@ -139,6 +146,8 @@ export class ProgressShape {
     this.holes = t.holes;
     this.progressHole = t.progress;
     this.recheck = t.holes.length > 1;
+    // Taught from data of several `data:` lines (joined by LF), the shape's text holds a line end.
+    this.lineEnds = t.segs.some((x) => x.includes('\n') || x.includes('\r'));
   }
 }
 

@@ -54,10 +54,10 @@ function files(dir: string): string[] {
   return out.sort();
 }
 
-type Kind = 'next' | 'skip' | 'dup' | 'back' | 'progress-back' | 'same-progress' | 'message' | 'counting' | 'other-token' | 'named' | 'id-only' | 'priming' | 'retry' | 'crlf' | 'comment' | 'no-id' | 'result' | 'zero-lead' | 'odd-id' | 'after-data' | 'two-data' | 'no-space' | 'message-line' | 'massage' | 'bom';
+type Kind = 'next' | 'skip' | 'dup' | 'back' | 'progress-back' | 'same-progress' | 'message' | 'counting' | 'other-token' | 'named' | 'id-only' | 'priming' | 'retry' | 'crlf' | 'comment' | 'no-id' | 'result' | 'zero-lead' | 'odd-id' | 'after-data' | 'two-data' | 'no-space' | 'message-line' | 'massage' | 'bom' | 'multi' | 'bare';
 const kind = fc.oneof(
   { weight: 24, arbitrary: fc.constant<Kind>('next') },
-  ...(['skip', 'dup', 'back', 'progress-back', 'same-progress', 'message', 'counting', 'other-token', 'named', 'id-only', 'priming', 'retry', 'crlf', 'comment', 'no-id', 'result', 'zero-lead', 'odd-id', 'after-data', 'two-data', 'no-space', 'message-line', 'massage', 'bom'] as const).map((k) => ({ weight: 1, arbitrary: fc.constant<Kind>(k) })),
+  ...(['skip', 'dup', 'back', 'progress-back', 'same-progress', 'message', 'counting', 'other-token', 'named', 'id-only', 'priming', 'retry', 'crlf', 'comment', 'no-id', 'result', 'zero-lead', 'odd-id', 'after-data', 'two-data', 'no-space', 'message-line', 'massage', 'bom', 'multi', 'bare'] as const).map((k) => ({ weight: 1, arbitrary: fc.constant<Kind>(k) })),
 );
 type Op = { op: 'events'; kinds: Kind[]; on: number } | { op: 'post' } | { op: 'resume'; back: number; token: boolean } | { op: 'end'; how: 'complete' | 'network-error' } | { op: 'gap' } | { op: 'session' };
 const op: fc.Arbitrary<Op> = fc.oneof(
@@ -203,6 +203,14 @@ function scenario(ops: Op[], style: string, cutPoints: number[], total: boolean)
             // a named event as long as "message": another type all the same
             text += `id: ${step(counter + 1)}\nevent: massage\ndata: ${JSON.stringify(prog(p(1)))}\n\n`;
             break;
+          case 'multi':
+          case 'bare': {
+            // JSON over two data lines (joined by LF: the shape taught from it holds one), or the
+            // second line without "data:" (a field named by the JSON, ignored: the data is cut)
+            const [head, ...tail] = JSON.stringify(prog(p(1))).split(',');
+            text += `id: ${step(counter + 1)}\ndata: ${head},\n${k === 'multi' ? 'data: ' : ''}${tail.join(',')}\n\n`;
+            break;
+          }
           case 'bom':
             // a U+FEFF inside the stream is text, not a BOM: an id line that starts with it is no id line
             text += `\uFEFFid: ${step(counter + 1)}\ndata: ${JSON.stringify(prog(p(1)))}\n\n`;
@@ -312,5 +320,18 @@ describe('a run of events read together', () => {
     expect(s.findings).toEqual([]);
     // the stages read the first events (the shape is taught from two) and each chunk's first
     expect(RUNS.read).toBeGreaterThan(2800);
+  });
+
+  it('does not read a data line and the line after it as one data field (a shape taught from data of two lines holds an LF)', () => {
+    const c = new Capture();
+    initSession(c);
+    const conn = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(conn);
+    const tail = (n: number) => `"method":"notifications/progress","params":{"progressToken":2,"progress":${n}}}`;
+    const two = (n: number) => `id: ${n}\ndata: {"jsonrpc":"2.0",\ndata: ${tail(n)}\n\n`;
+    // event 4's second line has no "data:": the reader sees a field named "method" and data '{"jsonrpc":"2.0",'
+    c.chunk(conn, two(1) + two(2) + two(3) + `id: 4\ndata: {"jsonrpc":"2.0",\n${tail(4)}\n\n`);
+    c.end(conn);
+    same(c.records);
   });
 });

@@ -75,8 +75,9 @@ export function fits(text: string, segs: readonly string[], holes: readonly numb
 
 /**
  * fits() of the text that starts at `from` in `text` and ends where the shape does (`fitEnd`):
- * what follows it is not read. The shape's texts and tokens hold no line end, so in an SSE body
- * the data line read this way ends at `fitEnd` (event-run.ts).
+ * what follows it is not read. Its tokens hold no line end (a string's control characters are
+ * escaped); its texts hold none unless it was taught from data of several lines, so in an SSE body
+ * the data line read by a shape without one ends at `fitEnd` (event-run.ts).
  */
 export function fitsFrom(text: string, from: number, segs: readonly string[], holes: readonly number[], progressHole: number): number {
   let pos = from;
