@@ -198,7 +198,9 @@ export function onChunk(A: AnalyzerState, r: ChunkRecord): void {
         return got.end;
       },
     };
-    handle(parser.feed(r.text, spans, dataAts, RUNS.on ? runs : undefined), spans, dataAts);
+    // (Not for a stream's first read: no run starts before its first id, and most streams, a tool
+    // call's answer each, have a read or two.)
+    handle(parser.feed(r.text, spans, dataAts, RUNS.on && st.lastParsed !== undefined ? runs : undefined), spans, dataAts);
     st.comments = st.parser.comments;
     if (st.parser.retry !== undefined) st.retry = st.parser.retry;
     if (r.droppedBytes) cutChunk(A, st, r.droppedBytes);

@@ -60,6 +60,13 @@ interface RunStart {
 
 /** The state a run of `st` may start from, or undefined when the next event is not read as one. */
 function runStart(A: AnalyzerState, st: StreamS): RunStart | undefined {
+  // The most selective first (this runs at each block start of every stream): a stream's first
+  // id, and a stream whose shape has not been taught (most streams: one tool call's answer).
+  const lp = st.lastParsed;
+  if (lp === undefined || lp.width !== 0) return undefined;
+  const shape = A.shapes.of(st);
+  const base = shape.runBase();
+  if (base === undefined || base.method === undefined || base.progressToken === undefined) return undefined;
   const s = st.session;
   // The stages' cases that are not the run's: a session that is not the stream's yet, a second
   // reading of ids (hexadecimal) or the user's, other sessions of the endpoint (cross-session
@@ -67,8 +74,7 @@ function runStart(A: AnalyzerState, st: StreamS): RunStart | undefined {
   // a lost stretch waiting for the next id.
   if (s === undefined || st.isResume || st.afterGap === true || st.lostAwaitId !== undefined || s.hex !== undefined || s.override !== undefined || s.parse !== parseIdGeneric) return undefined;
   if (s.ep !== undefined && s.ep.sessions.length > 1) return undefined;
-  const lp = st.lastParsed;
-  if (lp === undefined || lp.width !== 0 || st.firstId === undefined) return undefined;
+  if (st.firstId === undefined) return undefined;
   const prefix = lp.prefix;
   // The id statistics and the chain's counters: the id extends the top of both, and the
   // statistics' example list is full.
@@ -80,9 +86,6 @@ function runStart(A: AnalyzerState, st: StreamS): RunStart | undefined {
   if (!s.idIndex.topIs(prefix, lp.counter, st)) return undefined;
   // The message: a progress notification the stream's shape reads, of a request of this stream
   // (found by its token as onMessage finds it), not a listen stream's, not counted as cumulative.
-  const shape = A.shapes.of(st);
-  const base = shape.runBase();
-  if (base === undefined || base.method === undefined || base.progressToken === undefined) return undefined;
   const req = ownRequestWithToken(st, base.progressToken) ?? s.progress.get(base.progressToken);
   if (req === undefined || req.method === 'subscriptions/listen' || A.isCumulative(base.method)) return undefined;
   return { s, counter: lp.counter, prefix, stats, g, chain: chain.set, shape, method: base.method, token: base.progressToken, total: base.total, req };

@@ -71,14 +71,14 @@ export class IdIndex<T> {
   /** `generic`: `p` comes from parseIdGeneric (one-to-one); otherwise every id uses the Map. */
   constructor(private readonly generic: boolean) {}
 
-  private runsFor(p: ParsedId, create: boolean): Runs<T> | undefined {
+  private runsFor(prefix: string, width: number, create: boolean): Runs<T> | undefined {
     const l = this.last;
-    if (l !== undefined && l.width === p.width && l.prefix === p.prefix) return l;
-    let byWidth = this.runs.get(p.prefix);
-    let r = byWidth?.get(p.width);
+    if (l !== undefined && l.width === width && l.prefix === prefix) return l;
+    let byWidth = this.runs.get(prefix);
+    let r = byWidth?.get(width);
     if (!r && create) {
-      if (!byWidth) this.runs.set(p.prefix, (byWidth = new Map()));
-      byWidth.set(p.width, (r = new Runs<T>(p.prefix, p.width)));
+      if (!byWidth) this.runs.set(prefix, (byWidth = new Map()));
+      byWidth.set(width, (r = new Runs<T>(prefix, width)));
     }
     if (r) this.last = r;
     return r;
@@ -91,14 +91,14 @@ export class IdIndex<T> {
    */
   topIs(prefix: string, counter: number, v: T): boolean {
     if (!this.generic || this.map.size > 0) return false;
-    const r = this.runsFor({ prefix, counter, width: 0 }, false);
+    const r = this.runsFor(prefix, 0, false);
     const n = r ? r.hi.length : 0;
     return n > 0 && r!.hi[n - 1] === counter && r!.val[n - 1] === v;
   }
 
   /** The top run of `prefix` (which topIs just named) now ends at `counter`. */
   extendTop(prefix: string, counter: number): void {
-    const r = this.runsFor({ prefix, counter, width: 0 }, false)!;
+    const r = this.runsFor(prefix, 0, false)!;
     r.hi[r.hi.length - 1] = counter;
   }
 
@@ -109,7 +109,7 @@ export class IdIndex<T> {
       if (v !== undefined) return v;
     }
     if (!this.generic || p === null) return undefined;
-    const r = this.runsFor(p, false);
+    const r = this.runsFor(p.prefix, p.width, false);
     if (!r) return undefined;
     const i = r.find(p.counter);
     return i === -1 ? undefined : r.val[i];
@@ -120,7 +120,7 @@ export class IdIndex<T> {
       this.map.set(id, v);
       return;
     }
-    const r = this.runsFor(p, true)!;
+    const r = this.runsFor(p.prefix, p.width, true)!;
     if (r.find(p.counter) !== -1) this.map.set(id, v);
     else r.add(p.counter, v);
   }
