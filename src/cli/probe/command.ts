@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { exportJson } from '../../export/json';
 import { terminalSafe } from '../report';
-import { redactRecords, redactText } from './redact';
+import { hasShortSecret, redactRecords, redactText, SHORT_NOTE } from './redact';
 import { renderJson, renderJunit, renderText } from './render';
 import { runFails, type FailOn } from './grade';
 import { renderSarif } from './render-sarif';
@@ -173,7 +173,9 @@ export async function probeCommand(argv: string[], io: Io, env: Record<string, s
     io.stderr(`${NAME}: ${terminalSafe(redactText(msg, secrets))}\n`);
     return 2;
   }
-  const { card, captures } = result;
+  const { captures } = result;
+  // A short credential is redacted only as a whole token (redact.ts): the report says so, once.
+  const card = hasShortSecret(secrets) ? { ...result.card, notes: [...result.card.notes, SHORT_NOTE] } : result.card;
   if (s.out) {
     try {
       await mkdir(s.out, { recursive: true });

@@ -1,37 +1,95 @@
 // Auth headers the user gave are never printed nor saved: their values are replaced in the
 // captures (headers and any text) and in the report.
+//
+// A value long enough to be a real credential is replaced wherever it occurs, even inside a longer
+// string (a server may quote it glued to anything: "tok_abc123def:expired"). A short
+// one ("Bearer x", "X-Key: 1") is replaced only where it stands as a whole token: replaced
+// everywhere, every "x" or "1" of the report became the marker and the report was unreadable, while
+// a reader could not have told which of those letters was the credential anyway. Where a credential
+// can stand (a header's value, a quoted token, `?key=v`) it is a whole token, so it is still caught.
 
 import type { CaptureRecord, Header } from '../../core/record';
 
 export const REDACTED = '[redacted by probe]';
 
-export function redactText(s: string, secrets: readonly string[]): string {
-  let out = s;
-  for (const v of secrets) if (v) out = out.split(v).join(REDACTED);
-  return out;
-}
+/** Values at least this long are replaced wherever they occur; shorter ones only as whole tokens. */
+export const ANYWHERE_FROM = 8;
+
+/** Said once in the report when a value was short (command.ts). */
+export const SHORT_NOTE = `a credential given with --header (or MCP_PROBE_HEADERS) shorter than ${ANYWHERE_FROM} characters is redacted only where it stands as a whole word or number (there, even where it is not the credential), not inside longer ones`;
+
+export const hasShortSecret = (secrets: readonly string[]): boolean => secrets.some((v) => v.length > 0 && v.length < ANYWHERE_FROM);
+
+// A token's own characters: letters, digits, `_` (any script, so "naïve" is one word).
+const WORD = /[\p{L}\p{N}_]/u;
+// Token68's punctuation (RFC 9110): it joins two runs of word characters into one token ("1.5",
+// "a-b", "x/y"), but next to a space or the text's edge it is punctuation ("token x.").
+const JOIN = /[.~+/=-]/;
+
+const isWord = (c: string | undefined) => c !== undefined && WORD.test(c);
 
 /**
- * A connection's chunk texts with the secrets replaced in the text they make together: a secret
- * a network read cut in two is in no chunk whole. A chunk that began inside a secret ends where
- * the secret does (the chunk it began in holds the replacement); the texts still join to the
- * redacted whole.
+ * Whether text[i, j) stands as a whole token: what is next to it on either side does not continue
+ * it. `=` on the left ends a key (`?key=x`, `token=x`): what follows is a value of its own.
  */
-export function redactChunks(texts: readonly string[], secrets: readonly string[]): string[] {
-  const joined = texts.join('');
+function whole(text: string, i: number, j: number): boolean {
+  const before = text[i - 1];
+  const after = text[j];
+  const left = isWord(before) || (before !== undefined && before !== '=' && JOIN.test(before) && isWord(text[i - 2]));
+  const right = isWord(after) || (after !== undefined && JOIN.test(after) && isWord(text[j + 1]));
+  return !left && !right;
+}
+
+/** Where the secrets are in a text, as sorted [start, end) spans that do not overlap. */
+function spansOf(text: string, secrets: readonly string[]): [number, number][] {
   const marks: [number, number][] = [];
   for (const v of secrets) {
     if (!v) continue;
-    for (let i = joined.indexOf(v); i !== -1; i = joined.indexOf(v, i + v.length)) marks.push([i, i + v.length]);
+    const short = v.length < ANYWHERE_FROM;
+    for (let i = text.indexOf(v); i !== -1; i = text.indexOf(v, i + 1)) if (!short || whole(text, i, i + v.length)) marks.push([i, i + v.length]);
   }
-  if (marks.length === 0) return texts.slice();
+  if (marks.length === 0) return [];
+  // The marker is text this module wrote (a report's lines are redacted again once laid out): a
+  // short secret that is one of its words ("by") must not break it, and names nothing there.
+  const ours: [number, number][] = [];
+  for (let i = text.indexOf(REDACTED); i !== -1; i = text.indexOf(REDACTED, i + REDACTED.length)) ours.push([i, i + REDACTED.length]);
   marks.sort((a, b) => a[0] - b[0]);
   const spans: [number, number][] = [];
+  let k = 0;
   for (const m of marks) {
+    // Both sorted: one pass (a server's text can hold many markers and many short matches).
+    while (k < ours.length && ours[k]![1] <= m[0]) k++;
+    const o = ours[k];
+    if (o && o[0] <= m[0] && m[1] <= o[1]) continue;
     const last = spans[spans.length - 1];
     if (last && m[0] < last[1]) last[1] = Math.max(last[1], m[1]);
     else spans.push([m[0], m[1]]);
   }
+  return spans;
+}
+
+export function redactText(s: string, secrets: readonly string[]): string {
+  const spans = spansOf(s, secrets);
+  if (spans.length === 0) return s;
+  let out = '';
+  let cur = 0;
+  for (const [a, b] of spans) {
+    out += s.slice(cur, a) + REDACTED;
+    cur = b;
+  }
+  return out + s.slice(cur);
+}
+
+/**
+ * A connection's chunk texts with the secrets replaced in the text they make together: a secret
+ * a network read cut in two is in no chunk whole (and whether a short one stands as a whole token
+ * is read there too). A chunk that began inside a secret ends where the secret does (the chunk it
+ * began in holds the replacement); the texts still join to the redacted whole.
+ */
+export function redactChunks(texts: readonly string[], secrets: readonly string[]): string[] {
+  const joined = texts.join('');
+  const spans = spansOf(joined, secrets);
+  if (spans.length === 0) return texts.slice();
   const out: string[] = [];
   let cur = 0;
   let k = 0;
