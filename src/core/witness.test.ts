@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeRecords } from './analyzer';
 import type { CaptureRecord } from './record';
 import { exposeProblem, likelyReason, matchCaptured, mcpMarkers, preflightProblem, type NetEntry } from './witness';
+import { followsRedirect, isUnfollowedRedirect, redirectTarget } from './witness-redirects';
 
 const T0 = Date.parse('2026-12-01T20:17:56.000Z');
 const h = (o: Record<string, string>) => Object.entries(o).map(([name, value]) => ({ name, value }));
@@ -54,6 +55,36 @@ describe('witness: matching the capture', () => {
     expect(matchCaptured(e, [{ ...a, url: 'http://localhost:9/mcp#x' }], new Set(), T0 + 5000)).toBeTruthy();
     // outside the entry's lifetime (+2 s), or long before it: not this request
     expect(matchCaptured(e, [{ ...a, t: T0 + 2100 }, { ...a, t: T0 - 1500 }], new Set(), T0 + 5000)).toBeUndefined();
+  });
+});
+
+describe('witness: redirects', () => {
+  const at = (ms: number) => new Date(T0 + ms).toISOString();
+  const stack = (col: number) => ({ type: 'script', stack: { callFrames: [{ url: 'http://127.0.0.1:8/p.html', lineNumber: 3, columnNumber: col }] } });
+  const hop = entry({ status: 302, res: { Location: '/next#frag' }, _initiator: stack(5) });
+  const next = (over: Partial<NetEntry> = {}) => entry({ request: { method: 'GET', url: 'http://localhost:9/next', headers: [] }, startedDateTime: at(25), _initiator: stack(5), ...over });
+  it("resolves a hop's Location against its URL; not a hop: none", () => {
+    expect(redirectTarget(hop)).toBe('http://localhost:9/next');
+    expect(redirectTarget(entry({ status: 302 }))).toBeNull(); // no Location
+    expect(redirectTarget(entry({ status: 304, res: { Location: '/x' } }))).toBeNull();
+    expect(redirectTarget(entry({ status: 301, res: { Location: 'http://[' } }))).toBeNull(); // not a URL (untrusted)
+  });
+  it('links the request a hop led to: its Location, as the hop ended, same page and initiator, the method a redirect keeps', () => {
+    expect(followsRedirect(hop, next())).toBe(true);
+    expect(followsRedirect(hop, next({ startedDateTime: at(1500) }))).toBe(false); // long after the hop
+    expect(followsRedirect(hop, next({ startedDateTime: at(-10) }))).toBe(false); // before it
+    expect(followsRedirect(hop, next({ pageref: undefined }))).toBe(false); // another page's (a worker's)
+    expect(followsRedirect(hop, next({ _initiator: stack(9) }))).toBe(false); // another call
+    expect(followsRedirect(hop, next({ request: { method: 'PUT', url: 'http://localhost:9/next', headers: [] } }))).toBe(false);
+    const h307 = entry({ status: 307, res: { Location: '/next' } });
+    expect(followsRedirect(h307, next())).toBe(false); // 307 keeps the POST
+    expect(followsRedirect(h307, next({ request: { method: 'POST', url: 'http://localhost:9/next', headers: [] } }))).toBe(true);
+  });
+  it("the entry Chrome cancels for the Location of a redirect the fetch did not follow (redirect: 'manual')", () => {
+    expect(isUnfollowedRedirect(next({ response: { status: 0, headers: [], _error: 'net::ERR_ABORTED' } }))).toBe(true);
+    expect(isUnfollowedRedirect(next({ response: { status: 0, headers: [], _error: null } }))).toBe(false); // still open
+    expect(isUnfollowedRedirect(next({ response: { status: 0, headers: [], _error: 'net::ERR_FAILED' } }))).toBe(false);
+    expect(isUnfollowedRedirect(next())).toBe(false);
   });
 });
 

@@ -12,6 +12,7 @@
 import { headerValue, isEventStreamType, type Header } from './record';
 import type { FindingCode } from './model';
 import { urlOrigin } from './url-parts';
+import type { InitiatorStack } from './witness-initiator';
 
 /** The request headers MCP Streamable HTTP clients send (lower case). */
 export const MCP_REQUEST_HEADERS = ['mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'mcp-method', 'mcp-name'] as const;
@@ -29,8 +30,11 @@ export interface NetEntry {
   response: { status: number; statusText?: string; headers: NetHeader[]; content?: { mimeType?: string }; _error?: string | null; /** Chrome: answered by the page's Service Worker. */ _fetchedViaServiceWorker?: boolean };
   /** Chrome: fetch, xhr, eventsource, preflight, document, script, ... */
   _resourceType?: string;
-  /** Chrome: who started it; a preflight names the request it was made for (`url`). */
-  _initiator?: { type?: string; url?: string };
+  /**
+   * Chrome: who started it; a preflight names the request it was made for (`url`), a script's
+   * request has its call stack (`stack`, async callers under `parent`).
+   */
+  _initiator?: { type?: string; url?: string; stack?: InitiatorStack };
   /** The page (HAR `pages[].id`) the request belongs to. Chrome leaves it out for workers' requests. */
   pageref?: string;
 }
@@ -124,16 +128,6 @@ export function matchCaptured<R extends CapturedRequest>(e: NetEntry, captured: 
   }
   if (best) used.add(best);
   return best;
-}
-
-/**
- * An entry answered with a redirect (3xx with a Location): it carries no body of its own, and the
- * request it leads to is an entry of its own. The hook records a fetch once, with the URL the page
- * gave and the final URL on its response: hops in between match no captured request.
- */
-export function isRedirectHop(e: NetEntry): boolean {
-  const s = e.response.status;
-  return s >= 300 && s < 400 && s !== 304 && netHeader(e.response.headers, 'location') !== undefined;
 }
 
 /**

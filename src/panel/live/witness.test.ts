@@ -204,6 +204,66 @@ describe('network witness', () => {
     expect(ofSrc(store.getSnapshot().records, 'network')).toEqual([]);
   });
 
+  // Chromium 156 (scratch e2e): a fetch with redirect: 'manual' is the hop's entry (3xx with a
+  // Location) and then an entry for the Location that DevTools cancels before sending it (status
+  // 0, net::ERR_ABORTED, its body but no header other than Referer); the page gets an
+  // 'opaqueredirect' response (status 0) whose URL is the first one.
+  const unfollowed = (url: string, o: Parameters<typeof entry>[1] = {}) => {
+    const e = entry(url, { ...o, status: 0, res: {} });
+    e.response._error = 'net::ERR_ABORTED';
+    e.time = 1;
+    return e;
+  };
+  const rpc = '{"jsonrpc":"2.0","id":1,"method":"initialize"}';
+
+  it("a fetch with redirect: 'manual' the hook recorded: its hop is captured, and the cancelled entry for the Location is no request", async () => {
+    const { store, w, finish } = setup();
+    store.ingest([
+      { ...hookReq('http://x/r1', T0 + 2, 'c1', 'POST'), body: rpc } as CaptureRecord,
+      { kind: 'response', src: 'S', seq: 2, t: T0 + 8, conn: 'c1', status: 0, statusText: '', headers: [], url: 'http://x/r1', redirected: false, type: 'opaqueredirect', capture: 'none' },
+    ]);
+    finish(entry('http://x/r1', { method: 'POST', status: 307, res: { location: '/mcp' }, body: rpc }));
+    finish(unfollowed('http://x/mcp', { method: 'POST', body: rpc, t: T0 + 19 }));
+    await vi.advanceTimersByTimeAsync(4000);
+    // before: "1 not captured: POST /mcp, the cause is unknown" (the cancelled entry)
+    expect(w.snapshot()).toMatchObject({ seen: 1, captured: 1, missing: [] });
+    expect(ofSrc(store.getSnapshot().records, 'network')).toEqual([]);
+  });
+
+  it("a fetch with redirect: 'manual' the hook did not see is reported, by the URL the page fetched", async () => {
+    const { store, w, finish } = setup();
+    store.ingest([hookReq('http://x/other', T0 - 5000)]); // the hook delivers (no getHAR polling)
+    finish(entry('http://x/mcp', { status: 302, req: { 'mcp-session-id': 'S' }, res: { location: 'http://x/login' } }));
+    finish(unfollowed('http://x/login', { t: T0 + 19 }));
+    await vi.advanceTimersByTimeAsync(4000);
+    // before: its hop was taken for the middle of a followed redirect, and counted as captured
+    expect(w.snapshot().missing.map((m) => [m.method, m.url, m.body])).toEqual([['GET', 'http://x/mcp', 'none']]);
+    expect(ofSrc(store.getSnapshot().records, 'network')).toMatchObject([{ kind: 'capture-gap', reason: 'not-seen-by-hook', method: 'GET', url: 'http://x/mcp' }]);
+  });
+
+  it('a redirected fetch the hook did not see whose last request is still open: reported once, at its last request', async () => {
+    const { store, w, finish, setHar } = setup();
+    store.ingest([hookReq('http://x/other', T0 - 5000)]); // the hook delivers (no getHAR polling)
+    const hop = entry('http://x/mcp', { status: 307, req: { 'mcp-session-id': 'S' }, res: { location: '/mcp/' } });
+    const open = { ...entry('http://x/mcp/', { req: { 'mcp-session-id': 'S' }, t: T0 + 20 }), time: 0 };
+    open.response.status = 0;
+    open.response._error = null;
+    setHar([hop, open]); // onRequestFinished brings the hop; the stream it led to is open
+    finish(hop);
+    await vi.advanceTimersByTimeAsync(8000);
+    expect(w.snapshot().missing.map((m) => m.url)).toEqual(['http://x/mcp/']);
+  });
+
+  it('a captured fetch aborted at its second redirect: the hop in between is part of it, the cancelled entry no request', async () => {
+    const { store, w, finish } = setup();
+    store.ingest([{ ...hookReq('http://x/r1', T0 + 2, 'c1', 'POST'), body: rpc } as CaptureRecord]);
+    finish(entry('http://x/r1', { method: 'POST', status: 307, res: { location: '/r2' }, body: rpc }));
+    finish(entry('http://x/r2', { method: 'POST', status: 307, res: { location: '/mcp' }, body: rpc, t: T0 + 20 }));
+    finish(unfollowed('http://x/mcp', { method: 'POST', body: rpc, t: T0 + 40 }));
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(w.snapshot()).toMatchObject({ seen: 2, captured: 2, missing: [] });
+  });
+
   it('a worker and the page send the same request at once: the worker\'s (no pageref) is the one the hook did not see', async () => {
     const { store, w, finish } = setup();
     store.ingest([hookReq('http://x/mcp?tag=same', T0 + 150)]);

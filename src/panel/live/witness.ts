@@ -22,7 +22,20 @@
 // `notice` whose code is the finding `cors-preflight-rejected` (the analysis files it as a finding).
 
 import type { CaptureRecord } from '../../core/record';
-import { exposeProblem, failedBeforeAnswer, isRedirectHop, isWorkerEntry, likelyReason, matchCaptured, mcpMarkers, startedAt, UNSEEN_REASON_TEXT, type CorsProblem, type NetEntry } from '../../core/witness';
+import {
+  exposeProblem,
+  failedBeforeAnswer,
+  isWorkerEntry,
+  likelyReason,
+  matchCaptured,
+  mcpMarkers,
+  noFragment,
+  startedAt,
+  UNSEEN_REASON_TEXT,
+  type CorsProblem,
+  type NetEntry,
+} from '../../core/witness';
+import { followsRedirect, isRedirectHop, isUnfollowedRedirect, redirectTarget } from '../../core/witness-redirects';
 import type { LiveStore } from './store';
 import { createCaptureIndex } from './witness-capture-index';
 import { createPreflights } from './witness-preflights';
@@ -46,6 +59,10 @@ interface Tracked {
   initial: boolean;
   /** Its notice or capture-gap record was emitted. */
   recorded?: boolean;
+  /** The hook's records hold its fetch (it matched one, or the redirect that led to it did). */
+  hooked?: boolean;
+  /** A redirect hop whose next request was looked for in a fresh getHAR. */
+  harChecked?: boolean;
 }
 
 const MAX_TRACKED = 5000;
@@ -71,6 +88,8 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
    * look unseen).
    */
   const forgotten = new Set<string>();
+  /** Redirect hops by the URL they lead to (redirectTarget). */
+  const hopsTo = new Map<string, Set<Tracked>>();
   const untrack = (k: string, x: Tracked) => {
     tracked.delete(k);
     forgotten.add(k);
@@ -78,6 +97,10 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     const s = byUrl.get(x.e.request.url);
     s?.delete(x);
     if (s && s.size === 0) byUrl.delete(x.e.request.url);
+    const to = redirectTarget(x.e);
+    const h = to === null ? undefined : hopsTo.get(to);
+    h?.delete(x);
+    if (h && h.size === 0) hopsTo.delete(to!);
   };
   const reported = new Set<string>();
   const problems: CorsProblem[] = [];
@@ -187,6 +210,21 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     return undefined;
   }
 
+  /** The redirect hop that led to `x`, if it is one's next request. */
+  function hopBefore(x: Tracked): Tracked | undefined {
+    for (const y of hopsTo.get(noFragment(x.e.request.url)) ?? []) if (y !== x && followsRedirect(y.e, x.e)) return y;
+    return undefined;
+  }
+  /** The request a redirect hop led to (one that was sent: not the entry of a redirect not followed). */
+  function hopAfter(x: Tracked): Tracked | undefined {
+    const to = redirectTarget(x.e);
+    if (to === null) return undefined;
+    for (const y of byUrl.get(to) ?? []) if (y !== x && !isUnfollowedRedirect(y.e) && followsRedirect(x.e, y.e)) return y;
+    return undefined;
+  }
+  /** One getHAR at a time for hops whose next request onRequestFinished has not brought (still open). */
+  let harRefresh: Promise<void> | undefined;
+
   function judge(x: Tracked) {
     if (stopped || x.state !== 'checking') return;
     index();
@@ -200,11 +238,13 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     const hit = capture.match(x.e, now(), pagerefs);
     if (!hit && matchCaptured(x.e, capture.redirects, capture.usedRedirects, now(), pagerefs)) {
       x.state = 'captured';
+      x.hooked = true;
       changed();
       return;
     }
     if (hit) {
       x.state = 'captured';
+      x.hooked = true;
       const p = exposeProblem(x.e, capture.responseHeaders(hit));
       if (p) report(p);
       changed();
@@ -226,14 +266,48 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
         return;
       }
     }
-    // A hop between the first URL and the last of a page's redirected fetch (two hops or more):
-    // the hook holds the fetch by those two. Whether the chain was seen is judged on the entry of
-    // its last request, which matches the hook's final URL or is reported itself. (A worker's hop,
-    // without pageref, is judged as any worker request.)
-    if (isRedirectHop(x.e) && !isWorkerEntry(x.e, pagerefs)) {
-      x.state = 'captured';
+    // Redirects. Chrome lists each hop of a fetch as an entry; the hook holds the fetch once, by
+    // the URL the page gave and, on its response, the final URL (none for `redirect: 'manual'`,
+    // whose 'opaqueredirect' response has the first URL).
+    const prev = hopBefore(x);
+    // The entry DevTools starts for the Location of a redirect the fetch did not follow, cancelled
+    // before it was sent: no request of its own (its fetch is judged at the hop).
+    if (prev && isUnfollowedRedirect(x.e)) {
+      untrack(x.key, x);
       changed();
       return;
+    }
+    // (A worker's hop, without pageref, is judged as any worker request.)
+    if (!isWorkerEntry(x.e, pagerefs)) {
+      // A request a redirect led to is part of the fetch the hook holds when the hop before it is.
+      if (prev?.hooked) {
+        x.state = 'captured';
+        x.hooked = true;
+        changed();
+        return;
+      }
+      if (prev?.state === 'checking' && now() - x.seenAt < 10_000) {
+        later(x, 500);
+        return;
+      }
+      // A hop whose chain goes on is judged at its last request (which matches the hook's final
+      // URL, or is reported itself). One whose chain ends here (a manual redirect: no next
+      // request, or only the cancelled entry) is the fetch's last request: judged as any request.
+      // The next request may still be open, which onRequestFinished has not brought: looked for
+      // once in getHAR, which lists open requests.
+      if (isRedirectHop(x.e)) {
+        if (hopAfter(x)) {
+          x.state = 'captured';
+          changed();
+          return;
+        }
+        if (!x.harChecked) {
+          x.harChecked = true;
+          harRefresh ??= poll().finally(() => (harRefresh = undefined));
+          void harRefresh.then(() => later(x, 0));
+          return;
+        }
+      }
     }
     // Until the background said whether the tab has relays, "why" is not known: wait for it.
     if (status.relays === null && now() - x.seenAt < 10_000) {
@@ -346,6 +420,12 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     let u = byUrl.get(e.request.url);
     if (!u) byUrl.set(e.request.url, (u = new Set()));
     u.add(x);
+    const to = redirectTarget(e);
+    if (to !== null) {
+      let hs = hopsTo.get(to);
+      if (!hs) hopsTo.set(to, (hs = new Set()));
+      hs.add(x);
+    }
     if (tracked.size > MAX_TRACKED) {
       for (const [kk, y] of tracked) {
         if (tracked.size <= MAX_TRACKED) break;
