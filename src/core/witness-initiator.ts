@@ -17,3 +17,21 @@ export function initiatorFrames(stack: InitiatorStack | undefined): string {
     .map((f) => `${String(f?.url)}:${String(f?.lineNumber)}:${String(f?.columnNumber)}`)
     .join('\n');
 }
+
+/**
+ * Whether a frame of the call stack (its async callers included) has a URL `test` accepts. Bounded:
+ * at most 16 stacks and 256 frames are looked at.
+ */
+export function stackHas(stack: InitiatorStack | undefined, test: (url: string) => boolean): boolean {
+  let seen = 0;
+  for (let s = stack, depth = 0; s && typeof s === 'object' && depth < 16; s = s.parent, depth++) {
+    const frames = s.callFrames;
+    if (!Array.isArray(frames)) continue;
+    for (const f of frames) {
+      if (seen++ >= 256) return false;
+      const url = f?.url;
+      if (typeof url === 'string' && url !== '' && test(url)) return true;
+    }
+  }
+  return false;
+}

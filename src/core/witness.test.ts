@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeRecords } from './analyzer';
 import type { CaptureRecord } from './record';
-import { exposeProblem, likelyReason, matchCaptured, mcpMarkers, preflightProblem, type NetEntry } from './witness';
+import { exposeProblem, isWorkerEntry, likelyReason, matchCaptured, mcpMarkers, preflightProblem, type NetEntry } from './witness';
 import { followsRedirect, isUnfollowedRedirect, redirectTarget } from './witness-redirects';
 
 const T0 = Date.parse('2026-12-01T20:17:56.000Z');
@@ -55,6 +55,36 @@ describe('witness: matching the capture', () => {
     expect(matchCaptured(e, [{ ...a, url: 'http://localhost:9/mcp#x' }], new Set(), T0 + 5000)).toBeTruthy();
     // outside the entry's lifetime (+2 s), or long before it: not this request
     expect(matchCaptured(e, [{ ...a, t: T0 + 2100 }, { ...a, t: T0 - 1500 }], new Set(), T0 + 5000)).toBeUndefined();
+  });
+});
+
+describe('witness: a worker or a frame in another process (neither has a pageref)', () => {
+  const OWN = 'chrome-extension://msi/';
+  const src = { pagerefs: true, ownCode: OWN, documents: ['http://localhost:9/child.html'] };
+  const from = (...urls: string[]) => ({ type: 'script', stack: { callFrames: urls.map((url) => ({ url, lineNumber: 0, columnNumber: 9 })) } });
+  // As Chromium 156 lists a cross-site or sandboxed iframe's fetch made through the hook: no
+  // pageref, the hook's frame on top of the page's call.
+  const framed = entry({ pageref: undefined, _initiator: from(`${OWN}src/extension/hook/hook.js`, 'http://localhost:9/child.html') });
+  it("tells them apart by the request's call stack: the hook, or a document a relay reported", () => {
+    expect(isWorkerEntry(framed, src)).toBe(false);
+    expect(isWorkerEntry(entry({ pageref: undefined, _initiator: from('http://localhost:9/child.html#top') }), src)).toBe(false);
+    const async = { type: 'script', stack: { callFrames: [], parent: { callFrames: [{ url: `${OWN}hook.js` }] } } };
+    expect(isWorkerEntry(entry({ pageref: undefined, _initiator: async }), src)).toBe(false);
+    expect(isWorkerEntry(entry({ pageref: undefined, _initiator: from('http://localhost:9/w.js') }), src)).toBe(true); // a worker's script
+    expect(isWorkerEntry(entry({ pageref: undefined, _initiator: from('chrome-extension://other/x.js') }), src)).toBe(true); // another extension's
+    expect(isWorkerEntry(entry({ pageref: undefined }), src)).toBe(true);
+    expect(isWorkerEntry(entry({ pageref: undefined, _initiator: from(`${OWN}hook.js`) }), { pagerefs: true })).toBe(true); // the hook's URL not known
+    // untrusted: a stack that names itself its parent is read bounded
+    const loop: { callFrames: { url: string }[]; parent?: unknown } = { callFrames: [{ url: 'http://localhost:9/w.js' }] };
+    loop.parent = loop;
+    expect(isWorkerEntry(entry({ pageref: undefined, _initiator: { type: 'script', stack: loop as never } }), src)).toBe(true);
+  });
+  it("a frame's request matches the hook's record; the reason when the hook missed it is not 'worker'", () => {
+    const r = { method: 'POST', url: 'http://localhost:9/mcp', t: T0 + 5 };
+    expect(matchCaptured(framed, [r], new Set(), T0 + 5000, src)).toBe(r);
+    const ctx = { relays: true, bypassed: true, documents: src.documents, pagerefs: true, ownCode: OWN };
+    expect(likelyReason(entry({ pageref: undefined, _initiator: from('http://localhost:9/child.html') }), ctx)).toBe('hook-bypassed');
+    expect(likelyReason(entry({ pageref: undefined, _initiator: from('http://localhost:9/w.js') }), ctx)).toBe('worker');
   });
 });
 

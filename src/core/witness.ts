@@ -12,7 +12,7 @@
 import { headerValue, isEventStreamType, type Header } from './record';
 import type { FindingCode } from './model';
 import { urlOrigin } from './url-parts';
-import type { InitiatorStack } from './witness-initiator';
+import { stackHas, type InitiatorStack } from './witness-initiator';
 
 /** The request headers MCP Streamable HTTP clients send (lower case). */
 export const MCP_REQUEST_HEADERS = ['mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'mcp-method', 'mcp-name'] as const;
@@ -92,15 +92,36 @@ export interface CapturedRequest {
   t: number;
 }
 
+/** What tells a worker's network entry from a document's (isWorkerEntry). */
+export interface EntrySource {
+  /** Some entry of this log has a pageref. */
+  pagerefs: boolean;
+  /** This extension's URL (chrome-extension://<id>/): its page hook on a request's call stack. */
+  ownCode?: string;
+  /** URLs of the documents the relays reported (their navigation records). */
+  documents?: readonly string[];
+}
+
 /**
  * A worker's request: Chrome gives it no pageref, where the page's own have one, but only once
  * DevTools has a page load for the page (it saw the page navigate: opened on an already loaded
  * page, none of its entries has a pageref until a reload). `pagerefs`: some entry of this log has
- * one, so an entry without is a worker's. A worker's request is never one the page's hook recorded
- * (a page and a worker sending the same request at once took each other's place).
+ * one, so an entry without may be a worker's. A worker's request is never one the page's hook
+ * recorded (a page and a worker sending the same request at once took each other's place).
+ * Chrome gives no pageref to the requests of a frame in another process either (a cross-site
+ * iframe, and a sandboxed one: Chrome runs those in a process of their own; checked on Chromium
+ * 156), and the hook runs there: such an entry's initiator names the document, not a worker's
+ * script. Its call stack holds this extension's hook (a request the page made through it: no
+ * content script runs in a worker) or a document a relay reported. (A page can name its scripts
+ * anything, `//# sourceURL`: this decides only which entries may match a hook record, never that
+ * one was captured.)
  */
-export function isWorkerEntry(e: NetEntry, pagerefs: boolean): boolean {
-  return pagerefs && (e.pageref === undefined || e.pageref === '');
+export function isWorkerEntry(e: NetEntry, source: boolean | EntrySource): boolean {
+  const s = typeof source === 'boolean' ? { pagerefs: source } : source;
+  if (!s.pagerefs || (e.pageref !== undefined && e.pageref !== '')) return false;
+  const own = s.ownCode;
+  const docs = s.documents?.map(noFragment);
+  return !stackHas(e._initiator?.stack, (url) => (own !== undefined && own !== '' && url.startsWith(own)) || (docs !== undefined && docs.includes(noFragment(url))));
 }
 
 /**
@@ -109,8 +130,8 @@ export function isWorkerEntry(e: NetEntry, pagerefs: boolean): boolean {
  * headers arrive, or when it failed), the closest in time, each captured request used once.
  * `now` bounds an entry still in flight.
  */
-export function matchCaptured<R extends CapturedRequest>(e: NetEntry, captured: Iterable<R>, used: Set<R>, now: number, pagerefs = false): R | undefined {
-  if (isWorkerEntry(e, pagerefs)) return undefined;
+export function matchCaptured<R extends CapturedRequest>(e: NetEntry, captured: Iterable<R>, used: Set<R>, now: number, source: boolean | EntrySource = false): R | undefined {
+  if (isWorkerEntry(e, source)) return undefined;
   const start = startedAt(e);
   const end = e.time > 0 ? start + e.time : now;
   const url = noFragment(e.request.url);
@@ -163,13 +184,16 @@ export interface ReasonContext {
   bufferCapAt?: number;
   /** Some network entry of the page has a pageref (isWorkerEntry). */
   pagerefs?: boolean;
+  /** This extension's URL (isWorkerEntry). */
+  ownCode?: string;
 }
 
 export function likelyReason(e: NetEntry, ctx: ReasonContext): UnseenReason {
   if (ctx.relays === false) return ctx.installReason === 'update' ? 'extension-reloaded' : 'hook-missing';
   // Chrome gives a worker's requests no pageref (checked on Chromium 156: a dedicated worker's
-  // fetch has none, the page's own requests have "page_1" once DevTools saw the page load).
-  if (isWorkerEntry(e, ctx.pagerefs === true)) return 'worker';
+  // fetch has none, the page's own requests have "page_1" once DevTools saw the page load), nor
+  // those of a frame in another process, told apart by their call stack.
+  if (isWorkerEntry(e, { pagerefs: ctx.pagerefs === true, documents: ctx.documents, ...(ctx.ownCode !== undefined ? { ownCode: ctx.ownCode } : {}) })) return 'worker';
   if (ctx.bypassed) return 'hook-bypassed';
   if (ctx.bufferCapAt !== undefined && startedAt(e) <= ctx.bufferCapAt) return 'buffer-cap';
   // The Referer is the requesting document's URL (or its origin alone, cross-origin): a document

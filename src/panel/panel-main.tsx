@@ -41,6 +41,7 @@ const witness = startWitness(store, {
     return st ? { relays: st.relays, ...(st.installReason !== undefined ? { installReason: st.installReason } : {}) } : { relays: null };
   },
   visible: () => document.visibilityState === 'visible',
+  extensionUrl: chrome.runtime.getURL(''),
 });
 const health = createCaptureHealth(connection, witness);
 const faults = createFaultControl({

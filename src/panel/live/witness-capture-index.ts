@@ -5,7 +5,7 @@
 // the relay's buffer cap last dropped records (core/witness.ts likelyReason reads the last three).
 
 import type { CaptureRecord, Header, RequestRecord } from '../../core/record';
-import { isWorkerEntry, noFragment, startedAt, type NetEntry } from '../../core/witness';
+import { isWorkerEntry, noFragment, startedAt, type EntrySource, type NetEntry } from '../../core/witness';
 import type { LiveStore } from './store';
 
 /** The src of the records the witness adds itself (not the capture's: never indexed). */
@@ -34,7 +34,7 @@ export interface CaptureIndex {
    * used. Only requests not matched yet are looked at: every MCP request is judged once, so
    * scanning all of them made a page's 1,000 POSTs cost the panel a quadratic walk (issue 22).
    */
-  match(e: NetEntry, now: number, pagerefs: boolean): RequestRecord | undefined;
+  match(e: NetEntry, now: number, source: boolean | EntrySource): RequestRecord | undefined;
   /**
    * Redirected requests: the network view has one entry per hop (the request's URL answered 3xx,
    * then the final URL), the capture one request with the final URL on its response. Each final
@@ -167,8 +167,8 @@ export function createCaptureIndex(store: LiveStore): CaptureIndex {
     update,
     requests,
     used,
-    match(e, now, pagerefs) {
-      if (isWorkerEntry(e, pagerefs)) return undefined; // as matchCaptured
+    match(e, now, source) {
+      if (isWorkerEntry(e, source)) return undefined; // as matchCaptured
       const list = unmatched.get(bucketKey(e.request.method, e.request.url));
       if (!list) return undefined;
       // The window matchCaptured applies; what is outside it could not match. Within it, its

@@ -52,6 +52,11 @@ export interface WitnessEnv {
   setTimer?(fn: () => void, ms: number): unknown;
   /** Whether the panel is visible (polling pauses while it is not). */
   visible?(): boolean;
+  /**
+   * This extension's URL (chrome.runtime.getURL('')): a request whose call stack holds it was made
+   * through the page hook, in a document, never a worker (core/witness.ts isWorkerEntry).
+   */
+  extensionUrl?: string;
 }
 
 export interface WitnessOptions {

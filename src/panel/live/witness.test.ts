@@ -36,6 +36,7 @@ function setup(relays: boolean | null = true, installReason?: string, firstHar: 
     getHar: async () => har,
     tabStatus: () => status,
     now: () => Date.now(),
+    extensionUrl: 'chrome-extension://msi/',
   });
   return { store, w, finish: (e: WitnessEntry) => finished(e), setHar: (x: WitnessEntry[]) => (har = x), status, pageLoaded: () => finished(entry('http://x/page.html', { type: 'document', res: { 'content-type': 'text/html' } })) };
 }
@@ -262,6 +263,23 @@ describe('network witness', () => {
     finish(unfollowed('http://x/mcp', { method: 'POST', body: rpc, t: T0 + 40 }));
     await vi.advanceTimersByTimeAsync(4000);
     expect(w.snapshot()).toMatchObject({ seen: 2, captured: 2, missing: [] });
+  });
+
+  it("a request of a frame in another process (no pageref, the hook on its call stack) matches the hook's record: not a worker's", async () => {
+    const { store, w, finish, pageLoaded } = setup();
+    pageLoaded();
+    store.ingest([hookReq('http://x/mcp?tag=frame', T0 + 3, 'c1', 'POST')]);
+    // As Chromium 156 lists a cross-site or sandboxed iframe's fetch: no pageref, the hook's frame on top.
+    const framed: WitnessEntry = { ...entry('http://x/mcp?tag=frame', { method: 'POST', pageref: null, body: rpc }), _initiator: { type: 'script', stack: { callFrames: [
+      { url: 'chrome-extension://msi/src/extension/hook/hook.js', lineNumber: 0, columnNumber: 48234, functionName: 'apply' },
+      { url: 'http://y/child.html', lineNumber: 0, columnNumber: 12, functionName: '' },
+    ] } } };
+    finish(framed);
+    finish(entry('http://x/mcp?tag=worker', { method: 'POST', pageref: null, body: rpc }));
+    await vi.advanceTimersByTimeAsync(4000);
+    // before: "2 not captured, made by a worker", the frame's with its events added a second time
+    expect(w.snapshot().missing.map((m) => [m.url, m.reason])).toEqual([['http://x/mcp?tag=worker', 'worker']]);
+    expect(w.snapshot()).toMatchObject({ seen: 2, captured: 1 });
   });
 
   it('a worker and the page send the same request at once: the worker\'s (no pageref) is the one the hook did not see', async () => {

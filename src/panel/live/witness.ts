@@ -33,6 +33,7 @@ import {
   startedAt,
   UNSEEN_REASON_TEXT,
   type CorsProblem,
+  type EntrySource,
   type NetEntry,
 } from '../../core/witness';
 import { followsRedirect, isRedirectHop, isUnfollowedRedirect, redirectTarget } from '../../core/witness-redirects';
@@ -80,6 +81,8 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
   const tracked = new Map<string, Tracked>();
   /** An entry with a pageref was seen: DevTools has the page's load, so entries without are workers' (isWorkerEntry). */
   let pagerefs = false;
+  /** What tells a worker's entry from a document's, now (isWorkerEntry). */
+  const source = (): EntrySource => ({ pagerefs, documents: capture.documents(), ...(env.extensionUrl ? { ownCode: env.extensionUrl } : {}) });
   /** The same, by URL (a preflight is paired with a request to its URL). */
   const byUrl = new Map<string, Set<Tracked>>();
   /**
@@ -235,8 +238,9 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
       return;
     }
     const status = env.tabStatus();
-    const hit = capture.match(x.e, now(), pagerefs);
-    if (!hit && matchCaptured(x.e, capture.redirects, capture.usedRedirects, now(), pagerefs)) {
+    const src = source();
+    const hit = capture.match(x.e, now(), src);
+    if (!hit && matchCaptured(x.e, capture.redirects, capture.usedRedirects, now(), src)) {
       x.state = 'captured';
       x.hooked = true;
       changed();
@@ -254,7 +258,7 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     // `_fetchedViaServiceWorker`) and the worker's own fetch of it (no pageref), which is what the
     // page read. With the page's captured, the worker's adds nothing the capture lacks; while the
     // page's is being judged, wait for it. (Checked on Chromium 156: a pass-through worker.)
-    if (isWorkerEntry(x.e, pagerefs)) {
+    if (isWorkerEntry(x.e, src)) {
       const page = viaServiceWorker(x);
       if (page?.state === 'captured') {
         x.state = 'captured';
@@ -278,7 +282,7 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
       return;
     }
     // (A worker's hop, without pageref, is judged as any worker request.)
-    if (!isWorkerEntry(x.e, pagerefs)) {
+    if (!isWorkerEntry(x.e, src)) {
       // A request a redirect led to is part of the fetch the hook holds when the hop before it is.
       if (prev?.hooked) {
         x.state = 'captured';
@@ -322,6 +326,7 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
       documents: capture.documents(),
       ...(bufferCapAt !== undefined ? { bufferCapAt } : {}),
       pagerefs,
+      ...(env.extensionUrl ? { ownCode: env.extensionUrl } : {}),
     });
     x.state = 'missing';
     x.missing = { method: x.e.request.method, url: x.e.request.url, markers: x.markers, reason, reasonText: UNSEEN_REASON_TEXT[reason], t: x.start, body: 'pending' };
