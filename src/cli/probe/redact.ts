@@ -20,8 +20,9 @@ export const SHORT_NOTE = `a credential given with --header (or MCP_PROBE_HEADER
 
 export const hasShortSecret = (secrets: readonly string[]): boolean => secrets.some((v) => v.length > 0 && v.length < ANYWHERE_FROM);
 
-// A token's own characters: letters, digits, `_` (any script, so "naïve" is one word).
-const WORD = /[\p{L}\p{N}_]/u;
+// A token's own characters: ASCII letters, digits, `_`. A letter of another script next to a short
+// secret does not make it part of a word ("トークンab12は無効"): redacting there is the safe side.
+const WORD = /[A-Za-z0-9_]/;
 // Token68's punctuation (RFC 9110): it joins two runs of word characters into one token ("1.5",
 // "a-b", "x/y"), but next to a space or the text's edge it is punctuation ("token x.").
 const JOIN = /[.~+/=-]/;
@@ -33,11 +34,22 @@ const isWord = (c: string | undefined) => c !== undefined && WORD.test(c);
  * it. `=` on the left ends a key (`?key=x`, `token=x`): what follows is a value of its own.
  */
 function whole(text: string, i: number, j: number): boolean {
+  // Saved chunk texts are raw JSON and URLs: an escape's letter or digits before the secret
+  // (`\nab12`, `\u003cab12`, `%3Cab12`) stand for a character of their own, not part of a word.
   const before = text[i - 1];
   const after = text[j];
-  const left = isWord(before) || (before !== undefined && before !== '=' && JOIN.test(before) && isWord(text[i - 2]));
+  const left = !escapeEndsAt(text, i) && (isWord(before) || (before !== undefined && before !== '=' && JOIN.test(before) && isWord(text[i - 2])));
   const right = isWord(after) || (after !== undefined && JOIN.test(after) && isWord(text[j + 1]));
   return !left && !right;
+}
+
+const HEX = /^[0-9A-Fa-f]+$/;
+
+/** Whether an escape (JSON `\n`, `\uXXXX`, percent `%XX`) ends right before `i` in `text`. */
+function escapeEndsAt(text: string, i: number): boolean {
+  if (i >= 2 && text[i - 2] === '\\' && 'nrtbf"/\\'.includes(text[i - 1]!)) return true;
+  if (i >= 6 && text[i - 6] === '\\' && text[i - 5] === 'u' && HEX.test(text.slice(i - 4, i))) return true;
+  return i >= 3 && text[i - 3] === '%' && HEX.test(text.slice(i - 2, i));
 }
 
 /** Where the secrets are in a text, as sorted [start, end) spans that do not overlap. */

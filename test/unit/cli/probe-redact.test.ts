@@ -99,6 +99,18 @@ describe('short credentials', () => {
     expect(redactText(redactText('by the way', ['by']), ['by'])).toBe(`${REDACTED} the way`);
   });
 
+  it('a short token right after an escape of raw JSON or a URL, or next to another script, is replaced (saved chunks are raw text)', () => {
+    const R = REDACTED;
+    expect(redactText('{"error":"invalid token:\\nab12"}', ['ab12'])).toBe(`{"error":"invalid token:\\n${R}"}`);
+    expect(redactText('bad \\u003cab12\\u003e', ['ab12'])).toBe(`bad \\u003c${R}\\u003e`);
+    expect(redactText('\\u2018ab12\\u2019', ['ab12'])).toBe(`\\u2018${R}\\u2019`);
+    expect(redactText('?k=%22ab12%22', ['ab12'])).toBe(`?k=%22${R}%22`);
+    expect(redactText('トークンab12は無効です', ['ab12'])).toBe(`トークン${R}は無効です`);
+    expect(redactChunks(['{"e":"x:\\', 'nab12"}'], ['ab12']).join('')).toBe(`{"e":"x:\\n${R}"}`);
+    // still a word: letters without a backslash before them
+    expect(redactText('nab12 and grab12', ['ab12'])).toBe('nab12 and grab12');
+  });
+
   it('any text: a long token is gone wherever it is, a short one as a whole token, and words holding the short one are kept', () => {
     const piece = fc.oneof(fc.constant(SECRET), fc.constant(SHORT), fc.constant('max'), fc.constant('0x1f'), fc.string({ maxLength: 6, unit: fc.constantFrom('x', 'a', '1', ' ', '.', '=', '-', '"', ':', '/') }));
     fc.assert(
