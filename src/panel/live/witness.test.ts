@@ -231,6 +231,24 @@ describe('network witness', () => {
     expect(ofSrc(store.getSnapshot().records, 'network')).toEqual([]);
   });
 
+  it("a fetch with redirect: 'manual' the hook recorded, its hop listed by getHAR while in flight: the cancelled entry still finds the hop", async () => {
+    const { store, w, finish, setHar } = setup();
+    store.ingest([
+      { ...hookReq('http://x/r1', T0 + 2, 'c1', 'POST'), body: rpc } as CaptureRecord,
+      { kind: 'response', src: 'S', seq: 2, t: T0 + 8, conn: 'c1', status: 0, statusText: '', headers: [], url: 'http://x/r1', redirected: false, type: 'opaqueredirect', capture: 'none' },
+    ]);
+    const inFlight = { ...entry('http://x/r1', { method: 'POST', body: rpc }), time: 0 };
+    inFlight.response.status = 0;
+    setHar([inFlight]);
+    await w.poll();
+    finish(entry('http://x/r1', { method: 'POST', status: 307, res: { location: '/mcp' }, body: rpc }));
+    finish(unfollowed('http://x/mcp', { method: 'POST', body: rpc, t: T0 + 19 }));
+    await vi.advanceTimersByTimeAsync(4000);
+    // before: the hop's Location came with its finished entry and was not indexed: "POST /mcp, the cause is unknown"
+    expect(w.snapshot()).toMatchObject({ missing: [] });
+    expect(ofSrc(store.getSnapshot().records, 'network')).toEqual([]);
+  });
+
   it("a fetch with redirect: 'manual' the hook did not see is reported, by the URL the page fetched", async () => {
     const { store, w, finish } = setup();
     store.ingest([hookReq('http://x/other', T0 - 5000)]); // the hook delivers (no getHAR polling)

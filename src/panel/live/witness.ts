@@ -399,6 +399,12 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     emit([make.unseen(x.e, x.missing, held, now())]);
   }
 
+  function hopOf(to: string, x: Tracked) {
+    let hs = hopsTo.get(to);
+    if (!hs) hopsTo.set(to, (hs = new Set()));
+    hs.add(x);
+  }
+
   function see(e: WitnessEntry, finished: boolean, initial: boolean) {
     if (stopped || !e?.request || !e.response) return;
     if (preflights.see(e)) return;
@@ -408,7 +414,15 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     if (old) {
       if (finished && !old.finished) {
         old.finished = true;
+        // A hop listed while in flight gets its 3xx and Location only now: indexed by where it leads
+        // from here on (the entry after a manual redirect looks for it there).
+        const was = redirectTarget(old.e);
+        const to = redirectTarget(e);
         old.e = e; // the finished entry has getContent and the final headers
+        if (to !== was) {
+          if (was !== null) hopsTo.get(was)?.delete(old);
+          if (to !== null) hopOf(to, old);
+        }
         if (old.state === 'missing') {
           addBody(old);
           changed();
@@ -426,11 +440,7 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     if (!u) byUrl.set(e.request.url, (u = new Set()));
     u.add(x);
     const to = redirectTarget(e);
-    if (to !== null) {
-      let hs = hopsTo.get(to);
-      if (!hs) hopsTo.set(to, (hs = new Set()));
-      hs.add(x);
-    }
+    if (to !== null) hopOf(to, x);
     if (tracked.size > MAX_TRACKED) {
       for (const [kk, y] of tracked) {
         if (tracked.size <= MAX_TRACKED) break;
