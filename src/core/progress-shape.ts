@@ -36,6 +36,13 @@ function progressOf(d: DecodeResult): JsonRpcSummary | undefined {
   return s.kind === 'notification' && s.method === 'notifications/progress' && s.id === undefined && s.progressToken !== undefined && s.progress !== undefined ? s : undefined;
 }
 
+/** The summary of a message of `b`'s shape with `progress`: key for key the literal summarize() builds (snapshots compare as text). */
+function summaryOf(b: JsonRpcSummary, progress: number): JsonRpcSummary {
+  return b.total !== undefined
+    ? { kind: 'notification', method: b.method, progressToken: b.progressToken, progress, total: b.total }
+    : { kind: 'notification', method: b.method, progressToken: b.progressToken, progress };
+}
+
 /** One stream's shape (its events come in order). */
 export class ProgressShape {
   /** The text around the holes (one more than holes), each hole's kind, and which is the progress. */
@@ -71,11 +78,7 @@ export class ProgressShape {
       const t = shapeOf(this.lastText, text);
       if (t && t.holes.length < this.holes.length) this.use(t);
     }
-    // Key for key the literal summarize() builds for such a message (snapshots compare as text).
-    const summary: JsonRpcSummary =
-      b.total !== undefined
-        ? { kind: 'notification', method: b.method, progressToken: b.progressToken, progress, total: b.total }
-        : { kind: 'notification', method: b.method, progressToken: b.progressToken, progress };
+    const summary = summaryOf(b, progress);
     this.lastText = text;
     this.last = summary;
     return summary;
@@ -103,13 +106,9 @@ export class ProgressShape {
     return fitsFrom(text, from, this.segs, this.holes, this.progressHole);
   }
   ranOver(text: string, progress: number): void {
-    const b = this.base!;
     this.pause = 1;
     this.lastText = text;
-    this.last =
-      b.total !== undefined
-        ? { kind: 'notification', method: b.method, progressToken: b.progressToken, progress, total: b.total }
-        : { kind: 'notification', method: b.method, progressToken: b.progressToken, progress };
+    this.last = summaryOf(this.base!, progress);
   }
 
   /** decodeJsonRpc(text), learning the shape from it. */

@@ -184,23 +184,26 @@ export function onChunk(A: AnalyzerState, r: ChunkRecord): void {
       sp.length = 0;
       da.length = 0;
     };
-    // Runs of the usual events are read from the text itself (event-run.ts), after the blocks before them.
-    let cursor = '';
-    const runs: SseRunReader = {
-      get cursor() {
-        return cursor;
-      },
-      read(text, at, base, pending) {
-        handle(pending, spans, dataAts);
-        const got = readTextRun(A, st, text, at, base, r.text, r.t);
-        if (got === undefined) return at;
-        cursor = got.id;
-        return got.end;
-      },
-    };
-    // (Not for a stream's first read: no run starts before its first id, and most streams, a tool
-    // call's answer each, have a read or two.)
-    handle(parser.feed(r.text, spans, dataAts, RUNS.on && st.lastParsed !== undefined ? runs : undefined), spans, dataAts);
+    // Runs of the usual events are read from the text itself (event-run.ts), after the blocks
+    // before them. Not for a stream's first read: no run starts before its first id, and most
+    // streams, a tool call's answer each, have a read or two.
+    let runs: SseRunReader | undefined;
+    if (RUNS.on && st.lastParsed !== undefined) {
+      let cursor = '';
+      runs = {
+        get cursor() {
+          return cursor;
+        },
+        read(text, at, base, pending) {
+          handle(pending, spans, dataAts);
+          const got = readTextRun(A, st, text, at, base, r.text, r.t);
+          if (got === undefined) return at;
+          cursor = got.id;
+          return got.end;
+        },
+      };
+    }
+    handle(parser.feed(r.text, spans, dataAts, runs), spans, dataAts);
     st.comments = st.parser.comments;
     if (st.parser.retry !== undefined) st.retry = st.parser.retry;
     if (r.droppedBytes) cutChunk(A, st, r.droppedBytes);

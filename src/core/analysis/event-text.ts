@@ -59,24 +59,10 @@ export class EventTexts {
    */
   add(i: number, raw: string, src: string | undefined, at: number, id: string | undefined, data: string, dataAt = -1): void {
     let ends = 0;
-    const p = this.last;
     const span = src !== undefined && at >= 0;
-    // The previous event's span ends where this one begins, or its length is kept.
-    if (p >= 0 && this.lastLen >= 0) {
-      if (span && this.srcs[this.srcs.length - 1] === src && this.rawOff.get(p) + this.lastLen === at) this.ends.set(p, this.ends.get(p) | RawToNext);
-      else (this.rawLenX ??= new Map()).set(p, this.lastLen);
-    }
-    this.last = i;
-    this.lastLen = -1;
-    if (span) {
-      const k = this.srcs.length - 1;
-      if (k < 0 || this.srcs[k] !== src) {
-        this.srcFirst.set(this.srcs.length, i);
-        this.srcs.push(src);
-      }
-      this.rawOff.set(i, at);
-      this.lastLen = raw.length;
-    } else {
+    if (span) this.spanAt(i, src, at, raw.length);
+    else {
+      this.follow(i, false, undefined, -1);
       this.rawOff.set(i, NO_RAW);
       this.rawX[i] = raw;
     }
@@ -105,19 +91,7 @@ export class EventTexts {
    * `dataAt` into it, ending 2 characters before the raw text does.
    */
   addSpan(i: number, src: string, at: number, rawLen: number, idAt: number, idLen: number, dataAt: number, dataLen: number): void {
-    const p = this.last;
-    if (p >= 0 && this.lastLen >= 0) {
-      if (this.srcs[this.srcs.length - 1] === src && this.rawOff.get(p) + this.lastLen === at) this.ends.set(p, this.ends.get(p) | RawToNext);
-      else (this.rawLenX ??= new Map()).set(p, this.lastLen);
-    }
-    this.last = i;
-    const k = this.srcs.length - 1;
-    if (k < 0 || this.srcs[k] !== src) {
-      this.srcFirst.set(this.srcs.length, i);
-      this.srcs.push(src);
-    }
-    this.rawOff.set(i, at);
-    this.lastLen = rawLen;
+    this.spanAt(i, src, at, rawLen);
     if (this.idX.length > i) this.idX[i] = undefined;
     this.idOff.set(i, idAt);
     this.idLen.set(i, idLen);
@@ -128,6 +102,32 @@ export class EventTexts {
       // (not the case add() keeps as a span with its tail: the caller's event is not one)
       throw new RangeError(`event ${i}: data at ${dataAt} of ${dataLen} in ${rawLen} characters is no data line before a blank line`);
     }
+  }
+
+  /**
+   * Event `i` follows the last one: that one's span ends where this one's begins (`span`: this one
+   * is the span of `src` at `at`), or its length is kept.
+   */
+  private follow(i: number, span: boolean, src: string | undefined, at: number): void {
+    const p = this.last;
+    if (p >= 0 && this.lastLen >= 0) {
+      if (span && this.srcs[this.srcs.length - 1] === src && this.rawOff.get(p) + this.lastLen === at) this.ends.set(p, this.ends.get(p) | RawToNext);
+      else (this.rawLenX ??= new Map()).set(p, this.lastLen);
+    }
+    this.last = i;
+    this.lastLen = -1;
+  }
+
+  /** Event `i`'s raw text is the `rawLen` characters of `src` from `at`. */
+  private spanAt(i: number, src: string, at: number, rawLen: number): void {
+    this.follow(i, true, src, at);
+    const k = this.srcs.length - 1;
+    if (k < 0 || this.srcs[k] !== src) {
+      this.srcFirst.set(this.srcs.length, i);
+      this.srcs.push(src);
+    }
+    this.rawOff.set(i, at);
+    this.lastLen = rawLen;
   }
 
   /** Event `i`'s id is `id` (its raw text is `raw`): a span of it when it is one, as it is when read from it. */

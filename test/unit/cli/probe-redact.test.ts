@@ -41,44 +41,41 @@ describe('redactChunks', () => {
   });
 });
 
+/** `probe` against a server that answers 401 with `describe(the Authorization header it got)`: exit code and stderr. */
+async function probe401(describe: (auth: string) => string, header: string, era = 'legacy'): Promise<{ code: number; stderr: string }> {
+  const server = createServer((req, res) => {
+    res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid_token', error_description: describe(req.headers.authorization ?? '') }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  try {
+    let stderr = '';
+    const code = await main(['probe', url, '--tool', 'task', '--era', era, '--header', header, '--timeout', '3000'], { stdout: () => {}, stderr: (s) => void (stderr += s) });
+    return { code, stderr };
+  } finally {
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+}
+/** What a server quoting only the token says of it (the scheme left out). */
+const tokenExpired = (auth: string) => `token ${auth.replace(/^Bearer /, '')} is expired`;
+
 describe('probe errors', () => {
   it('a server that echoes the refused credentials in its 401: stderr says the error without them', async () => {
-    const server = createServer((req, res) => {
-      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid_token', error_description: `the credentials "${req.headers.authorization ?? ''}" are expired` }));
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-    try {
-      for (const era of ['legacy', 'auto']) {
-        let stderr = '';
-        const code = await main(['probe', url, '--tool', 'task', '--era', era, '--header', `Authorization: ${SECRET}`, '--timeout', '3000'], { stdout: () => {}, stderr: (s) => void (stderr += s) });
-        expect(code).toBe(2);
-        expect(stderr).not.toContain('sk-live-SECRET');
-        expect(stderr).toContain(REDACTED);
-      }
-    } finally {
-      await new Promise<void>((r) => server.close(() => r()));
+    for (const era of ['legacy', 'auto']) {
+      const { code, stderr } = await probe401((auth) => `the credentials "${auth}" are expired`, `Authorization: ${SECRET}`, era);
+      expect(code).toBe(2);
+      expect(stderr).not.toContain('sk-live-SECRET');
+      expect(stderr).toContain(REDACTED);
     }
   }, 60_000);
 
   it('a server that quotes only the token of an Authorization value (the scheme left out): redacted too', async () => {
     const token = SECRET.split(' ')[1]!;
-    const server = createServer((req, res) => {
-      const given = (req.headers.authorization ?? '').replace(/^Bearer /, '');
-      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid_token', error_description: `token ${given} is expired` }));
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-    try {
-      let stderr = '';
-      const code = await main(['probe', url, '--tool', 'task', '--era', 'legacy', '--header', `Authorization: ${SECRET}`, '--timeout', '3000'], { stdout: () => {}, stderr: (s) => void (stderr += s) });
-      expect(code).toBe(2);
-      // before: "… token sk-live-SECRET-0123456789 is expired" (only the whole value was a secret)
-      expect(stderr).not.toContain(token);
-      expect(stderr).toContain(`token ${REDACTED} is expired`);
-    } finally {
-      await new Promise<void>((r) => server.close(() => r()));
-    }
+    const { code, stderr } = await probe401(tokenExpired, `Authorization: ${SECRET}`);
+    expect(code).toBe(2);
+    // before: "… token sk-live-SECRET-0123456789 is expired" (only the whole value was a secret)
+    expect(stderr).not.toContain(token);
+    expect(stderr).toContain(`token ${REDACTED} is expired`);
   }, 60_000);
 });
 
@@ -131,22 +128,11 @@ describe('short credentials', () => {
   });
 
   it('a server quoting a short token in its 401: stderr says it redacted, the rest of the message intact', async () => {
-    const server = createServer((req, res) => {
-      const given = (req.headers.authorization ?? '').replace(/^Bearer /, '');
-      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid_token', error_description: `token ${given} is expired` }));
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-    try {
-      let stderr = '';
-      const code = await main(['probe', url, '--tool', 'task', '--era', 'legacy', '--header', 'Authorization: Bearer x', '--timeout', '3000'], { stdout: () => {}, stderr: (s) => void (stderr += s) });
-      expect(code).toBe(2);
-      // before: "token [redacted by probe] is e[redacted by probe]pired"
-      expect(stderr).toContain(`token ${REDACTED} is expired`);
-      expect(stderr).not.toMatch(wholeToken(SHORT));
-    } finally {
-      await new Promise<void>((r) => server.close(() => r()));
-    }
+    const { code, stderr } = await probe401(tokenExpired, 'Authorization: Bearer x');
+    expect(code).toBe(2);
+    // before: "token [redacted by probe] is e[redacted by probe]pired"
+    expect(stderr).toContain(`token ${REDACTED} is expired`);
+    expect(stderr).not.toMatch(wholeToken(SHORT));
   }, 60_000);
 
   describe('against a server that echoes them', () => {
