@@ -8,8 +8,10 @@
 // and re-serialisation of either side would change.
 // Ids are matched by their key (idKey): a number by its token as written, since JSON.parse reads
 // 9007199254740993 and 9007199254740992 as one number and a live request would get the other's
-// answer; a string by its value, since a server may echo "é" as "\u00e9".
+// answer; a string by its value, since a server may echo "é" as "\u00e9". A number the server
+// wrote back in another form (1.0, or rounded through a double) is found after that (id-forms.ts).
 import { decodeJsonRpc, idText, type DecodedMessage } from '../../core/jsonrpc';
+import { liveIdFor } from './id-forms';
 import { memberFinder, messageSpans, type Span } from './json-spans';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
@@ -130,7 +132,7 @@ function targetsIn(d: DecodedMessage, maps: IdMaps): Target[] {
     out.push({ path, value, map });
   };
   const isResponse = m.method === undefined && 'id' in m && ('result' in m || 'error' in m);
-  if (isResponse && d.summary.id !== undefined && maps.ids.has(d.summary.id)) out.push({ path: ['id'], value: m.id, map: maps.ids });
+  if (isResponse && d.summary.id !== undefined && liveIdFor(maps.ids, d.summary.id)) out.push({ path: ['id'], value: m.id, map: maps.ids });
   const params = isObj(m.params) ? m.params : undefined;
   if (params) {
     if (m.method === 'notifications/progress' && 'progressToken' in params) add(['params', 'progressToken'], params.progressToken, maps.tokens);
@@ -178,7 +180,7 @@ function jsonEdits(t: string, messages: readonly DecodedMessage[], batch: boolea
       const at = find(x.path);
       const key = at ? keyAt(t, at, x.value) : undefined;
       if (!at || key === undefined) throw cannotRewrite(x.path.join('.'));
-      const live = x.map.get(key);
+      const live = liveIdFor(x.map, key);
       if (live && t.slice(at.start, at.end) !== live.text) edits.push({ ...at, text: live.text });
     }
   });

@@ -7,6 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { createStreamFaults, describeFault, type FaultEffect, type StreamEventInfo } from '../../core/faults/index';
 import type { CaptureRecord, EndHow, Header, HookRecord } from '../../core/record';
 import type { Block, Unit } from './recording';
+import { liveIdFor } from './id-forms';
 import type { Answer, LiveRequest, Pass, Replay } from './replay';
 import { decodeKeyed, keyOf, rewriteEvent, rewriteJson, type IdMaps } from './rewrite';
 
@@ -77,7 +78,7 @@ function eventInfo(b: Block, maps: IdMaps): StreamEventInfo {
     dispatched: b.dispatched,
     messages: b.messages.map((m) => {
       const s = m.summary;
-      const live = s.id !== undefined && (s.kind === 'result' || s.kind === 'error') ? maps.ids.get(s.id) : undefined;
+      const live = s.id !== undefined && (s.kind === 'result' || s.kind === 'error') ? liveIdFor(maps.ids, s.id) : undefined;
       return { kind: s.kind, ...(s.method !== undefined ? { method: s.method } : {}), ...(s.id !== undefined ? { id: live !== undefined ? (keyOf(live) ?? s.id) : s.id } : {}) };
     }),
   };

@@ -184,3 +184,56 @@ describe('json-spans', () => {
     );
   });
 });
+
+describe('serve: an answer whose id the server wrote in another form than the request', () => {
+  const call = (id: string, name: string) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}"}}`;
+  const result = (id: string) => `{"jsonrpc":"2.0","id":${id},"result":{}}`;
+
+  it('the same number written otherwise (1.0, 1e0, 1.00 for 1, 2.5e1 for 25) gets the live id', async () => {
+    const forms = [['1', '1.0'], ['1', '1e0'], ['1', '1.00'], ['25', '2.5e1'], ['-3', '-30E-1']] as const;
+    const s = await serve(capture(forms.map(([req, res], i) => ({ body: call(req, `t${i}`), answer: result(res), sse: false }))));
+    try {
+      for (let i = 0; i < forms.length; i++) expect(await post(s.url, call(`"live${i}"`, `t${i}`))).toBe(result(`"live${i}"`));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a big id rounded through a double (9007199254740993 answered 9007199254740992) gets the live id, also in an SSE event', async () => {
+    const s = await serve(
+      capture([
+        { body: call('9007199254740993', 'json'), answer: result('9007199254740992'), sse: false },
+        { body: call('9007199254740993', 'sse'), answer: `data: ${result('9007199254740992')}\n\n`, sse: true },
+      ]),
+    );
+    try {
+      expect(await post(s.url, call('7', 'json'))).toBe(result('7'));
+      expect(await post(s.url, call('8', 'sse'))).toBe(`data: ${result('8')}\n\n`);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a rounded id two requests round to (18014398509481985 and ...986 are both ...984 as doubles) is ambiguous: left as recorded', async () => {
+    const batch = `[${call('18014398509481985', 'a')},${call('18014398509481986', 'b')}]`;
+    const answer = `[${result('18014398509481984')},${result('18014398509481984')}]`;
+    const s = await serve(capture([{ body: batch, answer, sse: false }]));
+    try {
+      expect(await post(s.url, `[${call('1', 'a')},${call('2', 'b')}]`)).toBe(answer);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('an exact match wins over another form: ids 1 and 1.0 recorded, each answer goes to its own request', async () => {
+    const batch = `[${call('1', 'a')},${call('1.0', 'b')}]`;
+    const answer = `[${result('1.0')},${result('1')},${result('1.00')}]`;
+    const s = await serve(capture([{ body: batch, answer, sse: false }]));
+    try {
+      // 1.00 is both requests' number: ambiguous, left as recorded.
+      expect(await post(s.url, `[${call('"a"', 'a')},${call('"b"', 'b')}]`)).toBe(`[${result('"b"')},${result('"a"')},${result('1.00')}]`);
+    } finally {
+      await s.close();
+    }
+  });
+});
