@@ -4,7 +4,7 @@
 // fields, comments, CRLF) is served byte for byte, and a unit can be withheld, delayed, or have its
 // JSON-RPC ids rewritten on its own.
 import { decodeJsonRpc } from '../../core/jsonrpc';
-import { headerValue, type CaptureRecord, type EndHow, type Header, type RequestRecord } from '../../core/record';
+import { headerValue, type CaptureRecord, type ChunkRecord, type EndHow, type Header, type RequestRecord } from '../../core/record';
 import { createSseConnectionParser } from '../../core/sse';
 import type { SseBlock } from '../../core/sse-types';
 import { decodeKeyed, liveIdReader, type KeyedMessage } from './rewrite';
@@ -73,7 +73,23 @@ export interface Exchange {
   responseSessionId?: string;
   /** What the capture does not hold of this exchange. */
   notes: string[];
+  /**
+   * What of the recorded body the capture does not hold, told to the client in the LOSS_HEADER
+   * of the answer (server.ts), whatever the body's kind: `events` (SSE: the events the loss cut
+   * are left out), `answer` (JSON: a -32051 error per request in its place), `text` (any other
+   * body: served up to the loss), `absent` (the file holds no body: served empty).
+   */
+  loss?: BodyLoss;
 }
+
+export type BodyLoss = 'events' | 'answer' | 'text' | 'absent';
+
+/**
+ * Response header naming an exchange's `loss`: only the header can say it for an SSE stream or a
+ * text body (no JSON-RPC message can carry it without being one the server never sent), so every
+ * lossy answer carries it, the -32051 ones too.
+ */
+export const LOSS_HEADER = 'mcp-stream-inspector-capture-loss';
 
 /** JSON-RPC error code of serve's answer in place of a JSON body the capture lost part of. */
 export const ANSWER_LOST = -32051;
@@ -225,26 +241,37 @@ function unitsOfRun(run: readonly Piece[], text: string, blocks: readonly SseBlo
 }
 
 /**
- * Whether the capture lost part of a JSON body: records of its connection lost (a capture gap
- * naming it, not an import's: that file holds no body at all) between the response and its end,
- * or a chunk the size cap cut. A loss after the last chunk leaves the body whole when it parses as
- * an object or array: nothing can follow its closing bracket.
+ * A body's chunks up to its first loss, and where that was: records of its connection lost (a
+ * capture gap naming it, not an import's: that file holds no body at all) between the response
+ * and its end, or a chunk the size cap cut (its kept text is before the loss). `trailing`: a loss
+ * after the last chunk, which may have lost nothing (the end of a body looks like any other).
  */
-function jsonBodyLost(records: readonly CaptureRecord[], text: string): boolean {
+function bodyUntilLoss(records: readonly CaptureRecord[]): { chunks: ChunkRecord[]; loss: 'none' | 'inside' | 'trailing' } {
+  const chunks: ChunkRecord[] = [];
   let started = false;
-  let chunks = 0;
+  let ended = false;
   let pending = false;
   for (const r of records) {
     if (r.kind === 'response') started = true;
     else if (!started) continue;
-    else if (r.kind === 'end') break;
-    else if (r.kind === 'capture-gap' && r.reason !== 'import') pending = true;
+    else if (r.kind === 'end') ended = true;
+    else if (r.kind === 'capture-gap' && r.reason !== 'import' && !ended) pending = true;
     else if (r.kind === 'chunk') {
-      if (pending || (r.droppedBytes ?? 0) > 0) return true;
-      chunks++;
+      if (pending) return { chunks, loss: 'inside' };
+      chunks.push(r);
+      if ((r.droppedBytes ?? 0) > 0) return { chunks, loss: 'inside' };
     }
   }
-  if (!pending) return false;
+  return { chunks, loss: pending ? 'trailing' : 'none' };
+}
+
+/**
+ * Whether the capture lost part of a JSON body (bodyUntilLoss). A loss after the last chunk
+ * leaves the body whole when it parses as an object or array: nothing can follow its closing
+ * bracket.
+ */
+function jsonBodyLost(loss: 'none' | 'inside' | 'trailing', chunks: number, text: string): boolean {
+  if (loss !== 'trailing') return loss === 'inside';
   if (chunks === 0) return true;
   const root = text.trimStart();
   return !(root.startsWith('{') || root.startsWith('[')) || decodeKeyed(text).error !== undefined;
@@ -256,14 +283,40 @@ function jsonBodyLost(records: readonly CaptureRecord[], text: string): boolean 
  * request of the exchange gets an error under its recorded id as written, which the live id then
  * replaces as in any answer; id null when it had none.
  */
-function lostJsonUnit(t: number, body: string | null, messages: readonly KeyedMessage[], batch: boolean): Unit {
-  const error = JSON.stringify({ code: ANSWER_LOST, message: 'mcp-stream-inspector serve: the capture lost part of this answer (a capture gap or a chunk its size cap cut); joined, it would be an answer the server never sent' });
+function lostJsonUnit(t: number, body: string | null, messages: readonly KeyedMessage[], batch: boolean, why: string): Unit {
+  const error = JSON.stringify({ code: ANSWER_LOST, message: `mcp-stream-inspector serve: ${why}` });
   const written = liveIdReader(body, batch, messages.length);
   const ids = messages.flatMap((m, i) => (m.summary.kind === 'request' && m.msg ? [written(i, ['id'], m.msg.id)?.text ?? 'null'] : []));
   const answers = (ids.length > 0 ? ids : ['null']).map((id) => `{"jsonrpc":"2.0","id":${id},"error":${error}}`);
   const asBatch = batch && ids.length > 0;
   const text = asBatch ? `[${answers.join(',')}]` : answers[0]!;
   return { t, text, json: { messages: decodeKeyed(text).messages, batch: asBatch }, lost: true };
+}
+
+const LOST_PART = 'the capture lost part of this answer (a capture gap or a chunk its size cap cut); joined, it would be an answer the server never sent';
+
+/**
+ * The units of a body that is not an event stream, served whole when the capture holds it whole.
+ * Else a JSON answer gets serve's -32051 error per request (lostJsonUnit), and any other body
+ * (text/plain, an HTML error page) the text before the loss, which the capture proves the server
+ * sent first: joined across the loss, it would be text the server never sent as one; the client
+ * learns of the cut from the LOSS_HEADER, as for the other kinds.
+ */
+function bodyUnits(
+  records: readonly CaptureRecord[],
+  capture: 'json' | 'none',
+  t0: number,
+  req: { body: string | null; messages: readonly KeyedMessage[]; batch: boolean },
+): { units: Unit[]; loss?: BodyLoss } {
+  const { chunks, loss } = bodyUntilLoss(records);
+  const text = chunks.map((ch) => ch.text).join('');
+  const t = (chunks.length > 0 ? chunks[chunks.length - 1]!.t : t0) - t0;
+  if (capture === 'json') {
+    if (jsonBodyLost(loss, chunks.length, text)) return { units: [lostJsonUnit(t, req.body, req.messages, req.batch, LOST_PART)], loss: 'answer' };
+  }
+  const json = capture === 'json' && chunks.length > 0 ? decodeKeyed(text) : undefined;
+  const units = chunks.length > 0 ? [{ t, text, ...(json && !json.error ? { json: { messages: json.messages, batch: text.trimStart().startsWith('[') } } : {}) }] : [];
+  return { units, ...(capture === 'none' && loss !== 'none' ? { loss: 'text' as const } : {}) };
 }
 
 /** A native EventSource's events, written back as SSE (the browser kept no raw text). */
@@ -367,28 +420,24 @@ export function buildRecording(records: readonly CaptureRecord[]): Recording {
     const decoded = body ? decodeKeyed(body) : undefined;
     const messages = decoded && !decoded.error ? decoded.messages : [];
     const batch = body !== null && body.trimStart().startsWith('[');
-    let answerLost = false;
+    const gaps = gapConns.get(`${req.src}\u0000${req.conn}`);
+    const absent = gaps?.includes('import') ?? false;
+    let loss: BodyLoss | undefined;
     if (res?.kind === 'response') {
       if (es.length > 0) units = esUnits(es.map((e) => ({ ...e, t: e.t - t0 })));
       else if (res.capture === 'sse') ({ units, unserved } = sseUnits(bodyPieces(c.records, t0)));
-      else {
-        const text = chunks.map((ch) => ch.text).join('');
-        const t = (chunks.length > 0 ? chunks[chunks.length - 1]!.t : res.t) - t0;
-        if (res.capture === 'json' && jsonBodyLost(c.records, text)) {
-          answerLost = true;
-          units = [lostJsonUnit(t, body, messages, batch)];
-        } else if (chunks.length > 0) {
-          const json = res.capture === 'json' ? decodeKeyed(text) : undefined;
-          units = [{ t, text, ...(json && !json.error ? { json: { messages: json.messages, batch: text.trimStart().startsWith('[') } } : {}) }];
-        }
-      }
+      else ({ units, loss } = bodyUnits(c.records, res.capture, t0, { body, messages, batch }));
       const dropped = chunks.reduce((n, ch) => n + (ch.droppedBytes ?? 0), 0);
       if (dropped > 0) notes.push(`${dropped} bytes were not kept by the capture (event size cap)`);
+      if (!loss && (es.length > 0 || res.capture === 'sse')) loss = absent ? 'absent' : gaps || dropped > 0 ? 'events' : undefined;
+      else if (!loss && absent) loss = 'absent';
     }
-    const gaps = gapConns.get(`${req.src}\u0000${req.conn}`);
-    if (gaps) notes.push(gaps.includes('import') ? 'the file holds no body for it' : `the capture lost records of it (${[...new Set(gaps)].join(', ')})`);
+    if (gaps) notes.push(absent ? 'the file holds no body for it' : `the capture lost records of it (${[...new Set(gaps)].join(', ')})`);
     if (unserved > 0) notes.push(`${unserved} characters of events the loss cut are not served (joined, they would make an event the server never sent)`);
-    if (answerLost) notes.push(`its JSON body is not whole: answered with a JSON-RPC error ${ANSWER_LOST} in its place (joined, it would be an answer the server never sent)`);
+    const answered = units.some((u) => u.lost);
+    const instead = answered ? `answered with a JSON-RPC error ${ANSWER_LOST} in its place` : loss === 'text' ? 'served up to the loss' : '';
+    if (answered) notes.push(`its JSON body is not whole: ${instead} (joined, it would be an answer the server never sent)`);
+    if (loss === 'text') notes.push(`its body is cut by the loss: ${instead} (joined, it would be text the server never sent as one)`);
     const sessionId = headerValue(req.headers, 'mcp-session-id');
     const responseSessionId = res?.kind === 'response' ? headerValue(res.headers, 'mcp-session-id') : undefined;
     const lastEventId = headerValue(req.headers, 'last-event-id');
@@ -414,9 +463,10 @@ export function buildRecording(records: readonly CaptureRecord[]): Recording {
       group: sid !== undefined ? `session:${sid}` : `endpoint:${endpoint}`,
       ...(responseSessionId !== undefined ? { responseSessionId } : {}),
       notes,
+      ...(loss ? { loss } : {}),
     });
     absolute.push({ request: req.t, ...(endRec?.kind === 'end' ? { end: endRec.t } : {}) });
-    if (notes.length) warnings.push(`${req.method} ${served} (${req.conn}): ${notes.join('; ')}${answerLost ? '' : '; served as the capture holds it'}`);
+    if (notes.length) warnings.push(`${req.method} ${served} (${req.conn}): ${notes.join('; ')}${instead ? '' : '; served as the capture holds it'}`);
   }
   markSessionEnds(exchanges, absolute);
   const paths = new Map<string, string>();

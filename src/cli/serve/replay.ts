@@ -133,15 +133,17 @@ function describeEx(ex: Exchange): string {
   const r = ex.response;
   if (!r) return `recorded ${ex.conn}: no response (the request failed: connection dropped)`;
   const events = ex.units.filter((u) => u.block?.dispatched).length;
-  const lost = ex.units.some((u) => u.lost);
+  const answered = ex.units.some((u) => u.lost);
   const body =
     r.capture === 'sse'
-      ? `SSE, ${events} event${events === 1 ? '' : 's'}`
-      : lost
+      ? `SSE, ${events} event${events === 1 ? '' : 's'}${ex.loss ? ` (${ex.loss === 'absent' ? 'the file holds no body' : 'the capture lost part of it'})` : ''}`
+      : answered
         ? `JSON the capture lost part of: answered with JSON-RPC error ${ANSWER_LOST}`
-        : r.capture === 'json'
-          ? 'JSON'
-          : 'no body';
+        : ex.loss === 'text'
+          ? 'a body the capture lost part of: served up to the loss'
+          : r.capture === 'json'
+            ? 'JSON'
+            : 'no body';
   const end = !ex.end
     ? r.capture === 'none'
       ? ''

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { createStreamFaults, describeFault, type FaultEffect, type StreamEventInfo } from '../../core/faults/index';
 import type { CaptureRecord, EndHow, Header, HookRecord } from '../../core/record';
-import type { Block, Unit } from './recording';
+import { LOSS_HEADER, type Block, type Exchange, type Unit } from './recording';
 import { liveIdFor } from './id-forms';
 import type { Answer, LiveRequest, Pass, Replay } from './replay';
 import { decodeKeyed, keyOf, rewriteEvent, rewriteJson, type IdMaps } from './rewrite';
@@ -316,7 +316,7 @@ export async function startServeServer(o: ServeServerOptions): Promise<ServeServ
     }
     if (a.from === 0) await sleep(r.waitMs / speed);
     if (out.closed()) return;
-    out.head(r.status, r.statusText, sessionHeaders(r.headers, pass), r.capture);
+    out.head(r.status, r.statusText, withLoss(sessionHeaders(r.headers, pass), ex), r.capture);
     const faults = createStreamFaults(a.faults, a.requestIds);
     let reported = false;
     const report = () => {
@@ -391,6 +391,11 @@ export async function startServeServer(o: ServeServerOptions): Promise<ServeServ
     } finally {
       report();
     }
+  }
+
+  /** The recorded headers, and the LOSS_HEADER when the capture does not hold all of the body (recording.ts). */
+  function withLoss(hs: Header[], ex: Exchange): Header[] {
+    return ex.loss ? [...hs.filter(([k]) => k.toLowerCase() !== LOSS_HEADER), [LOSS_HEADER, ex.loss]] : hs;
   }
 
   function sessionHeaders(hs: Header[], pass: Pass): Header[] {
