@@ -27,7 +27,7 @@ export interface Unit {
   block?: Block;
   /** The whole JSON body of an application/json response. */
   json?: { messages: KeyedMessage[]; batch: boolean };
-  /** serve's JSON-RPC error in place of a JSON body the capture lost part of (ANSWER_LOST). */
+  /** serve's JSON-RPC error in place of a JSON body the capture lost part of or does not hold (ANSWER_LOST). */
   lost?: true;
 }
 
@@ -77,7 +77,8 @@ export interface Exchange {
    * What of the recorded body the capture does not hold, told to the client in the LOSS_HEADER
    * of the answer (server.ts), whatever the body's kind: `events` (SSE: the events the loss cut
    * are left out), `answer` (JSON: a -32051 error per request in its place), `text` (any other
-   * body: served up to the loss), `absent` (the file holds no body: served empty).
+   * body: served up to the loss), `absent` (the file holds no body: served empty, or -32051 per
+   * request for a JSON answer).
    */
   loss?: BodyLoss;
 }
@@ -91,7 +92,7 @@ export type BodyLoss = 'events' | 'answer' | 'text' | 'absent';
  */
 export const LOSS_HEADER = 'mcp-stream-inspector-capture-loss';
 
-/** JSON-RPC error code of serve's answer in place of a JSON body the capture lost part of. */
+/** JSON-RPC error code of serve's answer in place of a JSON body the capture lost part of, or does not hold. */
 export const ANSWER_LOST = -32051;
 
 export interface Recording {
@@ -278,8 +279,9 @@ function jsonBodyLost(loss: 'none' | 'inside' | 'trailing', chunks: number, text
 }
 
 /**
- * serve's answer in place of a JSON body the capture lost part of: joined, the text on both sides
- * of the loss can parse into an answer the server never sent (a string's middle left out). Each
+ * serve's answer in place of a JSON body the capture lost part of (joined, the text on both sides
+ * of the loss can parse into an answer the server never sent: a string's middle left out), or
+ * does not hold (a HAR saved without it: served empty, it would be an answer with nothing). Each
  * request of the exchange gets an error under its recorded id as written, which the live id then
  * replaces as in any answer; id null when it had none.
  */
@@ -294,6 +296,7 @@ function lostJsonUnit(t: number, body: string | null, messages: readonly KeyedMe
 }
 
 const LOST_PART = 'the capture lost part of this answer (a capture gap or a chunk its size cap cut); joined, it would be an answer the server never sent';
+const NOT_HELD = 'the capture does not hold the body of this answer (the file saved it without its body)';
 
 /**
  * The units of a body that is not an event stream, served whole when the capture holds it whole.
@@ -306,13 +309,18 @@ function bodyUnits(
   records: readonly CaptureRecord[],
   capture: 'json' | 'none',
   t0: number,
-  req: { body: string | null; messages: readonly KeyedMessage[]; batch: boolean },
+  req: { body: string | null; messages: readonly KeyedMessage[]; batch: boolean; absent: boolean },
 ): { units: Unit[]; loss?: BodyLoss } {
   const { chunks, loss } = bodyUntilLoss(records);
   const text = chunks.map((ch) => ch.text).join('');
   const t = (chunks.length > 0 ? chunks[chunks.length - 1]!.t : t0) - t0;
   if (capture === 'json') {
     if (jsonBodyLost(loss, chunks.length, text)) return { units: [lostJsonUnit(t, req.body, req.messages, req.batch, LOST_PART)], loss: 'answer' };
+    // A HAR saved without the body (HAR writers omit them): served empty, an answer to requests
+    // would be one with nothing in it. A notification's answer holds nothing anyway: served so.
+    if (req.absent && chunks.length === 0 && req.messages.some((m) => m.summary.kind === 'request')) {
+      return { units: [lostJsonUnit(t, req.body, req.messages, req.batch, NOT_HELD)], loss: 'absent' };
+    }
   }
   const json = capture === 'json' && chunks.length > 0 ? decodeKeyed(text) : undefined;
   const units = chunks.length > 0 ? [{ t, text, ...(json && !json.error ? { json: { messages: json.messages, batch: text.trimStart().startsWith('[') } } : {}) }] : [];
@@ -426,7 +434,7 @@ export function buildRecording(records: readonly CaptureRecord[]): Recording {
     if (res?.kind === 'response') {
       if (es.length > 0) units = esUnits(es.map((e) => ({ ...e, t: e.t - t0 })));
       else if (res.capture === 'sse') ({ units, unserved } = sseUnits(bodyPieces(c.records, t0)));
-      else ({ units, loss } = bodyUnits(c.records, res.capture, t0, { body, messages, batch }));
+      else ({ units, loss } = bodyUnits(c.records, res.capture, t0, { body, messages, batch, absent }));
       const dropped = chunks.reduce((n, ch) => n + (ch.droppedBytes ?? 0), 0);
       if (dropped > 0) notes.push(`${dropped} bytes were not kept by the capture (event size cap)`);
       if (!loss && (es.length > 0 || res.capture === 'sse')) loss = absent ? 'absent' : gaps || dropped > 0 ? 'events' : undefined;
@@ -436,7 +444,7 @@ export function buildRecording(records: readonly CaptureRecord[]): Recording {
     if (unserved > 0) notes.push(`${unserved} characters of events the loss cut are not served (joined, they would make an event the server never sent)`);
     const answered = units.some((u) => u.lost);
     const instead = answered ? `answered with a JSON-RPC error ${ANSWER_LOST} in its place` : loss === 'text' ? 'served up to the loss' : '';
-    if (answered) notes.push(`its JSON body is not whole: ${instead} (joined, it would be an answer the server never sent)`);
+    if (answered) notes.push(absent ? `its JSON answer is not in the file: ${instead}` : `its JSON body is not whole: ${instead} (joined, it would be an answer the server never sent)`);
     if (loss === 'text') notes.push(`its body is cut by the loss: ${instead} (joined, it would be text the server never sent as one)`);
     const sessionId = headerValue(req.headers, 'mcp-session-id');
     const responseSessionId = res?.kind === 'response' ? headerValue(res.headers, 'mcp-session-id') : undefined;

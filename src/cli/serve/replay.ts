@@ -138,7 +138,7 @@ function describeEx(ex: Exchange): string {
     r.capture === 'sse'
       ? `SSE, ${events} event${events === 1 ? '' : 's'}${ex.loss ? ` (${ex.loss === 'absent' ? 'the file holds no body' : 'the capture lost part of it'})` : ''}`
       : answered
-        ? `JSON the capture lost part of: answered with JSON-RPC error ${ANSWER_LOST}`
+        ? `JSON ${ex.loss === 'absent' ? 'the file holds no body for' : 'the capture lost part of'}: answered with JSON-RPC error ${ANSWER_LOST}`
         : ex.loss === 'text'
           ? 'a body the capture lost part of: served up to the loss'
           : r.capture === 'json'

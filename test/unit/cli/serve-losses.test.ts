@@ -2,6 +2,7 @@
 // and the loss told to the client the same way for every kind of body (the capture-loss header),
 // besides what each kind can say itself (a JSON answer's -32051 error).
 import { describe, expect, it } from 'vitest';
+import { importText } from '../../../src/core/import/index.js';
 import type { CaptureRecord } from '../../../src/core/record.js';
 import { LOSS_HEADER } from '../../../src/cli/serve/recording.js';
 import { serve } from './serve-helpers.js';
@@ -74,6 +75,39 @@ describe('serve: a body that is neither JSON nor SSE, cut by a loss', () => {
       const json = await post(s.url, call(2, 'json'));
       expect([json.loss, JSON.parse(json.body).error.code]).toEqual(['answer', -32051]);
       expect((await post(s.url, call(3, 'whole'))).loss).toBeNull();
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('serve: a HAR entry whose JSON answer has no body (HAR writers omit them)', () => {
+  const h = (pairs: [string, string][]) => pairs.map(([name, value]) => ({ name, value }));
+  const entry = (i: number, body: string) => ({
+    startedDateTime: `2026-11-30T07:00:0${i}.000Z`,
+    time: 20,
+    request: { method: 'POST', url: URL, httpVersion: 'HTTP/1.1', headers: h([['content-type', 'application/json']]), queryString: [], cookies: [], headersSize: -1, bodySize: body.length, postData: { mimeType: 'application/json', text: body } },
+    // No text: the file did not keep the body (size -1, as Chrome and Playwright save it).
+    response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: h([['content-type', 'application/json']]), cookies: [], content: { size: -1, mimeType: 'application/json' }, redirectURL: '', headersSize: -1, bodySize: -1 },
+    cache: {},
+    timings: { send: 0, wait: 10, receive: 10 },
+  });
+  const note = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
+
+  it('each request gets the JSON-RPC error -32051 saying the capture does not hold the body; a notification is answered as recorded', async () => {
+    const file = { log: { version: '1.2', creator: { name: 'WebInspector', version: '1' }, pages: [], entries: [entry(1, call(1, 'one')), entry(2, `[${call(2, 'b1')},${note}]`), entry(3, note)] } };
+    const s = await serve(importText(JSON.stringify(file)).records);
+    try {
+      const notHeld = (id: unknown) => ({ jsonrpc: '2.0', id, error: { code: -32051, message: expect.stringContaining('the capture does not hold the body of this answer') } });
+      const one = await post(s.url, call('"x"', 'one'));
+      expect(one.body).not.toBe('');
+      expect(JSON.parse(one.body)).toEqual(notHeld('x'));
+      expect([one.status, one.loss]).toEqual([200, 'absent']);
+      // A batch: its request's error, in a batch (the notification has no answer).
+      expect(JSON.parse((await post(s.url, `[${call(9, 'b1')},${note}]`)).body)).toEqual([notHeld(9)]);
+      expect(await post(s.url, note)).toEqual({ status: 200, loss: null, body: '' });
+      expect(s.lines[0]).toBe('POST /mcp tools/call #"x" → recorded e0: 200 JSON the file holds no body for: answered with JSON-RPC error -32051');
+      expect(s.recording.warnings[0]).toMatch(/^POST \/mcp \(e0\): the file holds no body for it; its JSON answer is not in the file: answered with a JSON-RPC error -32051 in its place$/);
     } finally {
       await s.close();
     }
