@@ -324,7 +324,10 @@ function bodyUnits(
   }
   const json = capture === 'json' && chunks.length > 0 ? decodeKeyed(text) : undefined;
   const units = chunks.length > 0 ? [{ t, text, ...(json && !json.error ? { json: { messages: json.messages, batch: text.trimStart().startsWith('[') } } : {}) }] : [];
-  return { units, ...(capture === 'none' && loss !== 'none' ? { loss: 'text' as const } : {}) };
+  // The inspector's hook records no body of these (only a file of another recorder holds one): a
+  // loss after the response of one whose body no chunk holds did not cut any text the file has.
+  const cut = loss === 'inside' || (loss === 'trailing' && chunks.length > 0);
+  return { units, ...(capture === 'none' && cut ? { loss: 'text' as const } : {}) };
 }
 
 /** A native EventSource's events, written back as SSE (the browser kept no raw text). */

@@ -42,6 +42,8 @@ describe('serve: a body that is neither JSON nor SSE, cut by a loss', () => {
         { name: 'cap', type: 'text/html', status: 502, middle: (c) => [chunk(c, '<html><body>Bad gateway', 9000), chunk(c, '</body></html>')] },
         { name: 'trailing', type: 'text/plain', status: 500, middle: (c) => [chunk(c, 'Timeout after '), gap(c)] },
         { name: 'whole', type: 'text/plain', status: 500, middle: (c) => [chunk(c, 'Internal error'), chunk(c, ': whole')] },
+        // As the inspector's hook records a text/plain answer: no body at all, so a loss cut none of it.
+        { name: 'unheld', type: 'text/plain', status: 500, middle: (c) => [gap(c)] },
       ]),
     );
     try {
@@ -50,6 +52,7 @@ describe('serve: a body that is neither JSON nor SSE, cut by a loss', () => {
       // Whether the text went on after a loss at its end cannot be known: it is marked too.
       expect(await post(s.url, call(3, 'trailing'))).toEqual({ status: 500, loss: 'text', body: 'Timeout after ' });
       expect(await post(s.url, call(4, 'whole'))).toEqual({ status: 500, loss: null, body: 'Internal error: whole' });
+      expect(await post(s.url, call(5, 'unheld'))).toEqual({ status: 500, loss: null, body: '' });
       expect(s.lines[0]).toBe('POST /mcp tools/call #1 → recorded c1: 500 a body the capture lost part of: served up to the loss');
       const cut = s.recording.warnings.filter((w) => w.includes('its body is cut by the loss: served up to the loss (joined, it would be text the server never sent as one)'));
       expect(cut.map((w) => w.slice(0, 14))).toEqual(['POST /mcp (c1)', 'POST /mcp (c2)', 'POST /mcp (c3)']);
