@@ -33,33 +33,46 @@ export function canonicalNumber(text: string): string | undefined {
   return `${sign}${digits}e${e}`;
 }
 
-/** The one entry of `map` whose key `matches`, undefined for none or more than one. */
-function only<T>(map: ReadonlyMap<string, T>, matches: (key: string) => boolean): T | undefined {
-  let found: T | undefined;
-  for (const [k, v] of map) {
-    if (!matches(k)) continue;
-    if (found !== undefined) return undefined;
-    found = v;
+/** A map's numeric keys by their exact value and by the value of their double. */
+interface Index {
+  size: number;
+  byValue: Map<string, string[]>;
+  byDouble: Map<string, string[]>;
+}
+
+// Made once per map and size, not per lookup: a long stream's progress tokens that miss would
+// each scan the pass's every id. The maps only grow (IdMaps: set, never delete), so a size that
+// did not change is the same keys.
+const indexes = new WeakMap<ReadonlyMap<string, unknown>, Index>();
+
+function indexOf(map: ReadonlyMap<string, unknown>): Index {
+  const known = indexes.get(map);
+  if (known && known.size === map.size) return known;
+  const ix: Index = { size: map.size, byValue: new Map(), byDouble: new Map() };
+  const add = (m: Map<string, string[]>, c: string, k: string) => m.set(c, [...(m.get(c) ?? []), k]);
+  for (const k of map.keys()) {
+    const c = canonicalNumber(k);
+    if (c === undefined) continue;
+    add(ix.byValue, c, k);
+    const d = Number(k);
+    const rounded = Number.isFinite(d) ? canonicalNumber(String(d)) : undefined;
+    if (rounded !== undefined) add(ix.byDouble, rounded, k);
   }
-  return found;
+  indexes.set(map, ix);
+  return ix;
 }
 
 /**
  * The live id for a recorded id's key (idKey): by its exact text, else (a number) the one recorded
- * id of the same value, else the one recorded id the key is the double rounding of.
+ * id of the same value, else, when no recorded id has that value, the one whose double it is.
  */
 export function liveIdFor<T>(map: ReadonlyMap<string, T>, key: string): T | undefined {
   const exact = map.get(key);
   if (exact !== undefined || map.size === 0) return exact;
   const c = canonicalNumber(key);
   if (c === undefined) return undefined;
-  const same = only(map, (k) => canonicalNumber(k) === c);
-  if (same) return same;
-  // A key of the same value that is not the only one: ambiguous, and no rounding is looked for.
-  for (const k of map.keys()) if (canonicalNumber(k) === c) return undefined;
-  return only(map, (k) => {
-    if (canonicalNumber(k) === undefined) return false;
-    const d = Number(k);
-    return Number.isFinite(d) && canonicalNumber(String(d)) === c;
-  });
+  const ix = indexOf(map);
+  const same = ix.byValue.get(c);
+  const keys = same ?? ix.byDouble.get(c);
+  return keys?.length === 1 ? map.get(keys[0]!) : undefined;
 }

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeJsonRpc } from '../../../src/core/jsonrpc.js';
 import type { CaptureRecord } from '../../../src/core/record.js';
 import { arrayElements, objectMembers, rootSpan } from '../../../src/cli/serve/json-spans.js';
+import { canonicalNumber, liveIdFor } from '../../../src/cli/serve/id-forms.js';
 import { newIdMaps, rewriteEvent } from '../../../src/cli/serve/rewrite.js';
 import { serve } from './serve-helpers.js';
 
@@ -235,5 +236,21 @@ describe('serve: an answer whose id the server wrote in another form than the re
     } finally {
       await s.close();
     }
+  });
+});
+
+describe('id forms', () => {
+  it('canonicalNumber is exact: the same number in any form is one text, numbers a double cannot tell apart are two', () => {
+    expect(['1', '1.0', '1e0', '1.00', '10e-1', '0.1E1', '1E+0'].map(canonicalNumber)).toEqual(Array(7).fill('1e0'));
+    expect(['0', '-0', '0.000', '0e5'].map(canonicalNumber)).toEqual(Array(4).fill('0'));
+    expect(canonicalNumber('9007199254740993')).not.toBe(canonicalNumber('9007199254740992'));
+    expect(['"1"', 'null', '01x', '1e99999999999999999999'].map(canonicalNumber)).toEqual(Array(4).fill(undefined));
+  });
+
+  it('liveIdFor sees keys added after an earlier miss', () => {
+    const map = new Map<string, string>([['"a"', 'A']]);
+    expect(liveIdFor(map, '2.0')).toBeUndefined();
+    map.set('2', 'B');
+    expect(liveIdFor(map, '2.0')).toBe('B');
   });
 });
