@@ -440,6 +440,7 @@ export function buildRecording(records: readonly CaptureRecord[]): Recording {
       else ({ units, loss } = bodyUnits(c.records, res.capture, t0, { body, messages, batch, absent }));
       const dropped = chunks.reduce((n, ch) => n + (ch.droppedBytes ?? 0), 0);
       if (dropped > 0) notes.push(`${dropped} bytes were not kept by the capture (event size cap)`);
+      // A stream's loss as sseUnits reads it (bodyPieces): any loss of its connection's records.
       if (!loss && (es.length > 0 || res.capture === 'sse')) loss = absent ? 'absent' : gaps || dropped > 0 ? 'events' : undefined;
       else if (!loss && absent) loss = 'absent';
     }
