@@ -6,6 +6,7 @@
 // object or none. A file's one snapshot numbers its objects in its own order, as always.
 import type { AnalysisSnapshot, Finding, RequestInfo, Session } from '../../core/model';
 import type { Capture } from './captures';
+import { FindingNumbering } from './finding-numbers';
 
 /** Numbers given to keys in the order first seen, never given again. */
 class Numbering {
@@ -36,11 +37,11 @@ class Numbering {
 class CaptureNumbering {
   readonly sessions = new Numbering();
   readonly streams = new Numbering();
-  readonly findings = new Numbering();
+  readonly findings = new FindingNumbering();
   readonly requests = new Numbering();
   /**
    * Page texts (session keys, stream ids, request ids: 60,000 characters seen) as small numbers,
-   * so a finding's key stays short.
+   * so what a finding is about stays a short key.
    */
   private readonly texts = new Numbering();
 
@@ -48,19 +49,9 @@ class CaptureNumbering {
     return s === undefined ? '' : String(this.texts.see(s));
   }
 
-  /**
-   * A finding has no id: what it is about (code, session, stream, request, the event it is
-   * anchored at) names it while it grows (a pending gap decided, more ids missing), and the
-   * occurrence among findings about the same tells two such apart.
-   */
-  private findingKeys(snap: AnalysisSnapshot): string[] {
-    const seen = new Map<string, number>();
-    return snap.findings.map((f) => {
-      const about = `${f.code}|${this.text(f.sessionKey)}|${this.text(f.streamId)}|${this.text(f.requestId)}|${f.eventIndex ?? ''}`;
-      const n = (seen.get(about) ?? 0) + 1;
-      seen.set(about, n);
-      return `${about}#${n}`;
-    });
+  /** What a finding is about (see FindingNumbering): code, session, stream, request, the event it is anchored at. */
+  private about(f: Finding): string {
+    return `${f.code}|${this.text(f.sessionKey)}|${this.text(f.streamId)}|${this.text(f.requestId)}|${f.eventIndex ?? ''}`;
   }
 
   /**
@@ -86,8 +77,8 @@ class CaptureNumbering {
     for (const s of snap.sessions) this.sessions.see(s.key);
     for (const id of Object.keys(snap.streams)) this.streams.see(id);
     const h: SnapshotHandles = { of: this, findings: new Map(), requests: new Map(), requestAt: new Map() };
-    const keys = this.findingKeys(snap);
-    snap.findings.forEach((f, i) => h.findings.set(f, this.findings.see(keys[i]!)));
+    const numbers = this.findings.see(snap.findings, (f) => this.about(f));
+    snap.findings.forEach((f, i) => h.findings.set(f, numbers[i]!));
     this.seeRequests(snap, h);
     return h;
   }

@@ -5,7 +5,7 @@ import { createAnalyzer, type Analyzer } from '../../../src/core/analyzer';
 import type { AnalysisSnapshot } from '../../../src/core/model';
 import type { CaptureRecord } from '../../../src/core/record';
 import { CaptureSet, type Capture } from '../../../src/cli/mcp/captures';
-import { Capture as Records, call, cutAndResume, ev, initialize, initResult, initSession, message, result } from '../core/helpers';
+import { Capture as Records, call, cutAndResume, ev, initialize, initResult, initSession, message, progress, result } from '../core/helpers';
 import { connectInProcess, type InProcess } from '../../support/mcp-inprocess';
 
 /** A live tab as the tools see it: records arrive between calls; a navigation starts the analysis anew. */
@@ -101,6 +101,45 @@ describe('handles of a live capture stay with their object as the capture grows'
       // before: the live-gap was f1 now, and f0 another finding
       expect(after.find((f) => f.code === 'live-gap')!.finding).toBe(gap.finding);
       expect(new Set(after.map((f) => f.finding)).size).toBe(after.length);
+    });
+  });
+
+  it('two findings about one request: the one decided later sorts first, and each keeps its handle', async () => {
+    await withTab(async (tab, mcp) => {
+      const north = 'the report for the northern region is ready now';
+      const south = 'partial figures for the southern region so far';
+      const r = new Records();
+      initSession(r, 'A');
+      // Request 2's result comes after a jump from id 1 to 3: an id lost only once the session's
+      // ids are known to count (two ids do not tell), and only then is its output a source.
+      const p2 = r.request({ sessionId: 'A', body: call(2) });
+      r.response(p2);
+      r.chunk(p2, ev('1', progress(2, 1)) + ev('3', result(2, { content: [{ type: 'text', text: north }] })));
+      r.end(p2);
+      // Request 3 broke with output delivered: partial output, known at once.
+      const p3 = r.request({ sessionId: 'A', body: call(3) });
+      r.response(p3);
+      r.chunk(p3, ev(undefined, message(south)));
+      r.end(p3, 'network-error');
+      // Request 4 carries both: one lossy-output-carried finding per source, about request 4.
+      const p4 = r.request({ sessionId: 'A', body: { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'summarise', arguments: { north, south } } } });
+      r.response(p4);
+      tab.arrive(r.records);
+      const carried = (fs: { finding: string; code: string; message: string }[]) => fs.filter((f) => f.code === 'lossy-output-carried');
+      const before = carried((await mcp.call('list_findings', {})).findings);
+      expect(before).toHaveLength(1);
+      expect(before[0]!.message).toMatch(/request 3 \(/);
+      const n = r.records.length;
+      const p5 = r.request({ sessionId: 'A', body: call(5, 'other_task') });
+      r.response(p5);
+      r.chunk(p5, [4, 5, 6, 7, 8, 9].map((i) => ev(String(i), message(`m${i}`))).join('') + ev('10', result(5)));
+      r.end(p5);
+      tab.arrive(r.records.slice(n));
+      const after = carried((await mcp.call('list_findings', {})).findings);
+      expect(after).toHaveLength(2);
+      // before: request 2's finding, listed first, took f-handle of request 3's, which got a new one
+      expect(after.find((f) => f.finding === before[0]!.finding)!.message).toMatch(/request 3 \(/);
+      expect(after.find((f) => f.finding !== before[0]!.finding)!.message).toMatch(/request 2 \(/);
     });
   });
 
