@@ -65,6 +65,13 @@ export interface IdScheme {
   /** Set when the user overrode inference for this origin. */
   override?: string;
   /**
+   * The user's pattern the analysis reads the session's ids with (makeIdParser: its `counter`
+   * and `stream` groups), set with `override` when the override has one. Whatever compares the
+   * session's ids (a range of them) reads them so too; `override` alone does not say, as it
+   * holds the scheme's kind when the override gives no pattern.
+   */
+  pattern?: string;
+  /**
    * The analysis reads the fixed-width field ending the session's ids as a hexadecimal counter
    * (parseIdHex): an id of the session holds a digit a–f there. Whatever compares the session's
    * ids (a range of them) reads them so too.

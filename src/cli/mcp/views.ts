@@ -9,7 +9,7 @@ import { adviceFor } from './explain';
 import type { Capture } from './captures';
 import { cap, capIds, capMissing, DATA_MAX, IDS_MAX, MESSAGE_MAX, REQUEST_ID_MAX, STREAM_ID_MAX, URL_MAX } from './text';
 import { eventCountAtSnapshot, eventsAtSnapshot } from '../../core/event-access';
-import { parseIdGeneric, parseIdHex, type ParsedId } from '../../core/ids/parse';
+import { makeIdParser, parseIdGeneric, parseIdHex, type ParsedId } from '../../core/ids/parse';
 import { paginate } from './cursor';
 import { handlesOf, keepHandles } from './handles';
 
@@ -375,13 +375,16 @@ export type IdReader = (id: string) => ParsedId | null;
 
 /**
  * How the analysis reads the ids of `session`, for a range of them: counters only where its
- * scheme is contiguous or sparse, in base 16 where the analysis reads them so (IdScheme.hex:
- * Cloudflare's `…000a`), else as parseIdGeneric does (17 digits are no counter, a counter padded
- * to 20 digits is one); null where ids count nothing (opaque: a UUID ends in digits by chance).
+ * scheme is contiguous or sparse; by the user's pattern where an override gives one (IdScheme.
+ * pattern, read by the core's makeIdParser as the analysis does: an invalid one falls back the
+ * same way), in base 16 where the analysis reads them so (IdScheme.hex: Cloudflare's `…000a`),
+ * else as parseIdGeneric does (17 digits are no counter, a counter padded to 20 digits is one);
+ * null where ids count nothing (opaque: a UUID ends in digits by chance).
  */
 export function idReaderOf(session: Session | undefined): IdReader | null {
   const scheme = session?.idScheme;
-  if (scheme?.kind !== 'contiguous' && scheme?.kind !== 'sparse') return null;
+  if (!session || (scheme?.kind !== 'contiguous' && scheme?.kind !== 'sparse')) return null;
+  if (scheme.pattern !== undefined) return makeIdParser({ origin: session.origin, pattern: scheme.pattern });
   return scheme.hex ? parseIdHex : parseIdGeneric;
 }
 

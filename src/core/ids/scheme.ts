@@ -134,6 +134,7 @@ export function inferScheme(stats: IdStats, override: IdSchemeOverride | undefin
       kind,
       evidence: `set by the user for ${override.origin}` + (override.pattern ? ` (pattern ${override.pattern})` : ''),
       override: override.pattern ?? kind,
+      ...(override.pattern ? { pattern: override.pattern } : {}),
     };
     if (kind !== 'opaque') scheme.scope = override.pattern?.includes('(?<stream>') ? 'stream' : 'session';
     if (stats.unparsed > 0) scheme.evidence += `; ${stats.unparsed} id(s) do not match, e.g. "${stats.unparsedExample}"`;

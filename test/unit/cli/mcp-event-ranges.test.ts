@@ -1,5 +1,6 @@
-// get_events' fromId / toId on a session the analysis reads in hexadecimal (Cloudflare's McpAgent
-// writes `<stream>:<seq as 16 hex digits>`): the range compares the counters as the analysis does.
+// get_events' fromId / toId on a session whose ids the analysis reads otherwise than by their
+// trailing decimal digits: in hexadecimal (Cloudflare's McpAgent writes `<stream>:<seq as 16 hex
+// digits>`), or by a user's id-scheme override: the range compares the counters as the analysis does.
 import { describe, expect, it } from 'vitest';
 import { analyzeRecords } from '../../../src/core/analyzer';
 import { CaptureSet } from '../../../src/cli/mcp/captures';
@@ -46,6 +47,48 @@ describe('get_events on a session read in hexadecimal', () => {
     await withHexCapture(async (mcp, stream) => {
       expect(ids(await mcp.call('get_events', { stream, fromId: hexId(8), toId: hexId(11) }))).toEqual([9, 10, 11].map(hexId));
       expect(ids(await mcp.call('get_events', { stream, fromId: hexId(13), toId: hexId(15) }))).toEqual([]);
+    });
+  });
+});
+
+// A user's id-scheme override (Settings → id schemes: a pattern with a `counter` group) is how the
+// analysis reads that origin's ids: a range compares those counters, not the trailing digits.
+const PATTERN = '^k\\d+-(?<counter>\\d+)$';
+/** `k<shard>-<counter>`: the shard changes from event to event, the counter counts. */
+const kId = (i: number) => `k${(i * 37) % 11}-${i}`;
+
+async function withOverrideCapture(fn: (mcp: InProcess, stream: string) => Promise<void>): Promise<void> {
+  const r = new Records();
+  initSession(r);
+  const p = r.request({ sessionId: 'sess-1', body: call(2) });
+  r.response(p);
+  r.chunk(p, [1, 2, 3, 4, 5].map((i) => ev(kId(i), message(`m${i}`))).join('') + ev(kId(6), result(2)));
+  r.end(p);
+  const recs = r.records;
+  const snap = analyzeRecords(recs, { idSchemeOverrides: [{ origin: 'http://127.0.0.1:3939', pattern: PATTERN }] });
+  const captures = new CaptureSet({ root: '/nonexistent', maxBytes: 1e6, maxFiles: 10 });
+  captures.add({ id: 'c1', kind: 'file', label: 'hand-built', format: 'records', records: () => recs, snapshot: () => snap });
+  const mcp = await connectInProcess({ captures, root: '/nonexistent', inlineMaxBytes: 1e6 });
+  try {
+    const t = await mcp.call('get_timeline', { session: 's1' });
+    expect(t.idScheme).toMatchObject({ kind: 'contiguous', evidence: expect.stringMatching(/set by the user/) });
+    await fn(mcp, t.streams.find((x: { requestIds: string[] }) => x.requestIds.includes('2')).stream);
+  } finally {
+    await mcp.close();
+  }
+}
+
+describe('get_events on a session whose ids are read by the user\'s override', () => {
+  it('a range compares the counters the pattern reads: k0-2 to k0-4 holds counters 2 to 4 whatever their shard', async () => {
+    await withOverrideCapture(async (mcp, stream) => {
+      // before: read as a prefix and trailing digits, only ids of prefix k0- counted: an empty list
+      expect(ids(await mcp.call('get_events', { stream, fromId: 'k0-2', toId: 'k0-4' }))).toEqual([2, 3, 4].map(kId));
+    });
+  });
+
+  it('a bound the stream never carried is a place among those counters (before: refused as an unknown id)', async () => {
+    await withOverrideCapture(async (mcp, stream) => {
+      expect(ids(await mcp.call('get_events', { stream, fromId: kId(4), toId: 'k0-5' }))).toEqual([4, 5].map(kId));
     });
   });
 });
