@@ -25,7 +25,13 @@ interface Known {
 }
 
 const related = (f: Finding): string => (f.relatedRequestIds ?? []).join('\u0000');
-const valueText = (f: Finding): string => JSON.stringify(f);
+/** A finding's value as text, made once per value (findings are frozen: a value never changes). */
+const texts = new WeakMap<Finding, string>();
+function valueText(f: Finding): string {
+  let t = texts.get(f);
+  if (t === undefined) texts.set(f, (t = JSON.stringify(f)));
+  return t;
+}
 
 /** Ways two findings about the same can be the same one, surest first. */
 const SAME: readonly ((was: Finding, now: Finding) => boolean)[] = [
