@@ -257,8 +257,10 @@ describe('a run of events read together', () => {
       }),
       { numRuns: process.env.CI ? 300 : 150 },
     );
-    // the generator is no test of runs unless most cases have some
-    expect(withRuns).toBeGreaterThan(cases / 3);
+    // The generator is no test of runs unless a good share of cases have some. About 37 % do
+    // (six runs of 150: 47–65); a third sat within a standard deviation of that and failed one run
+    // in three. A sixth is five deviations below it.
+    expect(withRuns).toBeGreaterThan(cases / 6);
   });
 
   it('reads runs from where a read starts after a BOM, the LF of a split CR LF and a resync (spans counted from the text fed)', () => {
