@@ -130,7 +130,11 @@ export function createCaptureIndex(store: LiveStore): CaptureIndex {
         const key = connKey(r);
         responses.set(key, r.headers);
         const q = requestByConn.get(key);
-        if (q && r.url && r.url !== q.url) {
+        // A response's URL (Response.url, XMLHttpRequest.responseURL) never has a #fragment, where
+        // the hook keeps the one the page passed; a fragment is never sent on the wire, so
+        // `fetch('/mcp#x')` answered at /mcp is no redirect (taken for one, its "final URL" made
+        // another request to /mcp that the hook did not see look captured).
+        if (q && r.url && noFragment(r.url) !== noFragment(q.url)) {
           redirects.add({ method: q.method, url: r.url, t: q.t });
           if (q.method !== 'GET') redirects.add({ method: 'GET', url: r.url, t: q.t });
         }
@@ -206,8 +210,10 @@ export function createCaptureIndex(store: LiveStore): CaptureIndex {
     bufferCapAt: () => bufferCapAt,
     sessionIdNear(url, t) {
       let best: RequestRecord | undefined;
+      // `url` is the network's (Chromium 156 drops the #fragment, never sent), the hook's the page's.
+      const u = noFragment(url);
       for (const r of requests) {
-        if (r.url !== url || Math.abs(r.t - t) > 5000) continue;
+        if (noFragment(r.url) !== u || Math.abs(r.t - t) > 5000) continue;
         if (!best || Math.abs(r.t - t) < Math.abs(best.t - t)) best = r;
       }
       return best?.headers.find(([k]) => k.toLowerCase() === 'mcp-session-id')?.[1];

@@ -434,6 +434,40 @@ describe('network witness', () => {
     expect(w.snapshot().problems).toEqual([expect.objectContaining({ code: 'cors-preflight-rejected', sessionId: 'S-7', headers: ['mcp-protocol-version'] })]);
   });
 
+  // Chromium 156 (test/e2e/witness-fragment.test.ts): DevTools lists `fetch('/mcp#x')` as /mcp, the
+  // hook records the URL the page gave (/mcp#x), and the response's URL (Response.url) has no fragment.
+  it('a fetch whose URL has a #fragment: not taken for a redirect (which would count another request to its URL as captured)', async () => {
+    const { store, w, finish } = setup();
+    store.ingest([
+      { ...hookReq('http://x/mcp#x', T0 + 2, 'c1', 'POST'), body: rpc } as CaptureRecord,
+      { kind: 'response', src: 'S', seq: 2, t: T0 + 8, conn: 'c1', status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']], url: 'http://x/mcp', redirected: false, type: 'basic', capture: 'sse' },
+    ]);
+    finish(entry('http://x/mcp', { method: 'POST', body: rpc }));
+    // The same request from a frame the hook does not run in, just after: the hook holds none of it.
+    finish(entry('http://x/mcp', { method: 'POST', body: rpc, t: T0 + 300 }));
+    await vi.advanceTimersByTimeAsync(4000);
+    // before: seen 2, captured 2 (the fetch's response URL, without its fragment, read as a redirect's final URL)
+    expect(w.snapshot()).toMatchObject({ seen: 2, captured: 1 });
+    expect(w.snapshot().missing.map((m) => [m.method, m.url])).toEqual([['POST', 'http://x/mcp']]);
+  });
+
+  it("a refusing preflight for a request whose URL has a #fragment: the captured request's session is found", async () => {
+    const { store, w, finish } = setup();
+    const url = 'http://other:9/mcp';
+    store.ingest([{ ...hookReq(`${url}#x`, T0 + 5, 'c1', 'POST'), headers: [['Mcp-Session-Id', 'S-7']] } as CaptureRecord]);
+    finish(
+      entry(url, {
+        method: 'OPTIONS', type: 'preflight', initiatorUrl: url, t: T0,
+        req: { 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'mcp-protocol-version,mcp-session-id' },
+        res: { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type, mcp-session-id' },
+        status: 204,
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(4000);
+    // before: no sessionId (the hook's URL kept its fragment, the network's has none)
+    expect(w.snapshot().problems).toEqual([expect.objectContaining({ code: 'cors-preflight-rejected', sessionId: 'S-7' })]);
+  });
+
   it('a captured cross-origin response whose Mcp-Session-Id the page could not read: session-id-not-exposed, once per request URL', async () => {
     const { store, w, finish } = setup();
     const url = 'http://other:9/mcp';

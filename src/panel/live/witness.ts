@@ -83,8 +83,14 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
   let pagerefs = false;
   /** What tells a worker's entry from a document's, now (isWorkerEntry). */
   const source = (): EntrySource => ({ pagerefs, documents: capture.documents(), ...(env.extensionUrl ? { ownCode: env.extensionUrl } : {}) });
-  /** The same, by URL (a preflight is paired with a request to its URL). */
+  /**
+   * The same, by URL without #fragment (a preflight is paired with a request to its URL; a hop with
+   * the request it led to). A fragment is never sent on the wire: Chromium 156 lists
+   * `fetch('/mcp#x')` as /mcp (test/e2e/witness-fragment.test.ts), and a hop's target is compared
+   * without one, so no entry is told apart by it whatever DevTools keeps.
+   */
   const byUrl = new Map<string, Set<Tracked>>();
+  const urlKey = (e: NetEntry) => noFragment(e.request.url);
   /**
    * Entries dropped by Clear, a navigation or the bound: the network log still holds them, and the
    * next getHAR must not bring them back as new (their hook records are used by then: they would
@@ -97,9 +103,9 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     tracked.delete(k);
     forgotten.add(k);
     if (forgotten.size > 20_000) forgotten.delete(forgotten.values().next().value!);
-    const s = byUrl.get(x.e.request.url);
+    const s = byUrl.get(urlKey(x.e));
     s?.delete(x);
-    if (s && s.size === 0) byUrl.delete(x.e.request.url);
+    if (s && s.size === 0) byUrl.delete(urlKey(x.e));
     const to = redirectTarget(x.e);
     const h = to === null ? undefined : hopsTo.get(to);
     h?.delete(x);
@@ -112,7 +118,7 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
   const preflights = createPreflights({
     now,
     setTimer,
-    requestsTo: (url) => byUrl.get(url) ?? [],
+    requestsTo: (url) => byUrl.get(noFragment(url)) ?? [],
     sessionIdNear(url, t) {
       index();
       return capture.sessionIdNear(url, t);
@@ -205,7 +211,7 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
 
   /** The page's entry of the same request answered by its Service Worker, around `x`'s time (x: the worker's fetch). */
   function viaServiceWorker(x: Tracked): Tracked | undefined {
-    for (const y of byUrl.get(x.e.request.url) ?? []) {
+    for (const y of byUrl.get(urlKey(x.e)) ?? []) {
       if (y === x || !y.e.pageref || !y.e.response._fetchedViaServiceWorker || y.e.request.method !== x.e.request.method) continue;
       const end = y.e.time > 0 ? y.start + y.e.time : Infinity;
       if (x.start >= y.start - JUDGE_SLACK_MS && x.start <= end + JUDGE_SLACK_MS) return y;
@@ -215,7 +221,7 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
 
   /** The redirect hop that led to `x`, if it is one's next request. */
   function hopBefore(x: Tracked): Tracked | undefined {
-    for (const y of hopsTo.get(noFragment(x.e.request.url)) ?? []) if (y !== x && followsRedirect(y.e, x.e)) return y;
+    for (const y of hopsTo.get(urlKey(x.e)) ?? []) if (y !== x && followsRedirect(y.e, x.e)) return y;
     return undefined;
   }
   /** The request a redirect hop led to (one that was sent: not the entry of a redirect not followed). */
@@ -436,8 +442,8 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     if (markers.length === 0) return;
     const x: Tracked = { e, key: k, markers, start: startedAt(e), seenAt: now(), finished, state: 'checking', grace: initial ? grace * 2 : grace, initial };
     tracked.set(k, x);
-    let u = byUrl.get(e.request.url);
-    if (!u) byUrl.set(e.request.url, (u = new Set()));
+    let u = byUrl.get(urlKey(e));
+    if (!u) byUrl.set(urlKey(e), (u = new Set()));
     u.add(x);
     const to = redirectTarget(e);
     if (to !== null) hopOf(to, x);
