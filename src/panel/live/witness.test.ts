@@ -273,6 +273,75 @@ describe('network witness', () => {
     expect(w.snapshot().missing.map((m) => m.url)).toEqual(['http://x/mcp/']);
   });
 
+  it('a loop of 50 redirects to a login page whose next request is not tracked: a bounded number of getHAR reads, one at a time, every hop judged', async () => {
+    const store = createLiveStore();
+    let finished: (e: WitnessEntry) => void = () => {};
+    let reads = 0;
+    let open = 0;
+    let most = 0;
+    const w = startWitness(store, {
+      onRequestFinished: (cb) => (finished = cb),
+      // getHAR copies DevTools' whole log: a read takes a while (here 300 ms)
+      getHar: () => {
+        reads++;
+        most = Math.max(most, ++open);
+        return new Promise((ok) => setTimeout(() => ok((open--, [])), 300));
+      },
+      tabStatus: () => ({ relays: true }),
+      now: () => Date.now(),
+    });
+    store.ingest([hookReq('http://x/other', T0 - 5000)]); // the hook delivers (no getHAR polling)
+    await vi.advanceTimersByTimeAsync(400);
+    const first = reads;
+    // A page retrying every 150 ms, each answered 302 to /login (its login page is no MCP request).
+    for (let i = 0; i < 50; i++) {
+      finished(entry('http://x/mcp', { t: Date.now(), status: 302, req: { 'mcp-session-id': 'S' }, res: { location: '/login' } }));
+      await vi.advanceTimersByTimeAsync(150);
+    }
+    await vi.advanceTimersByTimeAsync(5000);
+    // Every hop is the last request of a fetch the hook did not see: each reported.
+    expect(w.snapshot()).toMatchObject({ seen: 50, checking: 0 });
+    expect(w.snapshot().missing).toHaveLength(50);
+    // before: 25 reads (one per hop, shared only by the hops judged while it was in flight). The
+    // loop lasts 7.5 s: with reads at least HOP_HAR_SPACING_MS (1 s) apart, at most ~9.
+    expect(reads - first).toBeLessThanOrEqual(10);
+    expect(most).toBe(1);
+    w.stop();
+  });
+
+  it('a hop judged while a getHAR is in flight waits for the next read: its next request, listed after that read began, is found', async () => {
+    const store = createLiveStore();
+    let finished: (e: WitnessEntry) => void = () => {};
+    let har: WitnessEntry[] = [];
+    const w = startWitness(store, {
+      onRequestFinished: (cb) => (finished = cb),
+      // The log as it was when the read began, handed over 300 ms later.
+      getHar: () => {
+        const copy = har;
+        return new Promise((ok) => setTimeout(() => ok(copy), 300));
+      },
+      tabStatus: () => ({ relays: true }),
+      now: () => Date.now(),
+    });
+    store.ingest([hookReq('http://x/other', T0 - 5000)]); // the hook delivers (no getHAR polling)
+    // A: a hop to a login page (its read starts when A is judged, 1.5 s on).
+    finished(entry('http://x/a', { status: 302, req: { 'mcp-session-id': 'S' }, res: { location: '/login' } }));
+    await vi.advanceTimersByTimeAsync(200);
+    // B: a hop to a stream the hook did not see either; judged while A's read is in flight, and
+    // its stream is listed (still open) only after that read began.
+    const hop = entry('http://x/mcp', { t: Date.now(), status: 307, req: { 'mcp-session-id': 'S' }, res: { location: '/mcp/' } });
+    finished(hop);
+    await vi.advanceTimersByTimeAsync(1450);
+    const open = { ...entry('http://x/mcp/', { req: { 'mcp-session-id': 'S' }, t: T0 + 220 }), time: 0 };
+    open.response.status = 0;
+    open.response._error = null;
+    har = [hop, open];
+    await vi.advanceTimersByTimeAsync(8000);
+    // before: B took A's read, which did not list its stream: "GET /mcp" reported, the stream never seen
+    expect(w.snapshot().missing.map((m) => m.url).sort()).toEqual(['http://x/a', 'http://x/mcp/']);
+    w.stop();
+  });
+
   it('a captured fetch aborted at its second redirect: the hop in between is part of it, the cancelled entry no request', async () => {
     const { store, w, finish } = setup();
     store.ingest([{ ...hookReq('http://x/r1', T0 + 2, 'c1', 'POST'), body: rpc } as CaptureRecord]);

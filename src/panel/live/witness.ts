@@ -68,6 +68,14 @@ interface Tracked {
 
 const MAX_TRACKED = 5000;
 const JUDGE_SLACK_MS = 100;
+/**
+ * The least time between the starts of two getHAR reads made for redirect hops: a redirect loop
+ * costs at most one copy of DevTools' log a second. A hop is judged 1.5 s after it was seen (its
+ * grace), so waiting up to another second delays its verdict, never its evidence (getHAR still
+ * lists its next request, open or not); and the witness polls getHAR every 2 s anyway while the
+ * capture is empty, so one read a second is within the cost the panel already accepts.
+ */
+const HOP_HAR_SPACING_MS = 1000;
 
 const keyOf = (e: NetEntry) => `${e.request.method} ${e.request.url} ${e.startedDateTime}`;
 
@@ -231,8 +239,41 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     for (const y of byUrl.get(to) ?? []) if (y !== x && !isUnfollowedRedirect(y.e) && followsRedirect(x.e, y.e)) return y;
     return undefined;
   }
-  /** One getHAR at a time for hops whose next request onRequestFinished has not brought (still open). */
-  let harRefresh: Promise<void> | undefined;
+  /**
+   * Hops whose next request onRequestFinished has not brought (still open), waiting for a getHAR
+   * that starts after they were judged (one already in flight may have been read before their next
+   * request was listed: they wait for the next one). getHAR copies DevTools' whole network log, and
+   * a loop of manual redirects, or of 302s to a login page, would read it once per hop: one read at
+   * a time, at least HOP_HAR_SPACING_MS after the start of the last one, for every hop waiting then.
+   */
+  const hopsWaiting: Tracked[] = [];
+  /** getHAR reads in flight (the polls' too: a hop's read waits for theirs to end). */
+  let harReading = 0;
+  let hopReadArmed = false;
+  /** When the last getHAR started (any: a hop's read is spaced from the polls' as well). */
+  let harStartedAt = -Infinity;
+  function needHar(x: Tracked) {
+    hopsWaiting.push(x);
+    readForHops();
+  }
+  function readForHops() {
+    if (stopped || harReading > 0 || hopReadArmed || hopsWaiting.length === 0) return;
+    // (Bounded by the spacing: a clock set back must not hold the hops for as long.)
+    const wait = Math.min(HOP_HAR_SPACING_MS, harStartedAt + HOP_HAR_SPACING_MS - now());
+    if (wait > 0) {
+      hopReadArmed = true;
+      setTimer(() => {
+        hopReadArmed = false;
+        readForHops();
+      }, wait);
+      return;
+    }
+    const batch = hopsWaiting.splice(0);
+    void poll().finally(() => {
+      for (const x of batch) later(x, 0);
+      readForHops();
+    });
+  }
 
   function judge(x: Tracked) {
     if (stopped || x.state !== 'checking') return;
@@ -313,8 +354,7 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
         }
         if (!x.harChecked) {
           x.harChecked = true;
-          harRefresh ??= poll().finally(() => (harRefresh = undefined));
-          void harRefresh.then(() => later(x, 0));
+          needHar(x);
           return;
         }
       }
@@ -464,10 +504,15 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
   async function poll() {
     if (stopped) return;
     let entries: WitnessEntry[] = [];
+    harStartedAt = now();
+    harReading++;
     try {
       entries = await env.getHar();
     } catch {
       return;
+    } finally {
+      harReading--;
+      readForHops(); // hops that waited for this read to end (theirs is spaced from its start)
     }
     const initial = polls++ === 0;
     for (const e of entries) see(e, false, initial);
@@ -483,7 +528,8 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
         if (stopped) return;
         index();
         if (capture.requests.size > 0) return schedule();
-        const go = env.visible?.() ?? true;
+        // A read in flight (a hop's) brings the same entries: no second copy of the log at once.
+        const go = (env.visible?.() ?? true) && harReading === 0;
         (go ? poll() : Promise.resolve()).finally(schedule);
       },
       opts.pollEmptyMs ?? 2000,
