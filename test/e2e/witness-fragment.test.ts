@@ -3,7 +3,9 @@
 // fragment included. A fragment never goes on the wire, and DevTools' entry drops it: the witness
 // must still take each request for the captured one it is (one told apart by its fragment would be
 // reported "not captured" and its events added a second time, from the network). It did already
-// (matching compares URLs without fragment): this test is a guard.
+// (matching compares URLs without fragment): this test is a guard. An XHR's responseURL has no
+// fragment either (XHR spec: the response URL, "exclude fragment"): its response record said
+// `redirected: true` for `/mcp#z` answered at `/mcp` until the hook compared without fragment.
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptureRecord } from '../../src/core/record';
@@ -52,20 +54,33 @@ describe('witness and URL fragments', () => {
       setTimeout(() => { es.close(); ko(new Error('no event')); }, 5000);
     })`);
     expect(data).toContain('notifications/message');
+    const xhr = await h.evalPage<string>(`new Promise((ok, ko) => {
+      const x = new XMLHttpRequest();
+      x.open('POST', '/mcp#z');
+      x.setRequestHeader('content-type', 'application/json');
+      x.onload = () => ok(x.responseText);
+      x.onerror = () => ko(new Error('xhr failed'));
+      x.send(${JSON.stringify(RPC)});
+    })`);
+    expect(xhr).toContain('"result"');
     const w = await waitFor(
       async () => {
         const x = await h.panel.eval<Snap>('__MSI_PANEL__.witness()');
-        return x.checking === 0 && x.seen >= 2 ? x : null;
+        return x.checking === 0 && x.seen >= 3 ? x : null;
       },
-      { timeoutMs: 15_000, message: 'the witness judged both requests' },
+      { timeoutMs: 15_000, message: 'the witness judged the three requests' },
     );
     // The two sides differ: the hook keeps the fragments; Chromium 156's entries (getHAR and
     // onRequestFinished) are /mcp and /sse, without them (seen with this test, 2026-12-07).
     const records = await h.panel.eval<CaptureRecord[]>('__MSI_PANEL__.records()');
     const hooked = records.filter((r) => r.kind === 'request').map((r) => new URL((r as { url: string }).url).hash);
-    expect(hooked.sort()).toEqual(['#x', '#y']);
+    expect(hooked.sort()).toEqual(['#x', '#y', '#z']);
+    const responses = records.filter((r) => r.kind === 'response') as { url: string; redirected: boolean }[];
+    expect(responses).toHaveLength(3);
+    // answered at the URL asked for: no redirect, whatever the fragment
+    expect(responses.map((r) => r.redirected)).toEqual([false, false, false]);
     expect(w.missing).toEqual([]);
-    expect(w).toMatchObject({ seen: 2, captured: 2 });
+    expect(w).toMatchObject({ seen: 3, captured: 3 });
     // Nothing from the network view: no gap, no request observed after completion.
     expect(records.filter((r) => r.src === 'network')).toEqual([]);
     expect(records.filter((r) => r.kind === 'request' && (r as { transport?: string }).transport === 'network')).toEqual([]);

@@ -11,6 +11,13 @@ import { looksJsonRpc } from './request-info';
 
 const ABORTED = 'XMLHttpRequest.abort() by the page';
 
+// An XHR's responseURL never has a fragment (XHR spec: the response's URL serialized with
+// "exclude fragment"), where the URL the page opened may: `/mcp#x` answered at `/mcp` is no redirect.
+function withoutFragment(url: string): string {
+  const i = url.indexOf('#');
+  return i === -1 ? url : url.slice(0, i);
+}
+
 interface XhrInfo {
   method: string;
   url: string;
@@ -144,7 +151,7 @@ export function installXhrHook(emitter: Emitter): void {
       const url = call<string>(responseUrlGet, this);
       w.conn.emit({
         kind: 'response', conn: w.conn.id, t: now(), status: call(statusGet, this), statusText: call(statusTextGet, this),
-        headers: parseHeaders(call(nativeAllHeaders, this)), url, redirected: url !== w.infoUrl, type: 'xhr',
+        headers: parseHeaders(call(nativeAllHeaders, this)), url, redirected: url !== withoutFragment(w.infoUrl), type: 'xhr',
         capture: w.sse ? 'sse' : 'none',
       });
     } else if (rs === 3 || rs === 4) pushDelta(this, w);
