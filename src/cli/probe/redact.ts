@@ -1,5 +1,6 @@
 // Auth headers the user gave are never printed nor saved: their values are replaced in the
-// captures (headers and any text) and in the report.
+// captures (headers and any text) and in the report, in the forms a server or the capture itself
+// writes them (percent-encoded, JSON-escaped: encoded.ts).
 //
 // A value long enough to be a real credential is replaced wherever it occurs, even inside a longer
 // string (a server may quote it glued to anything: "tok_abc123def:expired"). A short
@@ -9,11 +10,10 @@
 // can stand (a header's value, a quoted token, `?key=v`) it is a whole token, so it is still caught.
 
 import type { CaptureRecord, Header } from '../../core/record';
+import { encodedPattern } from './encoded';
+import { ANYWHERE_FROM, REDACTED } from './marker';
 
-export const REDACTED = '[redacted by probe]';
-
-/** Values at least this long are replaced wherever they occur; shorter ones only as whole tokens. */
-export const ANYWHERE_FROM = 8;
+export { ANYWHERE_FROM, REDACTED };
 
 /** Said once in the report when a value was short (command.ts). */
 export const SHORT_NOTE = `a credential given with --header (or MCP_PROBE_HEADERS) shorter than ${ANYWHERE_FROM} characters is redacted only where it stands as a whole word or number (there, even where it is not the credential), not inside longer ones`;
@@ -58,7 +58,16 @@ function spansOf(text: string, secrets: readonly string[]): [number, number][] {
   for (const v of secrets) {
     if (!v) continue;
     const short = v.length < ANYWHERE_FROM;
-    for (let i = text.indexOf(v); i !== -1; i = text.indexOf(v, i + 1)) if (!short || whole(text, i, i + v.length)) marks.push([i, i + v.length]);
+    // Its encoded forms too (encoded.ts): a server echoes it percent-encoded, JSON escapes it.
+    const re = encodedPattern(v);
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const i = m.index;
+      const j = i + m[0].length;
+      if (!short || whole(text, i, j)) marks.push([i, j]);
+      // Every start, as indexOf found overlapping ones: a span is merged with the next below.
+      re.lastIndex = i + 1;
+    }
   }
   if (marks.length === 0) return [];
   // The marker is text this module wrote (a report's lines are redacted again once laid out): a

@@ -1,6 +1,8 @@
 // The probe's settings, parsed from the command line and the environment, with its safety rules:
 // loopback only unless --remote; headers (auth) from --header or MCP_PROBE_HEADERS, never printed.
 
+import { basicSecrets } from './credentials';
+
 export type Era = 'legacy' | 'modern' | 'auto';
 export type ProbeFormat = 'text' | 'json' | 'junit' | 'sarif';
 
@@ -51,10 +53,15 @@ export function parseHeaders(lines: readonly string[]): Record<string, string> {
 /** Headers whose value is `<scheme> <credentials>`: a server refusing them may quote the credentials alone. */
 const SCHEMED = new Set(['authorization', 'proxy-authorization']);
 
-/** Every header value the user gave, for redaction (report, saved captures), and the credentials of an auth scheme alone. */
+/**
+ * Every header value the user gave, for redaction (report, saved captures), the credentials of an
+ * auth scheme alone, and what a Basic value decodes to.
+ */
 export function secretsOf(s: ProbeSettings): string[] {
-  return Object.entries(s.headers).flatMap(([name, v]) => {
-    const credentials = SCHEMED.has(name.toLowerCase()) ? /^\S+\s+(\S.*)$/.exec(v)?.[1] : undefined;
-    return [v, ...(credentials ? [credentials] : [])].filter((x) => x.length > 0);
+  const secrets = Object.entries(s.headers).flatMap(([name, v]) => {
+    const m = SCHEMED.has(name.toLowerCase()) ? /^(\S+)\s+(\S.*)$/.exec(v) : null;
+    const credentials = m ? [m[2]!, ...(m[1]!.toLowerCase() === 'basic' ? basicSecrets(m[2]!) : [])] : [];
+    return [v, ...credentials].filter((x) => x.length > 0);
   });
+  return [...new Set(secrets)];
 }
