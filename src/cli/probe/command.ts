@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { exportJson } from '../../export/json';
 import { terminalSafe } from '../report';
+import { shownUrl } from './credentials';
 import { hasShortSecret, redactRecords, redactText, SHORT_NOTE } from './redact';
 import { renderJson, renderJunit, renderText } from './render';
 import { runFails, type FailOn } from './grade';
@@ -164,24 +165,27 @@ export async function probeCommand(argv: string[], io: Io, env: Record<string, s
     return 0;
   }
   const secrets = secretsOf(s);
+  // The URL as the user may show it (credentials in its userinfo and query replaced): the probe's
+  // requests use the real one, what it prints and saves names this one.
+  const shown = shownUrl(s.url);
   let result;
   try {
     result = await runProbe(s);
   } catch (e) {
     const msg = e instanceof ProbeError ? e.message : `the probe failed (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`;
     // An error can quote the server's answer, and a server can echo the credentials it refused.
-    io.stderr(`${NAME}: ${terminalSafe(redactText(msg, secrets))}\n`);
+    io.stderr(`${NAME}: ${terminalSafe(redactText(msg.split(s.url).join(shown), secrets))}\n`);
     return 2;
   }
   const { captures } = result;
   // A short credential is redacted only as a whole token (redact.ts): the report says so, once.
-  const card = hasShortSecret(secrets) ? { ...result.card, notes: [...result.card.notes, SHORT_NOTE] } : result.card;
+  const card = { ...result.card, url: shown, notes: hasShortSecret(secrets) ? [...result.card.notes, SHORT_NOTE] : result.card.notes };
   if (s.out) {
     try {
       await mkdir(s.out, { recursive: true });
       for (const c of captures) {
         const records = redactRecords(c.records, secrets, Object.keys(s.headers));
-        await writeFile(join(s.out, `probe-${c.name}.msi.json`), exportJson(records, { source: `mcp-stream-inspector probe ${s.url}` }));
+        await writeFile(join(s.out, `probe-${c.name}.msi.json`), exportJson(records, { source: `mcp-stream-inspector probe ${shown}` }));
       }
       await writeFile(join(s.out, 'probe-report.json'), renderJson(card, secrets));
     } catch (e) {

@@ -1,7 +1,9 @@
 // Credentials the user gave that are not a --header value as typed: the parts of an
-// `Authorization: Basic` value.
+// `Authorization: Basic` value, and those in the probed URL (userinfo, query). The URL is shown
+// (captures' `source` and request URLs, the report) with them replaced; the probe's own requests
+// use the real URL.
 
-import { ANYWHERE_FROM } from './marker';
+import { ANYWHERE_FROM, REDACTED } from './marker';
 
 /** Strict base64 (what a Basic value is), decoded to text; undefined when it is not. */
 function unbase64(b64: string): string | undefined {
@@ -27,4 +29,86 @@ export function basicSecrets(b64: string): string[] {
   if (pair === undefined || i < 0) return [];
   const pass = pair.slice(i + 1);
   return [pair, ...(pass.length >= ANYWHERE_FROM ? [pass] : [])];
+}
+
+/** Percent-decoded (a query's `+` is a space, userinfo's is not); as it is when malformed. */
+const decode = (s: string, plusIsSpace: boolean) => {
+  try {
+    return decodeURIComponent(plusIsSpace ? s.replace(/\+/g, ' ') : s);
+  } catch {
+    return s;
+  }
+};
+
+/**
+ * Query names that hold a credential (api_key, access_token, X-Amz-Signature, auth, password,
+ * sessionid, an OAuth code…): their values are secrets at any length. Other values are secrets
+ * when long enough to be replaced anywhere (a vendor's own name for a key, a base64 config
+ * holding keys); a short one (`?debug=1`) would turn every such word of the report into the
+ * marker, and is no credential under such a name.
+ */
+const CREDENTIAL_NAME = /key|token|auth|sig|secret|pass|pwd|credential|session|jwt|code/i;
+
+/** The query's `name=value` parts, raw (as in the URL) and decoded. */
+function queryParts(search: string): { rawName: string; name: string; raw: string; value: string; bare: boolean }[] {
+  return search
+    .replace(/^\?/, '')
+    .split('&')
+    .filter((p) => p.length > 0)
+    .map((p) => {
+      const i = p.indexOf('=');
+      const rawName = i < 0 ? '' : p.slice(0, i);
+      const raw = i < 0 ? p : p.slice(i + 1);
+      return { rawName, name: decode(rawName, true), raw, value: decode(raw, true), bare: i < 0 };
+    });
+}
+
+/**
+ * The URL as the report and the captures show it: host and path (what the reader needs to know
+ * which server was graded), the password of userinfo, or the user name when there is no password
+ * (`https://<token>@host`: it is the credential), every query value (`?api_key=`, `?token=`,
+ * Smithery's `config=<base64 of keys>`: names differ by vendor, and the grade depends on none of
+ * them) and the fragment (an OAuth `#access_token=` pasted with the URL) replaced. A text that is
+ * no URL is returned as it is.
+ */
+export function shownUrl(href: string): string {
+  let u: URL;
+  try {
+    u = new URL(href);
+  } catch {
+    return href;
+  }
+  const user = u.password ? `${u.username}:${REDACTED}@` : u.username ? `${REDACTED}@` : '';
+  const parts = queryParts(u.search).map((p) => (p.bare ? REDACTED : `${p.rawName}=${p.raw === '' ? '' : REDACTED}`));
+  const search = u.search ? `?${parts.join('&')}` : '';
+  return `${u.protocol}//${user}${u.host}${u.pathname}${search}${u.hash ? `#${REDACTED}` : ''}`;
+}
+
+/**
+ * The URL's credentials as secrets for the rest of the text (a server that echoes its URL or
+ * the Basic credentials Node sends for a URL's userinfo): each raw (as written in the URL) and
+ * decoded (as the server reads it).
+ */
+export function urlSecrets(href: string): string[] {
+  let u: URL;
+  try {
+    u = new URL(href);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  if (u.username || u.password) {
+    // http-fetch.ts hands the URL to node:http, which sends `Authorization: Basic
+    // base64(user:pass)`, both decoded: a server may echo that value or what it decodes to.
+    const pair = `${decode(u.username, false)}:${decode(u.password, false)}`;
+    out.push(`${u.username}:${u.password}`, pair, Buffer.from(pair, 'utf8').toString('base64'));
+    if (!u.password) out.push(u.username, decode(u.username, false));
+    const pass = decode(u.password, false);
+    if (pass.length >= ANYWHERE_FROM) out.push(u.password, pass);
+  }
+  for (const p of queryParts(u.search)) {
+    // A bare part (`?sk-…`) has no name to tell: a secret when long enough, as any other value.
+    if (CREDENTIAL_NAME.test(p.name) || p.value.length >= ANYWHERE_FROM) out.push(p.raw, p.value);
+  }
+  return [...new Set(out.filter((x) => x.length > 0))];
 }

@@ -1,6 +1,7 @@
 // Auth headers the user gave are never printed nor saved: their values are replaced in the
 // captures (headers and any text) and in the report, in the forms a server or the capture itself
-// writes them (percent-encoded, JSON-escaped: encoded.ts).
+// writes them (percent-encoded, JSON-escaped: encoded.ts). So are the credentials of the probed URL
+// (credentials.ts), which is shown with them replaced.
 //
 // A value long enough to be a real credential is replaced wherever it occurs, even inside a longer
 // string (a server may quote it glued to anything: "tok_abc123def:expired"). A short
@@ -10,13 +11,14 @@
 // can stand (a header's value, a quoted token, `?key=v`) it is a whole token, so it is still caught.
 
 import type { CaptureRecord, Header } from '../../core/record';
+import { shownUrl } from './credentials';
 import { encodedPattern } from './encoded';
 import { ANYWHERE_FROM, REDACTED } from './marker';
 
 export { ANYWHERE_FROM, REDACTED };
 
 /** Said once in the report when a value was short (command.ts). */
-export const SHORT_NOTE = `a credential given with --header (or MCP_PROBE_HEADERS) shorter than ${ANYWHERE_FROM} characters is redacted only where it stands as a whole word or number (there, even where it is not the credential), not inside longer ones`;
+export const SHORT_NOTE = `a credential given with --header (or MCP_PROBE_HEADERS) or in the URL shorter than ${ANYWHERE_FROM} characters is redacted only where it stands as a whole word or number (there, even where it is not the credential), not inside longer ones`;
 
 export const hasShortSecret = (secrets: readonly string[]): boolean => secrets.some((v) => v.length > 0 && v.length < ANYWHERE_FROM);
 
@@ -137,7 +139,9 @@ export function redactChunks(texts: readonly string[], secrets: readonly string[
 export function redactRecords(records: readonly CaptureRecord[], secrets: readonly string[], names: readonly string[]): CaptureRecord[] {
   const lower = new Set(names.map((n) => n.toLowerCase()));
   const hs = (h: Header[]) => h.map(([k, v]) => [k, lower.has(k.toLowerCase()) ? REDACTED : redactText(v, secrets)] as Header);
-  if (secrets.length === 0 && lower.size === 0) return records.slice();
+  // A URL's userinfo and query values replaced as in the report (credentials.ts), then any secret.
+  const url = (u: string) => redactText(shownUrl(u), secrets);
+  if (secrets.length === 0 && lower.size === 0) return records.map((r) => (r.kind === 'request' || r.kind === 'response' ? { ...r, url: url(r.url) } : r));
   // Chunk texts redacted per connection, across the chunks' boundaries.
   const chunks = new Map<string, number[]>();
   records.forEach((r, i) => {
@@ -155,9 +159,9 @@ export function redactRecords(records: readonly CaptureRecord[], secrets: readon
   return records.map((r, i) => {
     switch (r.kind) {
       case 'request':
-        return { ...r, headers: hs(r.headers), url: redactText(r.url, secrets), body: r.body === null ? null : redactText(r.body, secrets) };
+        return { ...r, headers: hs(r.headers), url: url(r.url), body: r.body === null ? null : redactText(r.body, secrets) };
       case 'response':
-        return { ...r, headers: hs(r.headers) };
+        return { ...r, headers: hs(r.headers), url: url(r.url) };
       case 'chunk':
         return { ...r, text: texts.get(i) ?? redactText(r.text, secrets) };
       default:

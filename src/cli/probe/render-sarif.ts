@@ -18,7 +18,7 @@
 import { join } from 'node:path';
 import { artifactUri, fingerprint, ruleName, sarifLog, type SarifLevel } from '../sarif';
 import { WARNING_ONLY } from './grade';
-import { redactDeep } from './redact';
+import { redactDeep, REDACTED } from './redact';
 import { CHECKS, CONDITIONS, TITLES, type CheckKey, type ConditionGrade, type ConditionKey, type ExperimentResult, type ReportCard, type SecurityFinding } from './types';
 
 type Key = ConditionKey | CheckKey;
@@ -106,11 +106,13 @@ export function renderSarif(card: ReportCard, secrets: readonly string[], opts: 
   const rules = [...keys.map(rule), securityRule];
   const ruleIndex = new Map<string, number>(rules.map((r, i) => [r.id, i]));
   const grades = new Map<Key, ConditionGrade>([...c.conditions, ...c.checks].map((g) => [g.key, g]));
-  // Artifacts: the saved captures, or the endpoint itself.
+  // Artifacts: the saved captures, or the endpoint itself. A URI holds no space nor bracket: the
+  // marker standing for a credential of the URL (credentials.ts) is percent-encoded there.
+  const endpointUri = c.url.split(REDACTED).join(encodeURIComponent(REDACTED));
   const files = opts.out !== undefined ? (opts.captures ?? []).map((n) => ({ name: n, uri: artifactUri(join(opts.out!, `probe-${n}.msi.json`)) })) : [];
   const artifacts = files.length
     ? files.map((f) => ({ location: { uri: f.uri }, description: { text: `the probe's capture ${f.name} (open it in the panel or audit it)` } }))
-    : [{ location: { uri: c.url }, description: { text: 'the probed MCP endpoint (save the captures with --out to locate results in files)' } }];
+    : [{ location: { uri: endpointUri }, description: { text: 'the probed MCP endpoint (save the captures with --out to locate results in files)' } }];
   const location = (x: ExperimentResult | undefined) => {
     const i = x?.capture !== undefined ? files.findIndex((f) => f.name === x.capture) : -1;
     const server = { name: c.url, fullyQualifiedName: `${c.url} (${c.era === 'legacy' ? '2025 era' : '2026-07-28 era'})`, kind: 'module' };

@@ -1,7 +1,7 @@
 // The probe's settings, parsed from the command line and the environment, with its safety rules:
 // loopback only unless --remote; headers (auth) from --header or MCP_PROBE_HEADERS, never printed.
 
-import { basicSecrets } from './credentials';
+import { basicSecrets, urlSecrets } from './credentials';
 
 export type Era = 'legacy' | 'modern' | 'auto';
 export type ProbeFormat = 'text' | 'json' | 'junit' | 'sarif';
@@ -55,13 +55,13 @@ const SCHEMED = new Set(['authorization', 'proxy-authorization']);
 
 /**
  * Every header value the user gave, for redaction (report, saved captures), the credentials of an
- * auth scheme alone, and what a Basic value decodes to.
+ * auth scheme alone, what a Basic value decodes to, and the credentials in the URL.
  */
 export function secretsOf(s: ProbeSettings): string[] {
-  const secrets = Object.entries(s.headers).flatMap(([name, v]) => {
+  const fromHeaders = Object.entries(s.headers).flatMap(([name, v]) => {
     const m = SCHEMED.has(name.toLowerCase()) ? /^(\S+)\s+(\S.*)$/.exec(v) : null;
     const credentials = m ? [m[2]!, ...(m[1]!.toLowerCase() === 'basic' ? basicSecrets(m[2]!) : [])] : [];
     return [v, ...credentials].filter((x) => x.length > 0);
   });
-  return [...new Set(secrets)];
+  return [...new Set([...fromHeaders, ...urlSecrets(s.url)])];
 }

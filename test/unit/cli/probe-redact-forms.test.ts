@@ -1,10 +1,18 @@
 // A credential the probe was given is not printed nor saved in a written form other than its own
 // characters: percent-encoded, form-encoded, JSON-escaped (once, or twice for JSON text inside a
-// JSON-RPC message), nor, for Basic, as the user:pass it decodes to.
+// JSON-RPC message), nor, for Basic, as the user:pass it decodes to. Nor are the credentials of
+// the probed URL (userinfo, query): the report and the captures name its host and path.
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { redactChunks, redactText, REDACTED } from '../../../src/cli/probe/redact';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shownUrl, urlSecrets } from '../../../src/cli/probe/credentials';
+import { redactChunks, redactText, REDACTED, SHORT_NOTE } from '../../../src/cli/probe/redact';
 import { secretsOf, type ProbeSettings } from '../../../src/cli/probe/settings';
+import type { CaptureRecord } from '../../../src/core/record';
+import { startFixtureServer, type FixtureServer } from '../../fixtures/mcp-server/index.js';
+import { QUICK, probe } from './probe-helpers.js';
 
 const R = REDACTED;
 /** JSON with every non-ASCII character as `\uXXXX` (Python's json.dumps by default). */
@@ -73,5 +81,87 @@ describe('Basic credentials', () => {
     expect(redactText('user alice:hunter22-long denied; password hunter22-long', long)).toBe(`user ${R} denied; password ${R}`);
     // not base64, or no `:` once decoded: nothing more than before
     expect(secretsOf(settings('http://127.0.0.1/mcp', { Authorization: 'Basic not*base64' }))).toEqual(['Basic not*base64', 'not*base64']);
+  });
+});
+
+describe('credentials in the URL', () => {
+  it('the URL as shown: host and path kept, the userinfo password, every query value and the fragment replaced', () => {
+    expect(shownUrl('https://alice:pa%24%24@mcp.example.com:8443/v1/mcp?api_key=abc&debug=1&flag#access_token=x')).toBe(
+      `https://alice:${R}@mcp.example.com:8443/v1/mcp?api_key=${R}&debug=${R}&${R}#${R}`,
+    );
+    // a user name without a password is the credential (https://<token>@host)
+    expect(shownUrl('https://ghp_token0123@mcp.example.com/mcp')).toBe(`https://${R}@mcp.example.com/mcp`);
+    expect(shownUrl('http://127.0.0.1:3000/mcp')).toBe('http://127.0.0.1:3000/mcp');
+    expect(shownUrl('not a url')).toBe('not a url');
+  });
+
+  it('its credentials are secrets for any other text: raw and decoded, the Basic value Node sends for userinfo; short values only under a credential name', () => {
+    const s = urlSecrets('https://alice:pa%24%24word-0123@h/mcp?api_key=k1&sig=a%2Bb&debug=1&profile=my-profile-long');
+    expect(s).toEqual(expect.arrayContaining(['alice:pa$$word-0123', 'pa$$word-0123', Buffer.from('alice:pa$$word-0123').toString('base64'), 'k1', 'a+b', 'a%2Bb', 'my-profile-long']));
+    expect(s).not.toContain('1');
+    expect(s).not.toContain('alice');
+  });
+});
+
+describe('probe with credentials in the URL and encoded echoes', () => {
+  let server: FixtureServer;
+  const out = mkdtempSync(join(tmpdir(), 'msi-probe-forms-'));
+  beforeAll(async () => {
+    server = await startFixtureServer({ mode: 'lossless', cut: undefined });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  // Each secret holds '23456789' or 'word-0123' or 'k3y', which no encoding changes: none may be left.
+  const KEY = 'k"y\\0/1 23456789';
+  const LEFT = /23456789|word-0123|k3y|YWxpY2U6cGEkJHdvcmQtMDEyMw/;
+
+  it('the report (text, JSON, SARIF) and the saved captures hold no form of any credential; the URL is shown with host and path', async () => {
+    const u = new URL(server.url);
+    const url = `http://alice:pa%24%24word-0123@${u.host}${u.pathname}?api_key=k3y%2F0123&debug=1`;
+    const shown = `http://alice:${R}@${u.host}${u.pathname}?api_key=${R}&debug=${R}`;
+    // long_task echoes its tag in every chunk: the key JSON-escaped in the raw JSON-RPC, then
+    // percent-encoded, then the URL's password (a server that echoes its URL).
+    const tag = `${KEY}|${encodeURIComponent(KEY)}|pa$$word-0123`;
+    const dir = join(out, 'run');
+    const args = ['--tool', 'long_task', '--args', JSON.stringify({ chunks: 3, delayMs: 10, tag }), ...QUICK, '--header', `X-Key: ${KEY}`];
+    const r = await probe(url, [...args, '--out', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`Probe of ${shown} `);
+    // before: the URL's password and api key, and the key's encoded echoes, were printed and saved
+    expect(r.stdout).not.toMatch(LEFT);
+    expect(r.stdout).not.toContain(SHORT_NOTE);
+    const files = readdirSync(dir);
+    expect(files.filter((f) => f.endsWith('.msi.json')).length).toBeGreaterThan(0);
+    for (const f of files) {
+      const text = readFileSync(join(dir, f), 'utf8');
+      expect(text, f).not.toMatch(LEFT);
+      if (!f.endsWith('.msi.json')) continue;
+      const file = JSON.parse(text) as { source: string; records: CaptureRecord[] };
+      expect(file.source).toBe(`mcp-stream-inspector probe ${shown}`);
+      const req = file.records.find((x) => x.kind === 'request');
+      expect(req?.kind === 'request' && req.url).toBe(shown);
+      const res = file.records.find((x) => x.kind === 'response');
+      expect(res?.kind === 'response' && res.url).toBe(shown);
+    }
+    // The echoes were there to redact, and the rest of the text is intact.
+    expect(readFileSync(join(dir, 'probe-session-a.msi.json'), 'utf8')).toContain(`[${R}|${R}|${R} 1/3]`);
+    for (const format of ['json', 'sarif']) {
+      const f = await probe(url, [...args, '--format', format]);
+      expect(f.stdout, format).not.toMatch(LEFT);
+      expect(f.stdout, format).toContain(shown);
+    }
+    // SARIF's artifact is a URI: the marker in it percent-encoded (before: spaces in a URI)
+    const sarif = JSON.parse((await probe(url, [...args, '--format', 'sarif'])).stdout) as { runs: { artifacts: { location: { uri: string } }[] }[] };
+    expect(sarif.runs[0]!.artifacts[0]!.location.uri).toBe(shown.split(R).join(encodeURIComponent(R)));
+  }, 60_000);
+
+  it('an error that names the URL: its credentials replaced', async () => {
+    const r = await probe('http://alice:pa%24%24word-0123@127.0.0.1:9/mcp?token=t0k', ['--tool', 'long_task', ...QUICK]);
+    expect(r.code).toBe(2);
+    // before: "cannot open a 2025-era session with http://alice:pa%24%24word-0123@…?token=t0k"
+    expect(r.stderr).not.toMatch(/word-0123|t0k/);
+    expect(r.stderr).toContain(`http://alice:${R}@127.0.0.1:9/mcp?token=${R}`);
   });
 });
