@@ -42,6 +42,15 @@ function setup(relays: boolean | null = true, installReason?: string, firstHar: 
 }
 const ofSrc = (rs: readonly CaptureRecord[], src: string) => rs.filter((r) => r.src === src);
 
+/** A preflight for `url` whose answer leaves out mcp-protocol-version, which the POST asked for. */
+const refusingPreflight = (url: string) =>
+  entry(url, {
+    method: 'OPTIONS', type: 'preflight', initiatorUrl: url, t: T0,
+    req: { 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'mcp-protocol-version,mcp-session-id' },
+    res: { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type, mcp-session-id' },
+    status: 204,
+  });
+
 describe('network witness', () => {
   beforeEach(() => {
     vi.useFakeTimers();
@@ -490,12 +499,7 @@ describe('network witness', () => {
     const url = 'http://other:9/mcp';
     store.ingest([{ ...hookReq(url, T0 + 5, 'c1', 'POST'), headers: [['Mcp-Session-Id', 'S-7']] } as CaptureRecord]);
     finish(
-      entry(url, {
-        method: 'OPTIONS', type: 'preflight', initiatorUrl: url, t: T0,
-        req: { 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'mcp-protocol-version,mcp-session-id' },
-        res: { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type, mcp-session-id' },
-        status: 204,
-      }),
+      refusingPreflight(url),
     );
     await vi.advanceTimersByTimeAsync(1000);
     expect(w.snapshot().problems).toEqual([]);
@@ -525,12 +529,7 @@ describe('network witness', () => {
     const url = 'http://other:9/mcp';
     store.ingest([{ ...hookReq(`${url}#x`, T0 + 5, 'c1', 'POST'), headers: [['Mcp-Session-Id', 'S-7']] } as CaptureRecord]);
     finish(
-      entry(url, {
-        method: 'OPTIONS', type: 'preflight', initiatorUrl: url, t: T0,
-        req: { 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'mcp-protocol-version,mcp-session-id' },
-        res: { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type, mcp-session-id' },
-        status: 204,
-      }),
+      refusingPreflight(url),
     );
     await vi.advanceTimersByTimeAsync(4000);
     // before: no sessionId (the hook's URL kept its fragment, the network's has none)
