@@ -22,6 +22,8 @@ interface Known {
   n: number;
   /** Its value in the last snapshot that held it. */
   last: Finding;
+  /** Which snapshot that was (see()'s count). */
+  at: number;
 }
 
 const related = (f: Finding): string => (f.relatedRequestIds ?? []).join('\u0000');
@@ -43,12 +45,15 @@ const SAME: readonly ((was: Finding, now: Finding) => boolean)[] = [
 
 export class FindingNumbering {
   private given = 0;
+  /** Snapshots seen. */
+  private snapshots = 0;
   /** Per `about`: every number given to a finding about it (one gone stays: it may come back). */
   private readonly byAbout = new Map<string, Known[]>();
 
   /** The number of each of `findings` (a snapshot's, in its order); new ones numbered in that order. */
   see(findings: readonly Finding[], about: (f: Finding) => string): number[] {
     const out = new Array<number>(findings.length).fill(-1);
+    const now = ++this.snapshots;
     const groups = new Map<string, number[]>();
     findings.forEach((f, i) => {
       const k = about(f);
@@ -63,10 +68,14 @@ export class FindingNumbering {
       // (One finding and one number, the rule: no value is compared.)
       for (const same of free.length === 1 && rest.length === 1 ? SAME.slice(-1) : SAME) {
         rest = rest.filter((i) => {
-          const j = free.findIndex((x) => same(x.last, findings[i]!));
+          // A number the last snapshot held first, then one of a finding gone since: a finding
+          // that stayed is not given the number of one that went (by a rule as loose as order).
+          let j = free.findIndex((x) => x.at === now - 1 && same(x.last, findings[i]!));
+          if (j < 0) j = free.findIndex((x) => same(x.last, findings[i]!));
           if (j < 0) return true;
           out[i] = free[j]!.n;
           free[j]!.last = findings[i]!;
+          free[j]!.at = now;
           free.splice(j, 1);
           return false;
         });
@@ -79,8 +88,8 @@ export class FindingNumbering {
       const n = this.given++;
       out[i] = n;
       const known = this.byAbout.get(k);
-      if (known) known.push({ n, last: findings[i]! });
-      else this.byAbout.set(k, [{ n, last: findings[i]! }]);
+      if (known) known.push({ n, last: findings[i]!, at: now });
+      else this.byAbout.set(k, [{ n, last: findings[i]!, at: now }]);
     }
     return out;
   }

@@ -47,7 +47,22 @@ const decode = (s: string, plusIsSpace: boolean) => {
  * holding keys); a short one (`?debug=1`) would turn every such word of the report into the
  * marker, and is no credential under such a name.
  */
-const CREDENTIAL_NAME = /key|token|auth|sig|secret|pass|pwd|credential|session|jwt|code/i;
+const CREDENTIAL_WORDS = new Set([
+  'key', 'apikey', 'token', 'accesstoken', 'apitoken', 'authtoken', 'auth', 'authorization', 'bearer',
+  'sig', 'signature', 'secret', 'pass', 'passwd', 'password', 'pwd', 'credential', 'credentials',
+  'session', 'sessionid', 'jwt', 'code',
+]);
+
+/**
+ * Whether a query name is one of those: one of its words is (words split at `_ - . [ ]` and where
+ * camelCase turns upper: `api_key`, `X-Amz-Signature`, `accessToken`). Not a word's inside:
+ * `author`, `passthrough`, `keyframes`, `signal` name no credential, and their short values
+ * (`?author=1`) would turn every such number or word of the saved captures into the marker.
+ */
+function credentialName(name: string): boolean {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_.\-[\]]+/);
+  return words.some((w) => CREDENTIAL_WORDS.has(w.toLowerCase()));
+}
 
 /** The query's `name=value` parts, raw (as in the URL) and decoded. */
 function queryParts(search: string): { rawName: string; name: string; raw: string; value: string; bare: boolean }[] {
@@ -108,7 +123,7 @@ export function urlSecrets(href: string): string[] {
   }
   for (const p of queryParts(u.search)) {
     // A bare part (`?sk-…`) has no name to tell: a secret when long enough, as any other value.
-    if (CREDENTIAL_NAME.test(p.name) || p.value.length >= ANYWHERE_FROM) out.push(p.raw, p.value);
+    if (credentialName(p.name) || p.value.length >= ANYWHERE_FROM) out.push(p.raw, p.value);
   }
   return [...new Set(out.filter((x) => x.length > 0))];
 }

@@ -39,19 +39,34 @@ function jsonForms(c: string): string[] {
   return forms;
 }
 
-const memo = new Map<string, string>();
+const memo = new Map<string, string[]>();
 
-/** A pattern for character `c` written through `depth` JSON string levels (each may leave it as is). */
-function json(c: string, depth: number): string {
-  if (depth === 0) return literal(c);
+/**
+ * Every text that writes character `c` through `depth` JSON string levels (each may leave it as
+ * is), each text once. Built as strings, not as a pattern of nested alternatives: nested, the same
+ * text had two readings (`\u002D` is `-` escaped at the inner level, and the escape's characters
+ * left as themselves at the outer one), so a near miss made the match try 2^k readings for a
+ * secret of k such characters (a JSON config value in a URL: seconds at 24, hours at 40).
+ */
+function jsonTexts(c: string, depth: number): string[] {
+  if (depth === 0) return [c];
   const key = `${depth}\u0000${c}`;
-  let p = memo.get(key);
-  if (p === undefined) {
-    // The innermost level writes `c` one way; each outer level then writes each of those characters.
-    p = alt(jsonForms(c).map((f) => [...f].map((d) => json(d, depth - 1)).join('')));
-    memo.set(key, p);
+  let out = memo.get(key);
+  if (out === undefined) {
+    const all = new Set<string>();
+    for (const f of jsonForms(c)) {
+      // The innermost level writes `c` as f; each outer level then writes each character of f.
+      let texts = [''];
+      for (const d of f) {
+        const ds = jsonTexts(d, depth - 1);
+        texts = texts.flatMap((t) => ds.map((x) => t + x));
+      }
+      for (const t of texts) all.add(t);
+    }
+    out = [...all];
+    memo.set(key, out);
   }
-  return p;
+  return out;
 }
 
 /** A pattern for `c` percent-encoded: each UTF-8 byte as `%XX`, the hex digits in either case. */
@@ -63,7 +78,12 @@ function percent(c: string): string {
 
 function charPattern(c: string): string {
   if (PLAIN.test(c)) return c;
-  const forms = [json(c, JSON_DEPTH), percent(c)];
+  // Longest first: the fuller reading is tried first. What can
+  // still read one text two ways is a form that is a prefix of another: only the raw `\` (every
+  // form of it starts with `\`) and a raw `%` before hex digits; a secret of many of those against
+  // a text of many of those is the case left (credentials are not written so).
+  const texts = jsonTexts(c, JSON_DEPTH).sort((a, b) => b.length - a.length).map(literal);
+  const forms = [...texts, percent(c)];
   if (c === ' ') forms.push('\\+');
   return alt(forms);
 }
@@ -72,8 +92,7 @@ const patterns = new Map<string, RegExp>();
 
 /**
  * A global pattern for every written form of `secret` (kept: a report redacts many strings with
- * the same few secrets). A secret with many backslashes could make it backtrack much on a text
- * of backslashes; credentials are not written so.
+ * the same few secrets). See charPattern for the one case that can still backtrack much.
  */
 export function encodedPattern(secret: string): RegExp {
   let re = patterns.get(secret);

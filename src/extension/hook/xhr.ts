@@ -4,19 +4,13 @@
 // when the request looks like MCP.
 
 import { isEventStreamType, type Header, type HookRecord } from '../../core/record';
+import { noFragment } from '../../core/witness';
 import { createConn, type Emitter } from './emitter';
 import { textChunk } from './limits';
 import { call, N, now, patchMethod } from './natives';
 import { looksJsonRpc } from './request-info';
 
 const ABORTED = 'XMLHttpRequest.abort() by the page';
-
-// An XHR's responseURL never has a fragment (XHR spec: the response's URL serialized with
-// "exclude fragment"), where the URL the page opened may: `/mcp#x` answered at `/mcp` is no redirect.
-function withoutFragment(url: string): string {
-  const i = url.indexOf('#');
-  return i === -1 ? url : url.slice(0, i);
-}
 
 interface XhrInfo {
   method: string;
@@ -148,10 +142,12 @@ export function installXhrHook(emitter: Emitter): void {
       w.sse = isEventStreamType(ct) && (rt === '' || rt === 'text');
       if (!w.sse && !w.mcpish) return;
       w.conn.start(w.request);
+      // responseURL never has a fragment (XHR spec: "exclude fragment"); the URL opened may: `/mcp#x`
+      // answered at `/mcp` is no redirect.
       const url = call<string>(responseUrlGet, this);
       w.conn.emit({
         kind: 'response', conn: w.conn.id, t: now(), status: call(statusGet, this), statusText: call(statusTextGet, this),
-        headers: parseHeaders(call(nativeAllHeaders, this)), url, redirected: url !== withoutFragment(w.infoUrl), type: 'xhr',
+        headers: parseHeaders(call(nativeAllHeaders, this)), url, redirected: url !== noFragment(w.infoUrl), type: 'xhr',
         capture: w.sse ? 'sse' : 'none',
       });
     } else if (rs === 3 || rs === 4) pushDelta(this, w);

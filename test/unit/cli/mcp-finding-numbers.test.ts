@@ -34,4 +34,14 @@ describe('FindingNumbering', () => {
     expect(n.see([from('3')], about)).toEqual([0]);
     expect(n.see([from('2'), from('3', 'from 3, said otherwise')], about)).toEqual([1, 0]);
   });
+
+  it("a finding that stayed and changed keeps its own number, not that of one about the same that went", () => {
+    const n = new FindingNumbering();
+    const lost = (message: string, extra: Partial<Finding> = {}) => f([], { code: 'lossy-result-accepted', streamId: undefined, requestId: '3', message, ...extra });
+    const byRequest = (x: Finding) => `${x.code}|${x.requestId}`;
+    expect(n.see([lost('maybe lost', { pending: true }), lost('lost 2 events')], byRequest)).toEqual([0, 1]);
+    expect(n.see([lost('lost 2 events')], byRequest)).toEqual([1]); // the pending one went
+    // its text remade: before, the loosest rule gave it the number of the one that went (0)
+    expect(n.see([lost('lost 3 events')], byRequest)).toEqual([1]);
+  });
 });

@@ -64,6 +64,22 @@ describe('encoded credentials', () => {
     expect(redactText('xa%22by and ca\\"bd', ['a"b'])).toBe('xa%22by and ca\\"bd');
   });
 
+  // A hang guard, not a speed target: the pattern once read every escaped punctuation character two
+  // ways (the escape at either JSON level), so a near miss tried 2^k readings: a secret of 24 took
+  // seconds, of 40 (here) hours, and vitest's timeout failed the test. Now milliseconds.
+  it('a near miss of a punctuation-heavy secret (a JSON config in the URL) ends, and its whole echo is replaced', () => {
+    const secret = '{"a":"b","c":"d","e":"f","g":"h","i":"j","k":"l","m":"n"}';
+    const uEscaped = [...secret].map((c) => (/[A-Za-z0-9]/.test(c) ? c : `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`)).join('');
+    // a hostile server: every punctuation character as \uXXXX, the last one changed
+    const nearMiss = uEscaped.slice(0, -6) + 'X';
+    expect(redactText(nearMiss, [secret])).toBe(nearMiss);
+    expect(redactText(`<${uEscaped}>`, [secret])).toBe(`<${R}>`);
+    // a server's error quoting the value JSON-escaped and cut short, as servers do with long values
+    const cut = JSON.stringify(`bad config ${secret.slice(0, -4)}…`);
+    expect(redactText(cut, [secret])).toBe(cut);
+    expect(redactText(JSON.stringify(`bad config ${secret}`), [secret])).toBe(JSON.stringify(`bad config ${R}`));
+  }, 20_000);
+
   it('letters and digits are matched only as themselves (no encoder escapes them)', () => {
     expect(redactText('%61bc12345678 and \\u0061bc12345678', ['abc12345678'])).toBe('%61bc12345678 and \\u0061bc12345678');
   });
@@ -100,6 +116,20 @@ describe('credentials in the URL', () => {
     expect(s).toEqual(expect.arrayContaining(['alice:pa$$word-0123', 'pa$$word-0123', Buffer.from('alice:pa$$word-0123').toString('base64'), 'k1', 'a+b', 'a%2Bb', 'my-profile-long']));
     expect(s).not.toContain('1');
     expect(s).not.toContain('alice');
+  });
+});
+
+describe('query names', () => {
+  // A name holds a credential when one of its words does, not a word's inside: under `author`, a
+  // short value (1) was a secret, and every `"id":1` of a saved capture became the marker.
+  it('a short value is a secret under a credential word only, whole or as a word of the name', () => {
+    const json = '{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text","text":"1 item"}]}}';
+    for (const url of ['http://127.0.0.1/mcp?author=1', 'http://127.0.0.1/mcp?passthrough=true', 'http://127.0.0.1/mcp?keyframes=1&signal=true']) {
+      expect(redactText(json, secretsOf(settings(url, {})))).toBe(json);
+    }
+    for (const name of ['key', 'api_key', 'apiKey', 'X-Amz-Signature', 'accessToken', 'access_token', 'client_secret', 'sessionid', 'code']) {
+      expect(urlSecrets(`http://127.0.0.1/mcp?${name}=v1`)).toContain('v1');
+    }
   });
 });
 
