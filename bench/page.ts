@@ -352,7 +352,9 @@ export async function tracedRun(arm: Arm, url: string, expr: string) {
   await cdp.evaluate(arm.page, 'drain()', { timeoutMs: 60_000 });
   await sleep(100);
   await cdp.send('Tracing.end');
-  await complete;
+  // (A trace whose end never came would hold the run forever: it fails instead, saying so.)
+  let late: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([complete, new Promise<never>((_, no) => (late = setTimeout(() => no(new Error(`${arm.name}: Tracing.tracingComplete did not come within 120 s`)), 120_000)))]).finally(() => clearTimeout(late));
   off();
   off2();
   await panelQuiet(arm);
