@@ -657,7 +657,7 @@ export async function runPageBenches(dist: string, cfg: PageConfig): Promise<Pag
     cfg.log('launching browsers (without / with the extension)');
     const A = await openArm('without (DevTools open)', null, true, url, false);
     arms.push(A);
-    const B = await openArm('with (panel open)', dist, true, url, true);
+    let B = await openArm('with (panel open)', dist, true, url, true);
     arms.push(B);
     let C: Arm | undefined, D: Arm | undefined;
     if (cfg.devtoolsClosedPair && want('1b')) {
@@ -749,7 +749,20 @@ export async function runPageBenches(dist: string, cfg: PageConfig): Promise<Pag
       cfg.log(`row 3c: page main-thread CPU (Chrome trace) at ${cfg.profileSizes.join(' and ')} events, captured vs not, alternating`);
       res.threadCpu = [];
       res.threadCpuRows = [];
-      for (const size of cfg.profileSizes) {
+      for (const [k, size] of cfg.profileSizes.entries()) {
+        // DevTools' front end keeps what it copied of every stream of the pairs before (its heap
+        // grew by ~40 MB per 20,000-event run it copied, none of it the panel's, checked side by
+        // side with the build before), and a run of 30 copied pairs then 100,000-event streams
+        // ended in its V8 out-of-memory crash (2026-12-07): each size gets a fresh browser.
+        if (k > 0) {
+          const at = arms.indexOf(B);
+          await B.browser.close();
+          B = await openArm('with (panel open)', dist, true, url, true);
+          arms[at] = B;
+          await navigateFresh(B, url);
+          await B.browser.cdp.evaluate(B.page, streamExpr, { timeoutMs: 300_000 });
+          await panelQuiet(B);
+        }
         server.bodyFor(size, b);
         const row = await cpuRow(B, url, server, size, b, cfg);
         res.threadCpu.push(row.pairs);

@@ -3,7 +3,7 @@
 // machines; close() kills the whole process group and removes the profile.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { connectCdp, type Cdp, type TargetInfo } from './cdp';
@@ -77,7 +77,9 @@ export async function launchBrowser(opts: LaunchOptions = {}): Promise<Browser> 
     ...(opts.extraArgs ?? []),
     opts.url ?? 'about:blank',
   ];
-  const proc = spawn(CHROMIUM, args, { detached: true, stdio: 'ignore' });
+  // MSI_CHROME_LOG=<dir>: each browser's stderr (crashes, OOM, renderer kills) to a file there.
+  const log = process.env.MSI_CHROME_LOG ? openSync(join(process.env.MSI_CHROME_LOG, `chromium-${Date.now()}-${Math.random().toString(36).slice(2, 6)}.log`), 'a') : 'ignore';
+  const proc = spawn(CHROMIUM, args, { detached: true, stdio: ['ignore', 'ignore', log] });
   let closed = false;
   const kill = () => {
     if (closed) return;
