@@ -9,6 +9,7 @@
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptureRecord } from '../../src/core/record';
+import { witnessOf } from '../support/devtools';
 import { openInspected, type Harness } from '../support/extension';
 import { startTestServer, type TestServer } from '../support/server';
 import { waitFor } from '../support/wait';
@@ -38,8 +39,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-type Snap = { seen: number; captured: number; checking: number; missing: { method: string; url: string; reason: string }[] };
-
 describe('witness and URL fragments', () => {
   it('a fetch and an EventSource whose URL has a #fragment are matched to the hook records; nothing is reported or added twice', async () => {
     const h = await openInspected(server.url('/page.html'));
@@ -65,7 +64,7 @@ describe('witness and URL fragments', () => {
     expect(xhr).toContain('"result"');
     const w = await waitFor(
       async () => {
-        const x = await h.panel.eval<Snap>('__MSI_PANEL__.witness()');
+        const x = await witnessOf(h.panel);
         return x.checking === 0 && x.seen >= 3 ? x : null;
       },
       { timeoutMs: 15_000, message: 'the witness judged the three requests' },

@@ -9,6 +9,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptureRecord } from '../../src/core/record';
+import { witnessOf } from '../support/devtools';
 import { openInspected, waitForRecords, type Harness } from '../support/extension';
 import { startTestServer, type TestServer } from '../support/server';
 import { waitFor } from '../support/wait';
@@ -59,8 +60,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-type Snap = { seen: number; captured: number; checking: number; missing: { url: string; reason: string }[] };
-
 describe('witness and iframes', () => {
   it("a cross-site or sandboxed iframe's requests (no pageref) are matched to the hook's, not taken for a worker's", async () => {
     // Each frame's request as the hook captured it (and answered).
@@ -85,7 +84,7 @@ describe('witness and iframes', () => {
     expect(pagerefs).toMatchObject({ xsite: null, 'sbx-src': null, worker: null, srcdoc: 'page_1' });
     const w = await waitFor(
       async () => {
-        const x = await h.panel.eval<Snap>('__MSI_PANEL__.witness()');
+        const x = await witnessOf(h.panel);
         return x.seen === 5 && x.checking === 0 ? x : null;
       },
       { timeoutMs: 15_000, message: 'the witness judged the five requests' },

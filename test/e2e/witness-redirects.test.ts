@@ -11,7 +11,7 @@
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DIST } from '../support/browser';
-import { openAllPanels, type PanelHandle } from '../support/devtools';
+import { openAllPanels, witnessOf } from '../support/devtools';
 import { openInspected, type Harness } from '../support/extension';
 import { startTestServer, type TestServer } from '../support/server';
 import { waitFor } from '../support/wait';
@@ -43,8 +43,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-type Snap = { seen: number; captured: number; checking: number; missing: { method: string; url: string; reason: string }[] };
-const witness = (panel: PanelHandle) => panel.eval<Snap>('__MSI_PANEL__.witness()');
 
 /** The page's three fetches: a manual POST, a manual GET, a POST followed through two 307s. */
 async function fetchAll(h: Harness) {
@@ -69,7 +67,7 @@ describe('witness and redirects', () => {
     // manual POST's Location carries its JSON-RPC body, so it is looked at, and is no request.)
     const w = await waitFor(
       async () => {
-        const x = await witness(h.panel);
+        const x = await witnessOf(h.panel);
         return x.checking === 0 && x.seen >= 5 ? x : null;
       },
       { timeoutMs: 15_000, message: 'the witness judged the redirects' },
@@ -95,12 +93,12 @@ describe('witness and redirects', () => {
     await fetchAll(h);
     const w = await waitFor(
       async () => {
-        const x = await witness(panel!);
+        const x = await witnessOf(panel!);
         return x.checking === 0 && x.missing.length >= 3 ? x : null;
       },
       { timeoutMs: 20_000, message: 'the witness reported the manual fetches and the chain' },
     ).catch(async (e) => {
-      console.log('witness', JSON.stringify(await witness(panel!)));
+      console.log('witness', JSON.stringify(await witnessOf(panel!)));
       throw e;
     });
     const missing = w.missing.map((m) => `${m.method} ${new URL(m.url).pathname}${new URL(m.url).search} ${m.reason}`).sort();

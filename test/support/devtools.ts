@@ -174,3 +174,9 @@ export async function setDockSide(browser: Browser, side: DockSide, frontend?: s
     { timeoutMs: 20_000, message: `DevTools docked ${side}` },
   );
 }
+
+/** What `__MSI_PANEL__.witness()` tells the witness e2e files: its counts and what it found missed. */
+export type WitnessSnap = { seen: number; captured: number; checking: number; missing: { method: string; url: string; reason: string }[] };
+
+/** The panel's network witness, now. */
+export const witnessOf = (panel: PanelHandle) => panel.eval<WitnessSnap>('__MSI_PANEL__.witness()');
