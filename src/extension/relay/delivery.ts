@@ -32,8 +32,17 @@ export const SEND_CHUNK = 1000;
 export const BLOB_MIN_BYTES = 32 * 1024;
 /** Chunk bytes per message at most (a large backfill is split). */
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
-/** Live records go to the sink at most this often (ms), with `pace`. */
+/** Live records go to the sink at most this often (ms), with `pace`, less PACE_SLACK_MS. */
 export const PACE_MS = 16;
+/**
+ * A message due in less than this (ms) goes now. The hook sends its batch when less than 1 ms of
+ * its 16 ms is left (a browser timer's delay is whole milliseconds: emitter.ts due), and it stamps
+ * that send after the relay has posted it; so without the slack about a third of the hook's
+ * batches of a page's JSON-RPC POSTs reached the relay 15.x ms after its last message and waited
+ * for a timer of 1 ms: one more task and one more timer on the page's thread, and a millisecond or
+ * more of latency, per batch (issue 22, row 2c's page profile).
+ */
+export const PACE_SLACK_MS = 1;
 
 export interface RelayBatch {
   records: WireRecord[];
@@ -126,7 +135,7 @@ export function createDelivery(opts: DeliveryOptions = {}): Delivery {
   function turn(): void {
     if (waiting.length === 0) return;
     const since = pace!.now() - lastSent;
-    if (since >= PACE_MS) settle();
+    if (since >= PACE_MS - PACE_SLACK_MS) settle();
     else if (!timerSet) {
       timerSet = true;
       // (rounded up: a browser timer's delay is whole milliseconds)
