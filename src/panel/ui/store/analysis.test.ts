@@ -3,6 +3,7 @@ import { createAnalysis, EMPTY_SNAPSHOT } from './analysis';
 import { createMutableSource, createStaticSource } from '../sources/static-source';
 import { normalizeSettings } from '../settings/settings';
 import type { Analyzer } from './types';
+import { LONG_STREAM_BYTES } from './stream-ends';
 import type { CaptureRecord } from '../../../core/record';
 import { captureRecords } from '../test-support/fixtures';
 const lossyRecords = () => captureRecords('lossy').slice();
@@ -126,6 +127,62 @@ describe('AppModel', () => {
       expect(m.getSnapshot().recordCount).toBeLessThan(100);
       await vi.advanceTimersByTimeAsync(100);
       expect(m.getSnapshot().recordCount).toBe(100);
+      off();
+      m.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('publishes the records that end a long event stream without the quiet wait; a short one\'s end, or a JSON answer\'s, waits for it (issue 22, row 1c)', async () => {
+    vi.useFakeTimers();
+    try {
+      const base = { src: 'page', t: 0, transport: 'fetch' } as const;
+      const stream = (conn: string, capture: 'sse' | 'json', seq: number, bytes: number): CaptureRecord[] => [
+        { ...base, seq, conn, kind: 'response', status: 200, statusText: 'OK', headers: [], url: 'http://x/mcp', redirected: false, type: 'basic', capture },
+        { ...base, seq: seq + 1, conn, kind: 'chunk', text: 'data: 1\n\n', bytes: bytes - 1 },
+        { ...base, seq: seq + 2, conn, kind: 'chunk', text: 'data: 2\n\n', bytes: 1 },
+        { ...base, seq: seq + 3, conn, kind: 'end', how: 'complete' },
+      ];
+      let t = 0;
+      const factory = (): Analyzer => {
+        let n = 0;
+        return {
+          push: () => void n++,
+          snapshot: () => {
+            t += 40; // a costly publication: the adaptive interval is 800 ms
+            return { ...EMPTY_SNAPSHOT, recordCount: n };
+          },
+        };
+      };
+      const src = createMutableSource([]);
+      // quietMs well above throttleMs and below the interval: the quiet wait tells them apart.
+      const m = createAnalysis({
+        source: src, analyzerFactory: factory, settings: normalizeSettings(undefined), throttleMs: 20, quietMs: 200, publishShare: 0.05, sliceMs: Infinity, clock: () => t,
+      });
+      const off = m.subscribe(() => {});
+      /** When (fake ms after the push) the records pushed are first in a published snapshot. */
+      let filler = 1000;
+      const shownAfter = async (records: CaptureRecord[]) => {
+        // Pushed just after a publication: the adaptive interval (800 ms) is not over.
+        src.push({ ...base, seq: filler++, conn: 'filler', kind: 'chunk', text: '', bytes: 0 });
+        const before = m.getSnapshot();
+        for (let ms = 0; m.getSnapshot() === before && ms < 2000; ms++) await vi.advanceTimersByTimeAsync(1);
+        expect(m.getSnapshot()).not.toBe(before);
+        const want = m.getRecords().length + records.length;
+        src.push(...records);
+        for (let ms = 0; ms <= 500; ms += 5) {
+          if (m.getSnapshot().recordCount === want) return ms;
+          await vi.advanceTimersByTimeAsync(5);
+        }
+        return Infinity;
+      };
+      expect(await shownAfter(stream('a', 'sse', 1, LONG_STREAM_BYTES))).toBeLessThanOrEqual(25);
+      expect(await shownAfter(stream('b', 'sse', 10, LONG_STREAM_BYTES - 1))).toBeGreaterThanOrEqual(200);
+      expect(await shownAfter(stream('c', 'json', 20, 10 * LONG_STREAM_BYTES))).toBeGreaterThanOrEqual(200);
+      // A long stream's last chunk without its end waits for the quiet; its end then does not.
+      expect(await shownAfter(stream('d', 'sse', 30, LONG_STREAM_BYTES).slice(0, 3))).toBeGreaterThanOrEqual(200);
+      expect(await shownAfter(stream('d', 'sse', 30, LONG_STREAM_BYTES).slice(3))).toBeLessThanOrEqual(25);
       off();
       m.dispose();
     } finally {

@@ -7,6 +7,7 @@ import type { CaptureRecord } from '../../../core/record';
 import type { AnalysisSnapshot } from '../../../core/model';
 import { EMPTY_CAPTURE } from '../../../core/presentation';
 import { createEmitter } from '../common/emitter';
+import { createStreamEnds } from './stream-ends';
 import type { Analyzer, AnalyzerFactory, InspectorSettings, InspectorSource } from './types';
 
 export const EMPTY_SNAPSHOT: AnalysisSnapshot = Object.freeze({
@@ -152,6 +153,10 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
    */
   let generation = 0;
   let analyzer: Analyzer = opts.analyzerFactory(settings);
+  /** Long event streams whose end the source's new records bring (their records skip the quiet wait). */
+  const ends = createStreamEnds();
+  /** New records since the last publication ended a long event stream: no quiet wait for them. */
+  let streamEnded = false;
   let fed = 0;
   let first: CaptureRecord | undefined;
   let lastFed: CaptureRecord | undefined;
@@ -188,6 +193,7 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
 
   function reset() {
     analyzer = opts.analyzerFactory(settings);
+    ends.reset();
     fed = 0;
     first = undefined;
     lastFed = undefined;
@@ -254,6 +260,7 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
       if (errors.length < 50) errors.push(`snapshot: ${(e as Error)?.message ?? String(e)}`);
     }
     dirty = false;
+    streamEnded = false;
     lastPublish = Date.now();
   }
 
@@ -275,7 +282,7 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
     timer = undefined;
     const t = Date.now();
     const due = lastPublish + interval();
-    if (t < due && t - lastChange < quietMs) {
+    if (t < due && !streamEnded && t - lastChange < quietMs) {
       // Records still arriving and the adaptive interval not over: look again when the source
       // may have gone quiet (the last records of a burst show without waiting for the interval).
       arm(Math.min(due, t + quietMs));
@@ -331,10 +338,14 @@ export function createAnalysis(opts: AnalysisOptions): Analysis {
     dirty = true;
     const t = (lastChange = Date.now());
     // A clear or a replaced capture shows at once (within throttleMs). New records show after the
-    // adaptive interval, or once the source has been quiet for quietMs (onTimer() decides).
+    // adaptive interval, or once the source has been quiet for quietMs (onTimer() decides); those
+    // that end a long event stream without that wait (stream-ends.ts).
     const records = source.getRecords();
     const restarted = records.length < fed || (fed > 0 && !sameRecord(records[0], first));
-    const at = lastPublish + (restarted ? throttleMs : Math.max(throttleMs, Math.min(interval(), t - lastPublish + quietMs)));
+    if (restarted) ends.reset();
+    if (ends.scan(records)) streamEnded = true;
+    const quiet = streamEnded ? 0 : quietMs;
+    const at = lastPublish + (restarted ? throttleMs : Math.max(throttleMs, Math.min(interval(), t - lastPublish + quiet)));
     if (timer === undefined || timerAt > at) {
       if (timer !== undefined) clearTimeout(timer);
       arm(at);
