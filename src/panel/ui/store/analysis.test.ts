@@ -161,8 +161,8 @@ describe('AppModel', () => {
         source: src, analyzerFactory: factory, settings: normalizeSettings(undefined), throttleMs: 20, quietMs: 200, publishShare: 0.05, sliceMs: Infinity, clock: () => t,
       });
       const off = m.subscribe(() => {});
-      /** When (fake ms after the push) the records pushed are first in a published snapshot. */
       let filler = 1000;
+      /** When (fake ms after the push) the records pushed are first in a published snapshot. */
       const shownAfter = async (records: CaptureRecord[]) => {
         // Pushed just after a publication: the adaptive interval (800 ms) is not over.
         src.push({ ...base, seq: filler++, conn: 'filler', kind: 'chunk', text: '', bytes: 0 });
