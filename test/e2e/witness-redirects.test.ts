@@ -43,7 +43,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-
 /** The page's three fetches: a manual POST, a manual GET, a POST followed through two 307s. */
 async function fetchAll(h: Harness) {
   const post = (url: string, extra = '') =>

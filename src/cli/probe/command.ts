@@ -165,8 +165,8 @@ export async function probeCommand(argv: string[], io: Io, env: Record<string, s
     return 0;
   }
   const secrets = secretsOf(s);
-  // The URL as the user may show it (credentials in its userinfo and query replaced): the probe's
-  // requests use the real one, what it prints and saves names this one.
+  // The URL as the user may show it (credentials in its userinfo, path and query replaced): the
+  // probe's requests use the real one, what it prints and saves names this one.
   const shown = shownUrl(s.url);
   let result;
   try {

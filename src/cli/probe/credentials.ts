@@ -1,7 +1,7 @@
 // Credentials the user gave that are not a --header value as typed: the parts of an
-// `Authorization: Basic` value, and those in the probed URL (userinfo, query). The URL is shown
-// (captures' `source` and request URLs, the report) with them replaced; the probe's own requests
-// use the real URL.
+// `Authorization: Basic` value, and those in the probed URL (userinfo, a key as a path segment,
+// query). The URL is shown (captures' `source` and request URLs, the report) with them replaced;
+// the probe's own requests use the real URL.
 
 import { ANYWHERE_FROM, REDACTED } from './marker';
 
@@ -78,12 +78,35 @@ function queryParts(search: string): { rawName: string; name: string; raw: strin
     });
 }
 
+/** How long a path segment must be to be taken for a credential (credentialSegment). */
+export const PATH_SECRET_FROM = 16;
+
+/**
+ * Whether a path segment (decoded) is a credential: hosted servers key a user's server by its URL
+ * (Firecrawl's `https://mcp.firecrawl.dev/<api key>/v2/mcp`; a per-user UUID or base64 token).
+ * Such a segment is long and mixes letters and digits; the segments that name a route (`mcp`,
+ * `sse`, `v2`, `2025-06-18`, `api`, a server's name) are short or have not both. A long name with
+ * a digit (`my-server-v2-production`) is taken for one: the safe side, and the host and the other
+ * segments still say which server was graded.
+ */
+function credentialSegment(segment: string): boolean {
+  return segment.length >= PATH_SECRET_FROM && /[A-Za-z]/.test(segment) && /[0-9]/.test(segment);
+}
+
+/** The path's segments, raw (as in the URL) and decoded, with whether each is a credential. */
+function pathParts(pathname: string): { raw: string; value: string; secret: boolean }[] {
+  return pathname.split('/').map((raw) => {
+    const value = decode(raw, false);
+    return { raw, value, secret: credentialSegment(value) };
+  });
+}
+
 /**
  * The URL as the report and the captures show it: host and path (what the reader needs to know
- * which server was graded), the password of userinfo, or the user name when there is no password
- * (`https://<token>@host`: it is the credential), every query value (`?api_key=`, `?token=`,
- * Smithery's `config=<base64 of keys>`: names differ by vendor, and the grade depends on none of
- * them) and the fragment (an OAuth `#access_token=` pasted with the URL) replaced. A text that is
+ * which server was graded) with a segment that is a credential replaced, the password of
+ * userinfo, or the user name when there is no password (`https://<token>@host`: it is the
+ * credential), every query value (`?api_key=`, `?token=`, Smithery's `config=<base64 of keys>`:
+ * names differ by vendor, and the grade depends on none of them) and the fragment (an OAuth `#access_token=` pasted with the URL) replaced. A text that is
  * no URL is returned as it is.
  */
 export function shownUrl(href: string): string {
@@ -96,7 +119,8 @@ export function shownUrl(href: string): string {
   const user = u.password ? `${u.username}:${REDACTED}@` : u.username ? `${REDACTED}@` : '';
   const parts = queryParts(u.search).map((p) => (p.bare ? REDACTED : `${p.rawName}=${p.raw === '' ? '' : REDACTED}`));
   const search = u.search ? `?${parts.join('&')}` : '';
-  return `${u.protocol}//${user}${u.host}${u.pathname}${search}${u.hash ? `#${REDACTED}` : ''}`;
+  const path = pathParts(u.pathname).map((p) => (p.secret ? REDACTED : p.raw)).join('/');
+  return `${u.protocol}//${user}${u.host}${path}${search}${u.hash ? `#${REDACTED}` : ''}`;
 }
 
 /**
@@ -121,6 +145,7 @@ export function urlSecrets(href: string): string[] {
     const pass = decode(u.password, false);
     if (pass.length >= ANYWHERE_FROM) out.push(u.password, pass);
   }
+  for (const p of pathParts(u.pathname)) if (p.secret) out.push(p.raw, p.value);
   for (const p of queryParts(u.search)) {
     // A bare part (`?sk-…`) has no name to tell: a secret when long enough, as any other value.
     if (credentialName(p.name) || p.value.length >= ANYWHERE_FROM) out.push(p.raw, p.value);

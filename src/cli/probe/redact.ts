@@ -139,7 +139,8 @@ export function redactChunks(texts: readonly string[], secrets: readonly string[
 export function redactRecords(records: readonly CaptureRecord[], secrets: readonly string[], names: readonly string[]): CaptureRecord[] {
   const lower = new Set(names.map((n) => n.toLowerCase()));
   const hs = (h: Header[]) => h.map(([k, v]) => [k, lower.has(k.toLowerCase()) ? REDACTED : redactText(v, secrets)] as Header);
-  // A URL's userinfo and query values replaced as in the report (credentials.ts), then any secret.
+  // A URL's userinfo, key in the path and query values replaced as in the report (credentials.ts),
+  // then any secret.
   const url = (u: string) => redactText(shownUrl(u), secrets);
   if (secrets.length === 0 && lower.size === 0) return records.map((r) => (r.kind === 'request' || r.kind === 'response' ? { ...r, url: url(r.url) } : r));
   // Chunk texts redacted per connection, across the chunks' boundaries.

@@ -119,6 +119,36 @@ describe('credentials in the URL', () => {
   });
 });
 
+describe('a key as a path segment', () => {
+  // Hosted servers key a user's server by its URL (`/<api key>/v2/mcp`): before, the path was
+  // shown whole, so the report and the saved captures held the key.
+  const KEY = 'fc-0123456789abcdef0123456789abcdef';
+  const UUID = '3f2b8c1e-9a4d-4b7e-8f00-1c2d3e4f5a6b';
+
+  it('a long segment of letters and digits is replaced in the URL as shown; route segments are kept', () => {
+    expect(shownUrl(`https://mcp.example.com/${KEY}/v2/mcp`)).toBe(`https://mcp.example.com/${R}/v2/mcp`);
+    expect(shownUrl(`https://mcp.example.com/servers/${UUID}/mcp?x=1`)).toBe(`https://mcp.example.com/servers/${R}/mcp?x=${R}`);
+    // percent-encoded in the URL: judged decoded (`+/=` of a base64 token)
+    expect(shownUrl('https://mcp.example.com/api/s/aB3dE5fG7hJ9kL1m%2Bn%3D/mcp')).toBe(`https://mcp.example.com/api/s/${R}/mcp`);
+    for (const url of [
+      'http://127.0.0.1:3000/mcp',
+      'https://mcp.example.com/v1/mcp/',
+      'https://mcp.example.com/api/2025-06-18/mcp',
+      'https://mcp.example.com/mcp/python-shared',
+      'https://mcp.example.com/servers/weather-forecast-server/sse',
+      'https://mcp.example.com/a1b2c3d4e5f6g7h/mcp',
+    ]) {
+      expect(shownUrl(url), url).toBe(url);
+    }
+  });
+
+  it('the segment is a secret for any other text, raw and decoded', () => {
+    expect(urlSecrets(`https://mcp.example.com/${KEY}/v2/mcp`)).toEqual([KEY]);
+    expect(urlSecrets('https://mcp.example.com/api/s/aB3dE5fG7hJ9kL1m%2Bn%3D/mcp')).toEqual(['aB3dE5fG7hJ9kL1m%2Bn%3D', 'aB3dE5fG7hJ9kL1m+n=']);
+    expect(urlSecrets('https://mcp.example.com/servers/weather-forecast-server/v2/mcp')).toEqual([]);
+  });
+});
+
 describe('query names', () => {
   // A name holds a credential when one of its words does, not a word's inside: under `author`, a
   // short value (1) was a secret, and every `"id":1` of a saved capture became the marker.
@@ -194,4 +224,35 @@ describe('probe with credentials in the URL and encoded echoes', () => {
     expect(r.stderr).not.toMatch(/word-0123|t0k/);
     expect(r.stderr).toContain(`http://alice:${R}@127.0.0.1:9/mcp?token=${R}`);
   });
+});
+
+describe('probe of a server keyed by its URL path', () => {
+  const KEY = 'fc-0123456789abcdef0123456789abcdef';
+  let server: FixtureServer;
+  beforeAll(async () => {
+    server = await startFixtureServer({ mode: 'lossless', cut: undefined, keyPath: KEY });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('the report and the saved captures hold the key in no form; the URL is shown with the segment replaced', async () => {
+    const u = new URL(server.url);
+    const shown = `http://${u.host}/${R}/mcp`;
+    const dir = mkdtempSync(join(tmpdir(), 'msi-probe-path-'));
+    // long_task echoes its tag: the server quoting the URL it was called with
+    const args = ['--tool', 'long_task', '--args', JSON.stringify({ chunks: 3, delayMs: 10, tag: server.url }), ...QUICK];
+    const r = await probe(server.url, [...args, '--out', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`Probe of ${shown} `);
+    // before: "Probe of http://127.0.0.1:<port>/fc-0123…/mcp", and the key in every saved record
+    expect(r.stdout).not.toContain('0123456789abcdef');
+    const files = readdirSync(dir);
+    expect(files.filter((f) => f.endsWith('.msi.json')).length).toBeGreaterThan(0);
+    for (const f of files) expect(readFileSync(join(dir, f), 'utf8'), f).not.toContain('0123456789abcdef');
+    const file = JSON.parse(readFileSync(join(dir, 'probe-session-a.msi.json'), 'utf8')) as { source: string; records: CaptureRecord[] };
+    expect(file.source).toBe(`mcp-stream-inspector probe ${shown}`);
+    // The echo was there to redact (the URL's key inside a chunk's text).
+    expect(file.records.some((x) => x.kind === 'chunk' && x.text.includes(`/${R}/mcp`))).toBe(true);
+  }, 60_000);
 });
