@@ -44,7 +44,11 @@ export const netHeaders = (hs: readonly NetHeader[] | undefined): Header[] => (h
 export function netHeader(hs: readonly NetHeader[] | undefined, name: string): string | undefined {
   if (!hs) return undefined;
   const lower = name.toLowerCase();
-  for (const h of hs) if (String(h.name).toLowerCase() === lower) return String(h.value);
+  for (const h of hs) {
+    const n = String(h.name);
+    // The length first, as headerValue (record.ts).
+    if (n.length === lower.length && n.toLowerCase() === lower) return String(h.value);
+  }
   return undefined;
 }
 

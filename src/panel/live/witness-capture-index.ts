@@ -176,26 +176,39 @@ export function createCaptureIndex(store: LiveStore): CaptureIndex {
       const list = unmatched.get(bucketKey(e.request.method, e.request.url));
       if (!list) return undefined;
       // The window matchCaptured applies; what is outside it could not match. Within it, its
-      // choice (the closest in time to the entry's start, of equals the first to arrive) is made
-      // here in one pass: while a page sends a POST every 10 ms and the witness judges each a
-      // second or two later, the window holds a hundred or more waiting requests, and listing and
-      // sorting them for matchCaptured was most of the witness's matching (a CPU profile of the
-      // panel over 1,000 POSTs, issue 22).
+      // choice (the closest in time to the entry's start, of equals the first to arrive) is found
+      // by walking out from the entry's start on either side of the time-sorted list, each side
+      // only as far as it can still hold a closer (or as close) request. The witness judges each
+      // entry a second or two after it saw it: while a page sends a POST every few ms the window
+      // holds hundreds of requests still waiting for their own entries, and a pass over all of
+      // them per match (with the URL compared again for each) was the witness's largest self
+      // time in a CPU profile of the panel over 1,000 POSTs (issue 22). The bucket's key holds
+      // the method and URL: no request of another is in the list.
       const start = startedAt(e);
       const end = e.time > 0 ? start + e.time : now;
+      const lo = start - 1000;
       const hi = Math.max(end, start) + 2000;
-      const url = noFragment(e.request.url);
       let best: { r: RequestRecord; ord: number } | undefined;
       let bestD = Infinity;
-      for (let i = lowerBound(list, start - 1000, -Infinity); i < list.length && list[i]!.r.t <= hi; i++) {
-        const c = list[i]!;
-        // The bucket's key holds the method and URL: compared again only as a safety check.
-        if (used.has(c.r) || c.r.method !== e.request.method || noFragment(c.r.url) !== url) continue;
-        const d = Math.abs(c.r.t - start);
+      const consider = (c: { r: RequestRecord; ord: number }, d: number) => {
+        if (used.has(c.r)) return;
         if (d < bestD || (d === bestD && best !== undefined && c.ord < best.ord)) {
           best = c;
           bestD = d;
         }
+      };
+      const at = lowerBound(list, start, -Infinity);
+      for (let i = at; i < list.length; i++) {
+        const c = list[i]!;
+        const d = c.r.t - start;
+        if (c.r.t > hi || d > bestD) break;
+        consider(c, d);
+      }
+      for (let i = at - 1; i >= 0; i--) {
+        const c = list[i]!;
+        const d = start - c.r.t;
+        if (c.r.t < lo || d > bestD) break;
+        consider(c, d);
       }
       if (!best) return undefined;
       used.add(best.r);
