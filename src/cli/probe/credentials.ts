@@ -106,8 +106,8 @@ function pathParts(pathname: string): { raw: string; value: string; secret: bool
  * which server was graded) with a segment that is a credential replaced, the password of
  * userinfo, or the user name when there is no password (`https://<token>@host`: it is the
  * credential), every query value (`?api_key=`, `?token=`, Smithery's `config=<base64 of keys>`:
- * names differ by vendor, and the grade depends on none of them) and the fragment (an OAuth `#access_token=` pasted with the URL) replaced. A text that is
- * no URL is returned as it is.
+ * names differ by vendor, and the grade depends on none of them) and the fragment (an OAuth
+ * `#access_token=` pasted with the URL) replaced. A text that is no URL is returned as it is.
  */
 export function shownUrl(href: string): string {
   let u: URL;
