@@ -79,7 +79,7 @@ function queryParts(search: string): { rawName: string; name: string; raw: strin
 }
 
 /** How long a path segment must be to be taken for a credential (credentialSegment). */
-export const PATH_SECRET_FROM = 16;
+const PATH_SECRET_FROM = 16;
 
 /**
  * Whether a path segment (decoded) is a credential: hosted servers key a user's server by its URL
