@@ -242,6 +242,19 @@ describe('the network witness', () => {
     expect(f.message).toContain('the capture, which sees what the page sees, has no Mcp-Session-Id on it');
     await h.panel.eval(`document.querySelector('[data-testid="tab-findings"]')?.click(), true`);
     await waitFor(() => h.panel.eval(`!!document.querySelector('[data-testid=finding-row][data-code="session-id-not-exposed"]')`), { message: 'finding row' });
+    // Docked right and narrow, the capture-notices label keeps one line (it wrapped to four beside the first notice).
+    const labelLines = await waitFor(
+      () =>
+        h.panel.eval<number>(`(() => {
+          const label = document.querySelector('[data-testid=capture-notices] .capture-notices-line > strong');
+          if (!label) return 0;
+          const r = document.createRange();
+          r.selectNodeContents(label);
+          return new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top))).size;
+        })()`),
+      { message: 'capture-notices strip' },
+    );
+    expect(labelLines).toBe(1);
     await screenshot(h.browser.cdp, (await devtoolsFrontends(h.browser))[0]!.session, 'witness-cors-expose-right');
     const har = (await devtoolsHarFindings(h.panel, 'session-id-not-exposed')).filter((x) => x.code === 'session-id-not-exposed');
     expect(har.length).toBeGreaterThan(0);

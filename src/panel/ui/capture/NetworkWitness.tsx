@@ -61,7 +61,7 @@ export function WitnessBanner() {
     <div className="witness-banner" role="alert" data-testid="witness-banner" data-unseen={n} data-seen={h.seen}>
       <div className="witness-line">
         <SevIcon sev="error" />
-        <strong data-testid="witness-count">
+        <strong data-testid="witness-count" title={`${plural(n, 'MCP request')} seen by the network but not captured`}>
           {plural(n, 'MCP request')} seen by the network but not captured
         </strong>
         {!open && topReason && <span className="witness-why">— likely {visibleLine(topReason[0], 240)}</span>}
