@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CHANNEL, PROTOCOL_VERSION } from '../../extension/wire/protocol';
 import { createPanelConnection, type PortLike } from './connection';
 import { createLiveStore } from './store';
@@ -100,6 +100,29 @@ describe('panel connection', () => {
     expect(recs[0]).toMatchObject({ src: 'panel', seq: 1, level: 'error', code: 'extension-reloaded' });
     expect(recs[1]).toMatchObject({ src: 'panel', seq: 2, reason: 'extension-reloaded', lost: 3, conns: [] });
     expect((recs[0] as { message: string }).message).toContain('3 event-stream / JSON-RPC request(s)');
+  });
+
+  it("says it even when DevTools' network log never answers: how much is missing is unknown", async () => {
+    vi.useFakeTimers();
+    try {
+      const store = createLiveStore();
+      const p = fakePort();
+      createPanelConnection({
+        tabId: 7, store, connect: () => p, setTimer: (fn, ms) => setTimeout(fn, ms),
+        pageStartedAt: async () => 1000,
+        networkRequestsSince: () => new Promise<number>(() => {}), // getHAR's callback never called
+      });
+      p.deliver(env({ type: 'tab-status', relays: false, installedAt: 2000, installReason: 'update' }));
+      await vi.advanceTimersByTimeAsync(15_000);
+      // before: nothing, for the panel's life (the notice waited on the count)
+      const recs = store.getSnapshot().records;
+      expect(recs.map((r) => r.kind)).toEqual(['notice', 'capture-gap']);
+      expect(recs[0]).toMatchObject({ level: 'error', code: 'extension-reloaded' });
+      expect((recs[0] as { message: string }).message).toContain("How much is missing is unknown: DevTools' network log did not answer within 10 s.");
+      expect(recs[1]).toMatchObject({ reason: 'extension-reloaded', lost: 0 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('calls it hook-missing when the extension was installed (not reloaded) after the page loaded', async () => {

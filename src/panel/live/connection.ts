@@ -93,6 +93,13 @@ function defaultNetworkRequestsSince(since: number): Promise<number> {
   });
 }
 
+/**
+ * How long the panel waits for DevTools' network log (getHAR) when it says what a page without a
+ * relay missed. The callback is DevTools' to call and nothing promises it: the notice that
+ * nothing is captured must not wait on it (it did, for the panel's life).
+ */
+const NETWORK_LOG_WAIT_MS = 10_000;
+
 function clock(t: number): string {
   return new Date(t).toISOString().slice(11, 19) + ' UTC';
 }
@@ -162,7 +169,11 @@ export function createPanelConnection(opts: PanelConnectionOptions): PanelConnec
     if (reported || started === null || started >= st.installedAt) return;
     reported = true;
     const reloaded = st.installReason === 'update';
-    const missed = await (opts.networkRequestsSince ?? defaultNetworkRequestsSince)(started);
+    const setTimer = opts.setTimer ?? ((fn: () => void, ms: number) => setTimeout(fn, ms));
+    const missed = await new Promise<number | null>((resolve) => {
+      setTimer(() => resolve(null), NETWORK_LOG_WAIT_MS);
+      (opts.networkRequestsSince ?? defaultNetworkRequestsSince)(started).then(resolve, () => resolve(null));
+    });
     const t = Date.now();
     const what = reloaded ? `The extension was reloaded or updated at ${clock(st.installedAt)}` : `The extension was installed at ${clock(st.installedAt)}`;
     const recs: CaptureRecord[] = [
@@ -171,14 +182,16 @@ export function createPanelConnection(opts: PanelConnectionOptions): PanelConnec
         message:
           `${what}, after this page was loaded (${clock(started)}). Chrome does not inject capture scripts into open pages, ` +
           `and the old instance's scripts can no longer deliver: nothing this page reads is captured, and what was captured before is lost. ` +
-          (missed > 0
-            ? `${missed} event-stream / JSON-RPC request(s) of this page are in DevTools' network log since it loaded: at least that many connections are missing here (finished ones that DevTools saw appear as observed after completion). `
-            : `How much is missing is unknown: DevTools' network log holds no event-stream / JSON-RPC request of this page (requests made before DevTools was opened are not in it). `) +
+          (missed === null
+            ? `How much is missing is unknown: DevTools' network log did not answer within ${NETWORK_LOG_WAIT_MS / 1000} s. `
+            : missed > 0
+              ? `${missed} event-stream / JSON-RPC request(s) of this page are in DevTools' network log since it loaded: at least that many connections are missing here (finished ones that DevTools saw appear as observed after completion). `
+              : `How much is missing is unknown: DevTools' network log holds no event-stream / JSON-RPC request of this page (requests made before DevTools was opened are not in it). `) +
           `Reload the page to capture it again.`,
       },
       {
         // lost: a lower bound (one per request DevTools saw); 0 when unknown.
-        kind: 'capture-gap', src: PANEL_SRC, seq: ++panelSeq, t, lost: missed, conns: [],
+        kind: 'capture-gap', src: PANEL_SRC, seq: ++panelSeq, t, lost: missed ?? 0, conns: [],
         reason: reloaded ? 'extension-reloaded' : 'hook-missing',
       },
     ];

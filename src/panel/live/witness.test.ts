@@ -318,6 +318,26 @@ describe('network witness', () => {
     w.stop();
   });
 
+  it('a getHAR that never answers does not stop the reads after it: the next poll finds the request the hook did not see', async () => {
+    const store = createLiveStore();
+    let reads = 0;
+    const unseen = entry('http://x/mcp', { pageref: null, req: { 'mcp-session-id': 'W' } });
+    const w = startWitness(store, {
+      onRequestFinished: () => {},
+      // The first read's callback is never called; later ones list a worker's stream.
+      getHar: () => (++reads === 1 ? new Promise<WitnessEntry[]>(() => {}) : Promise.resolve([unseen])),
+      tabStatus: () => ({ relays: true }),
+      now: () => Date.now(),
+    });
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(reads).toBe(1); // the polls wait for the read in flight
+    await vi.advanceTimersByTimeAsync(20_000);
+    // before: one read for the panel's life, the stream never seen
+    expect(reads).toBeGreaterThan(1);
+    expect(w.snapshot().missing.map((m) => m.url)).toEqual(['http://x/mcp']);
+    w.stop();
+  });
+
   it('a hop judged while a getHAR is in flight waits for the next read: its next request, listed after that read began, is found', async () => {
     const store = createLiveStore();
     let finished: (e: WitnessEntry) => void = () => {};

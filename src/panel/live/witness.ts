@@ -77,6 +77,14 @@ const JUDGE_SLACK_MS = 100;
  */
 const HOP_HAR_SPACING_MS = 1000;
 
+/**
+ * How long a getHAR read may take before the witness stops waiting for it. Its callback is
+ * DevTools' to call and nothing promises it will; a read in flight holds every later one (the
+ * polls and the hops' reads wait for it), so one that never answered stopped the witness's reads
+ * for the panel's life. A read of a long log takes seconds at most: one this late is dropped.
+ */
+const HAR_READ_TIMEOUT_MS = 30_000;
+
 const keyOf = (e: NetEntry) => `${e.request.method} ${e.request.url} ${e.startedDateTime}`;
 
 export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOptions = {}): Witness {
@@ -507,7 +515,10 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     harStartedAt = now();
     harReading++;
     try {
-      entries = await env.getHar();
+      entries = await new Promise<WitnessEntry[]>((resolve, reject) => {
+        setTimer(() => reject(new Error('getHAR did not answer')), HAR_READ_TIMEOUT_MS);
+        env.getHar().then(resolve, reject);
+      });
     } catch {
       return;
     } finally {
