@@ -467,6 +467,23 @@ async function latencyRun(arm: Arm, origin: string, n: number, ms: number) {
 }
 
 /**
+ * An expression evaluated on the arm's DevTools front end. Its session went away once in a full
+ * run (2026-12-07, row 1r's browser: "Session with given id not found" until the 120 s wait
+ * ended the run): the front end's target is looked up and attached again, once per call. A front
+ * end that came back without its log shows in the run's class ('unknown' for a request it lacks).
+ */
+async function frontendEval<T>(arm: Arm, expr: string): Promise<T> {
+  try {
+    return await arm.browser.cdp.evaluate<T>(arm.frontend!, expr);
+  } catch (e) {
+    if (!/Session with given id not found|No target with given id|Target closed/i.test(String(e))) throw e;
+    arm.frontend = await arm.browser.cdp.attach((await devtoolsFrontend(arm.browser)).targetId);
+    console.log(`[bench] ${arm.name}: DevTools' front-end session was lost (${String(e).slice(0, 120)}); attached again`);
+    return arm.browser.cdp.evaluate<T>(arm.frontend, expr);
+  }
+}
+
+/**
  * What the arm's DevTools front end parsed of the last request whose URL holds `path` (its
  * `eventSourceMessages()`, the EventStream tab's list), once the count holds for 500 ms: the
  * front end goes on parsing a copied stream for seconds after the page's last read, and the next
@@ -478,14 +495,14 @@ export async function devtoolsCopy(arm: Arm, path: string, events: number, settl
     const rs = L.NetworkLog.NetworkLog.instance().requests().filter((r) => r.url().includes(${JSON.stringify(path)}));
     const r = rs[rs.length - 1]; return r ? r.eventSourceMessages().length : -1; })()`;
   if (!settle) {
-    const n = await arm.browser.cdp.evaluate<number>(arm.frontend, expr);
+    const n = await frontendEval<number>(arm, expr);
     return { messages: n, copy: classify(n, events) };
   }
   let last = -2;
   let since = Date.now();
   await waitFor(
     async () => {
-      const n = await arm.browser.cdp.evaluate<number>(arm.frontend!, expr);
+      const n = await frontendEval<number>(arm, expr);
       if (n !== last) {
         last = n;
         since = Date.now();
@@ -511,7 +528,7 @@ async function releaseWhenSeen(arm: Arm, gate: string, server: BenchServer): Pro
   const expr = `(async () => { const L = await import('./models/logs/logs.js');
     return L.NetworkLog.NetworkLog.instance().requests().some((r) => r.url().endsWith(${JSON.stringify(`&gate=${gate}`)}) && !!r.mimeType); })()`;
   try {
-    await waitFor(() => arm.browser.cdp.evaluate<boolean>(arm.frontend!, expr), { timeoutMs: 60_000, intervalMs: 20, message: `${arm.name}: DevTools' front end did not list the response of gate ${gate}` });
+    await waitFor(() => frontendEval<boolean>(arm, expr), { timeoutMs: 60_000, intervalMs: 20, message: `${arm.name}: DevTools' front end did not list the response of gate ${gate}` });
   } finally {
     server.release(gate);
   }
