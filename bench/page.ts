@@ -484,6 +484,23 @@ async function frontendEval<T>(arm: Arm, expr: string): Promise<T> {
 }
 
 /**
+ * Empties the arm's DevTools network log, as its Clear button does, before each traced run: the
+ * front end keeps every request it listed, a copied stream's parsed events included, and the
+ * browser without the extension lost its front end twice in three full runs (2026-12-07, in row
+ * 1r, after rows 1–3c had copied some 80 streams of 100,000 events into it). Each run now starts
+ * from an empty log in every arm; the page's thread does not read it.
+ */
+async function clearDevtoolsLog(arm: Arm): Promise<void> {
+  if (!arm.frontend) return;
+  const ok = await frontendEval<boolean>(
+    arm,
+    `(async () => { const L = await import('./models/logs/logs.js'); const log = L.NetworkLog.NetworkLog.instance();
+       if (typeof log.reset !== 'function') return false; log.reset(true); return log.requests().length === 0; })()`,
+  );
+  if (!ok) throw new Error(`${arm.name}: DevTools' network log could not be cleared (NetworkLog.reset)`);
+}
+
+/**
  * What the arm's DevTools front end parsed of the last request whose URL holds `path` (its
  * `eventSourceMessages()`, the EventStream tab's list), once the count holds for 500 ms: the
  * front end goes on parsing a copied stream for seconds after the page's last read, and the next
@@ -554,6 +571,7 @@ export async function cpuRow(arm: Arm, url: string, server: BenchServer, events:
     // then copies every run's stream, as it does a stream that lasts.
     const gate = a.frontend && cfg.devtoolsMode === 'copied' ? `g${++gates}` : null;
     const full = gate ? `${path}&gate=${gate}` : path;
+    await clearDevtoolsLog(a);
     const seen = gate ? releaseWhenSeen(a, gate, server).catch((e: unknown) => e) : undefined;
     const t = await tracedRun(a, url, `consume(${JSON.stringify(server.origin + full)})`);
     const err = await seen;
