@@ -27,6 +27,10 @@ export interface Arm {
   panel: PanelHandle | null;
   /** A session on the arm's DevTools front end (null with DevTools closed): what DevTools kept of a run. */
   frontend: string | null;
+  /** A fresh browser of the same kind (openArm's arguments). */
+  reopen?: () => Promise<Arm>;
+  /** Times the arm's browser was replaced within a row (frontEndRelief). */
+  relaunched?: number;
 }
 
 export interface PageConfig {
@@ -199,7 +203,7 @@ export async function openArm(name: string, dist: string | null, devtools: boole
     await browser.cdp.send('HeapProfiler.enable', {}, page);
     const panel = withPanel ? await openPanel(browser) : null;
     const frontend = devtools ? await browser.cdp.attach((await devtoolsFrontend(browser)).targetId) : null;
-    return { name, browser, page, panel, frontend };
+    return { name, browser, page, panel, frontend, reopen: () => openArm(name, dist, devtools, url, withPanel) };
   } catch (e) {
     await browser.close();
     throw e;
@@ -483,6 +487,31 @@ async function frontendEval<T>(arm: Arm, expr: string): Promise<T> {
   }
 }
 
+/** DevTools' front-end heap above which an arm's browser is replaced before its next traced run. */
+const FRONTEND_HEAP_LIMIT = 1.5 * 2 ** 30;
+
+/**
+ * DevTools' front end keeps what it parsed of every copied stream even after its network log is
+ * cleared (its heap grows ~40 MB per 20,000-event stream; row 3c's browser is fresh per size for
+ * this), and row 1r's 30 pairs of 100,000-event streams in the browser without the extension ended
+ * in the loss of its front end in three of four full runs on 2026-12-07. Before a traced run, an
+ * arm whose front end holds more than FRONTEND_HEAP_LIMIT is replaced by a fresh browser, warmed
+ * by one untraced run of `warm`; a pair is always measured within one browser.
+ */
+async function frontEndRelief(arm: Arm, url: string, warm: string): Promise<void> {
+  if (!arm.frontend || !arm.reopen) return;
+  const h = await arm.browser.cdp.send<{ usedSize: number }>('Runtime.getHeapUsage', {}, arm.frontend).catch(() => ({ usedSize: Infinity }));
+  if (h.usedSize <= FRONTEND_HEAP_LIMIT) return;
+  const relaunched = (arm.relaunched ?? 0) + 1;
+  await arm.browser.close();
+  Object.assign(arm, await arm.reopen(), { relaunched });
+  await navigateFresh(arm, url);
+  if (arm.panel) await panelQuiet(arm);
+  await arm.browser.cdp.evaluate(arm.page, warm, { timeoutMs: 300_000 });
+  if (arm.panel) await panelQuiet(arm);
+  console.log(`[bench] ${arm.name}: DevTools' front end held ${(h.usedSize / 2 ** 30).toFixed(2)} GiB: a fresh browser (${relaunched} in this run)`);
+}
+
 /**
  * Empties the arm's DevTools network log, as its Clear button does, before each traced run: the
  * front end keeps every request it listed, a copied stream's parsed events included, and the
@@ -566,7 +595,8 @@ export async function cpuRow(arm: Arm, url: string, server: BenchServer, events:
   const sse = `/sse?n=${events}&b=${b}`;
   const plainPath = `/plain?n=${events}&b=${b}`;
   const other = against ?? arm;
-  const traced = async (a: Arm, path: string) => {
+  const traced = async (a: Arm, path: string, pairStart: boolean) => {
+    if (pairStart) await frontEndRelief(a, url, `consume(${JSON.stringify(server.origin + plainPath)})`);
     // --devtools=copied: the body waits for DevTools' front end (releaseWhenSeen), and DevTools
     // then copies every run's stream, as it does a stream that lasts.
     const gate = a.frontend && cfg.devtoolsMode === 'copied' ? `g${++gates}` : null;
@@ -578,15 +608,16 @@ export async function cpuRow(arm: Arm, url: string, server: BenchServer, events:
     if (err) throw err;
     return { ...t, devtools: await devtoolsCopy(a, full, events) };
   };
-  const withRun = () => traced(arm, sse);
-  const withoutRun = () => traced(other, against ? sse : plainPath);
+  // (A fresh browser only before a pair's first run, and only when both runs are in it.)
+  const withRun = (first: boolean) => traced(arm, sse, first && !against);
+  const withoutRun = (first: boolean) => traced(other, against ? sse : plainPath, first && !against);
   const { min, max, tolerance } = pairing;
   const pairs: CpuPair[] = [];
   const ratios = () => pairs.map((x) => x.withMs / x.withoutMs);
   const modesSettled = () => modesSettle(byMode(pairs, tolerance), pairs.length, min);
   for (let i = 0; i < max; i++) {
-    const x = await (i % 2 ? withoutRun() : withRun());
-    const y = await (i % 2 ? withRun() : withoutRun());
+    const x = await (i % 2 ? withoutRun(true) : withRun(true));
+    const y = await (i % 2 ? withRun(false) : withoutRun(false));
     const w = i % 2 ? y : x;
     const wo = i % 2 ? x : y;
     if (w.run.events !== events || wo.run.events !== events) throw new Error(`${arm.name}: page counted ${w.run.events}/${wo.run.events} events, expected ${events}`);
