@@ -29,7 +29,7 @@ export interface Arm {
   frontend: string | null;
   /** A fresh browser of the same kind (openArm's arguments). */
   reopen?: () => Promise<Arm>;
-  /** Times the arm's browser was replaced within a row (frontEndRelief). */
+  /** Times this arm's browser was replaced (frontEndRelief). */
   relaunched?: number;
 }
 
@@ -471,10 +471,11 @@ async function latencyRun(arm: Arm, origin: string, n: number, ms: number) {
 }
 
 /**
- * An expression evaluated on the arm's DevTools front end. Its session went away once in a full
- * run (2026-12-07, row 1r's browser: "Session with given id not found" until the 120 s wait
- * ended the run): the front end's target is looked up and attached again, once per call. A front
- * end that came back without its log shows in the run's class ('unknown' for a request it lacks).
+ * An expression evaluated on the arm's DevTools front end. Its session went away in full runs
+ * (2026-12-07, row 1r's browser: "Session with given id not found" until the 120 s wait ended the
+ * run): the front end's target is looked up and attached again, once per call. In the runs that
+ * followed the target was gone too (frontEndRelief keeps the front end from getting there); a
+ * front end that came back without its log shows in the run's class ('unknown').
  */
 async function frontendEval<T>(arm: Arm, expr: string): Promise<T> {
   try {
@@ -513,11 +514,10 @@ async function frontEndRelief(arm: Arm, url: string, warm: string): Promise<void
 }
 
 /**
- * Empties the arm's DevTools network log, as its Clear button does, before each traced run: the
- * front end keeps every request it listed, a copied stream's parsed events included, and the
- * browser without the extension lost its front end twice in three full runs (2026-12-07, in row
- * 1r, after rows 1–3c had copied some 80 streams of 100,000 events into it). Each run now starts
- * from an empty log in every arm; the page's thread does not read it.
+ * Empties the arm's DevTools network log, as its Clear button does, before each traced run, so
+ * each run starts from the same empty log in every arm (the page's thread does not read it). Done
+ * first against the loss of row 1r's front end (2026-12-07); it did not prevent it, as the front
+ * end's heap kept growing (frontEndRelief does).
  */
 async function clearDevtoolsLog(arm: Arm): Promise<void> {
   if (!arm.frontend) return;

@@ -118,7 +118,7 @@ describe('panel connection', () => {
       const recs = store.getSnapshot().records;
       expect(recs.map((r) => r.kind)).toEqual(['notice', 'capture-gap']);
       expect(recs[0]).toMatchObject({ level: 'error', code: 'extension-reloaded' });
-      expect((recs[0] as { message: string }).message).toContain("How much is missing is unknown: DevTools' network log did not answer within 10 s.");
+      expect((recs[0] as { message: string }).message).toContain("How much is missing is unknown: DevTools' network log could not be read within 10 s.");
       expect(recs[1]).toMatchObject({ reason: 'extension-reloaded', lost: 0 });
     } finally {
       vi.useRealTimers();

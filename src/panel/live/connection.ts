@@ -183,7 +183,7 @@ export function createPanelConnection(opts: PanelConnectionOptions): PanelConnec
           `${what}, after this page was loaded (${clock(started)}). Chrome does not inject capture scripts into open pages, ` +
           `and the old instance's scripts can no longer deliver: nothing this page reads is captured, and what was captured before is lost. ` +
           (missed === null
-            ? `How much is missing is unknown: DevTools' network log did not answer within ${NETWORK_LOG_WAIT_MS / 1000} s. `
+            ? `How much is missing is unknown: DevTools' network log could not be read within ${NETWORK_LOG_WAIT_MS / 1000} s. `
             : missed > 0
               ? `${missed} event-stream / JSON-RPC request(s) of this page are in DevTools' network log since it loaded: at least that many connections are missing here (finished ones that DevTools saw appear as observed after completion). `
               : `How much is missing is unknown: DevTools' network log holds no event-stream / JSON-RPC request of this page (requests made before DevTools was opened are not in it). `) +
