@@ -507,9 +507,9 @@ async function frontEndRelief(arm: Arm, url: string, warm: string): Promise<void
   await arm.browser.close();
   Object.assign(arm, await arm.reopen(), { relaunched });
   await navigateFresh(arm, url);
-  if (arm.panel) await panelQuiet(arm);
+  await panelQuiet(arm);
   await arm.browser.cdp.evaluate(arm.page, warm, { timeoutMs: 300_000 });
-  if (arm.panel) await panelQuiet(arm);
+  await panelQuiet(arm);
   console.log(`[bench] ${arm.name}: DevTools' front end held ${(h.usedSize / 2 ** 30).toFixed(2)} GiB: a fresh browser (${relaunched} in this run)`);
 }
 

@@ -13,6 +13,7 @@ import { decodeBatch, decodeRecords, type BlobRead } from '../../extension/wire/
 import { createEndpoint } from '../../extension/wire/endpoint';
 import { PANEL_PORT, type ArmedFault, type BackgroundFromPanel, type PanelInbox, type RecordsBatch, type TabStatus } from '../../extension/wire/protocol';
 import { reconnectingPort, type PortLike } from '../../extension/wire/runtime-port';
+import { answerWithin } from './devtools-answer';
 import type { LiveStore } from './store';
 
 export type { PortLike };
@@ -169,11 +170,8 @@ export function createPanelConnection(opts: PanelConnectionOptions): PanelConnec
     if (reported || started === null || started >= st.installedAt) return;
     reported = true;
     const reloaded = st.installReason === 'update';
-    const setTimer = opts.setTimer ?? ((fn: () => void, ms: number) => setTimeout(fn, ms));
-    const missed = await new Promise<number | null>((resolve) => {
-      setTimer(() => resolve(null), NETWORK_LOG_WAIT_MS);
-      (opts.networkRequestsSince ?? defaultNetworkRequestsSince)(started).then(resolve, () => resolve(null));
-    });
+    const count = (opts.networkRequestsSince ?? defaultNetworkRequestsSince)(started);
+    const missed = (await answerWithin(count, NETWORK_LOG_WAIT_MS, opts.setTimer ?? ((fn, ms) => setTimeout(fn, ms)))) ?? null;
     const t = Date.now();
     const what = reloaded ? `The extension was reloaded or updated at ${clock(st.installedAt)}` : `The extension was installed at ${clock(st.installedAt)}`;
     const recs: CaptureRecord[] = [

@@ -38,6 +38,7 @@ import {
 } from '../../core/witness';
 import { followsRedirect, isRedirectHop, isUnfollowedRedirect, redirectTarget } from '../../core/witness-redirects';
 import type { LiveStore } from './store';
+import { answerWithin } from './devtools-answer';
 import { createCaptureIndex } from './witness-capture-index';
 import { createPreflights } from './witness-preflights';
 import { bodyKind, contentText, createWitnessRecords } from './witness-records';
@@ -515,10 +516,9 @@ export function startWitness(store: LiveStore, env: WitnessEnv, opts: WitnessOpt
     harStartedAt = now();
     harReading++;
     try {
-      entries = await new Promise<WitnessEntry[]>((resolve, reject) => {
-        setTimer(() => reject(new Error('getHAR did not answer')), HAR_READ_TIMEOUT_MS);
-        env.getHar().then(resolve, reject);
-      });
+      const got = await answerWithin(env.getHar(), HAR_READ_TIMEOUT_MS, setTimer);
+      if (!got) return;
+      entries = got;
     } catch {
       return;
     } finally {

@@ -12,11 +12,12 @@ export function CaptureNotices(props: { issues: CaptureIssues }) {
   if (!issues.items.length) return null;
   const worst = issues.worst ?? 'info';
   const first = issues.items[0]!;
+  const label = `Capture: ${visibleLine(issues.summary, 300)}`;
   return (
     <div className={`capture-notices level-${worst}`} role={worst === 'info' ? 'status' : 'alert'} data-testid="capture-notices" data-worst={worst} data-gaps={issues.gaps} data-notices={issues.notices}>
       <div className="capture-notices-line">
         {worst !== 'info' && <SevIcon sev={worst} />}
-        <strong title={`Capture: ${visibleLine(issues.summary, 300)}`}>Capture: {visibleLine(issues.summary, 300)}</strong>
+        <strong title={label}>{label}</strong>
         {!open && <span className="capture-notices-first">{visibleLine(`${first.code}: ${first.message}`, 200)}</span>}
         <button type="button" className="linkbtn" style={{ marginLeft: 'auto' }} aria-expanded={open} onClick={() => setOpen((o) => !o)} data-testid="capture-notices-toggle">
           {open ? 'Hide' : 'Details'}

@@ -54,6 +54,7 @@ export function WitnessBanner() {
   const [open, setOpen] = useState(false);
   if (!h || h.unseen.length === 0) return null;
   const n = h.unseen.length;
+  const count = `${plural(n, 'MCP request')} seen by the network but not captured`;
   const reasons = new Map<string, number>();
   for (const u of h.unseen) reasons.set(u.reasonText, (reasons.get(u.reasonText) ?? 0) + 1);
   const [topReason] = [...reasons.entries()].sort((a, b) => b[1] - a[1]);
@@ -61,8 +62,8 @@ export function WitnessBanner() {
     <div className="witness-banner" role="alert" data-testid="witness-banner" data-unseen={n} data-seen={h.seen}>
       <div className="witness-line">
         <SevIcon sev="error" />
-        <strong data-testid="witness-count" title={`${plural(n, 'MCP request')} seen by the network but not captured`}>
-          {plural(n, 'MCP request')} seen by the network but not captured
+        <strong data-testid="witness-count" title={count}>
+          {count}
         </strong>
         {!open && topReason && <span className="witness-why">— likely {visibleLine(topReason[0], 240)}</span>}
         <button type="button" className="linkbtn" style={{ marginLeft: 'auto' }} aria-expanded={open} onClick={() => setOpen((o) => !o)} data-testid="witness-toggle">
