@@ -11,6 +11,9 @@
 //   wrapper copies each answer, a content script posts it on a runtime Port, the service worker
 //   forwards it to the panel's Port), batched every 16 ms as the hook batches its records; nothing
 //   analysed or drawn;
+// - listener+direct: the same, but the panel takes the content script's Port itself
+//   (chrome.runtime.onConnect in the panel; the worker listens to no port): what skipping the
+//   worker's relay hop would save;
 // - product: the extension as built (its panel open), as in row 2c.
 //
 //   flock /tmp/chromium.lock npx tsx bench/floor-2c.ts [--dist=<dir>] [--posts=250] [--rounds=5] [--warm=1000]
@@ -23,12 +26,13 @@ import { startBenchServer } from './lib/server';
 import { median } from './lib/stats';
 import { openArm, tracedRun, type Arm } from './page';
 
-type Kind = 'empty' | 'listener' | 'listener+port';
+type Kind = 'empty' | 'listener' | 'listener+port' | 'listener+direct';
 
 /** A minimal extension of the given kind, written to a temporary directory. */
 function floorExtension(kind: Kind): string {
   const dir = mkdtempSync(join(tmpdir(), `msi-floor-${kind.replace('+', '-')}-`));
-  const port = kind === 'listener+port';
+  const port = kind === 'listener+port' || kind === 'listener+direct';
+  const direct = kind === 'listener+direct';
   const files: Record<string, string> = {
     'manifest.json': JSON.stringify({
       manifest_version: 3,
@@ -54,9 +58,10 @@ function floorExtension(kind: Kind): string {
       'let batches = 0;',
       'globalThis.__MSI_PANEL__ = { batches: () => batches, records: () => [] };',
       kind !== 'empty' ? 'chrome.devtools.network.onRequestFinished.addListener((e) => { if (e.request.url) batches++; });' : '',
-      port ? "chrome.runtime.connect({ name: 'panel' }).onMessage.addListener((m) => { if (m.url) batches++; });" : '',
+      port && !direct ? "chrome.runtime.connect({ name: 'panel' }).onMessage.addListener((m) => { if (m.url) batches++; });" : '',
+      direct ? "chrome.runtime.onConnect.addListener((p) => p.onMessage.addListener((m) => { if (m.url) batches++; }));" : '',
     ].join('\n'),
-    'service-worker-loader.js': [
+    'service-worker-loader.js': direct ? '// No port: the panel takes the relay\'s Port itself.' : [
       'const panels = new Set();',
       'chrome.runtime.onConnect.addListener((p) => {',
       "  if (p.name === 'panel') { panels.add(p); p.onDisconnect.addListener(() => panels.delete(p)); return; }",
@@ -100,7 +105,7 @@ const url = server.url('/bench.html');
 const arms: [string, Arm][] = [];
 try {
   arms.push(['none', await openArm('none', null, true, url, false)]);
-  for (const k of ['empty', 'listener', 'listener+port'] as Kind[]) arms.push([k, await openArm(k, floorExtension(k), true, url, true)]);
+  for (const k of ['empty', 'listener', 'listener+port', 'listener+direct'] as Kind[]) arms.push([k, await openArm(k, floorExtension(k), true, url, true)]);
   arms.push(['product', await openArm('product', dist, true, url, true)]);
   // Warm-up: JIT, and a session as long as row 2c's (it runs after row 2b's thousands of POSTs).
   for (const [, a] of arms) await a.browser.cdp.evaluate(a.page, `rpcMany(${warm})`, { timeoutMs: 600_000 });
@@ -113,6 +118,9 @@ try {
       cpu.get(k)!.push(r.byProcess['extension (worker, panel)'] ?? 0);
     }
   }
+  // What each panel took in (DevTools' entries and port messages): an arm whose messages never
+  // reached its panel would look cheap for that reason alone.
+  for (const [k, a] of arms) if (a.panel) console.log(`  ${k}: panel took ${(await a.panel.eval<number>('globalThis.__MSI_PANEL__.batches?.() ?? 0')) ?? 0} messages`);
   const base = median(cpu.get('none')!);
   console.log(`extension process thread CPU per POST, ${posts} POSTs × ${rounds} rounds (median; with − none; per round):`);
   for (const [k, v] of cpu) {
