@@ -61,9 +61,10 @@ export interface SubscriptionInfo {
    * open: still listening; complete: ended with its `complete` result; closed: the client closed it;
    * dropped: ended without the result; refused: the server answered it with an HTTP error status or
    * a JSON-RPC error (before any acknowledgement the client never listened; after one, the error
-   * ended a listen that was on).
+   * ended a listen that was on); unknown: ended without a result the capture shows, but the capture
+   * does not hold all of its stream (a capture-gap names it): whether it was dropped is unknown.
    */
-  state: 'open' | 'complete' | 'closed' | 'dropped' | 'refused';
+  state: 'open' | 'complete' | 'closed' | 'dropped' | 'refused' | 'unknown';
   /** For a refused listen: the HTTP status (400 or more), or the JSON-RPC error's code and message. */
   refusal?: { status?: number; code?: number; message?: string };
   /** What it listens for: the lists (`tools/list`…) and resources (`resources/read <uri>`) whose changes it reports. */
@@ -71,4 +72,6 @@ export interface SubscriptionInfo {
   /** Change notifications it delivered. */
   changes: number;
   outage?: { from: number; to?: number; relistenRequestId?: string };
+  /** A dropped listen with no outage: another listen for all of its lists was open when it dropped (its request id). */
+  coveredBy?: string;
 }

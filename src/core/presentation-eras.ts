@@ -55,6 +55,7 @@ const SUB_STATE: Record<SubscriptionInfo['state'], string> = {
   closed: 'closed by the client',
   dropped: 'DROPPED without its complete result',
   refused: 'REFUSED by the server: the client is not listening',
+  unknown: 'ended; whether with its complete result is unknown (the capture does not hold all of its stream)',
 };
 
 const refusalText = (r: SubscriptionInfo['refusal']) =>
@@ -69,6 +70,11 @@ export function subscriptionText(s: SubscriptionInfo): string {
       : '; outage to the end of the capture: changes unknown'
     : '';
   // An error after the acknowledgement (or after changes) ended a listen that was on: no refusal.
-  const state = s.state === 'refused' && (s.acknowledged !== undefined || s.changes > 0) ? 'ENDED WITH AN ERROR from the server after listening' : SUB_STATE[s.state];
+  const state =
+    s.state === 'refused' && (s.acknowledged !== undefined || s.changes > 0)
+      ? 'ENDED WITH AN ERROR from the server after listening'
+      : s.coveredBy !== undefined
+        ? `dropped without its complete result while listen ${s.coveredBy} for the same changes was open: nothing lost`
+        : SUB_STATE[s.state];
   return `listen ${s.requestId}${what}: ${state}${refusalText(s.refusal)}, ${s.changes} change notification(s)${outage}`;
 }

@@ -53,6 +53,8 @@ function lostAt(A: AnalyzerState, st: StreamS, note: GapNote, bodyLost = true): 
   // Ids of the lost records are unknown: bounded by what the capture holds around them.
   if (bodyLost) A.lost.add(st, T.LOST.records(st.id, note.what), note.tHi ?? Infinity, st.orphan === true);
   st.captureIncomplete = true;
+  // (half an ord: after every record so far, before the next; no ord is taken from the others)
+  (st.lossOrds ??= []).push(A.ord + 0.5);
   if (note.benign) st.notRecorded = true;
   else st.inspectorLost = true;
   if (st.session) {
@@ -170,6 +172,9 @@ function bodiesAbsent(A: AnalyzerState, r: CaptureGapRecord, streams: StreamS[])
   // what depends on the body (a request's result, missing ids, a resume cursor that may be on
   // it), info when nothing does — the file cannot show these events, the inspector did not lose them.
   for (const x of streams) {
+    // A file holding only the first part of the body (har.ts: content.size larger): an event it
+    // cut is the file's, not one the server left unfinished.
+    if (x.parser && x.bytes > 0 && x.state === 'open') x.parser.resync();
     x.captureIncomplete = true;
     x.bodyAbsent = true;
     x.absentOrd = ++A.ord;

@@ -158,6 +158,8 @@ export function onId(A: AnalyzerState, st: StreamS, s: SessionState, ev: SseEven
     // the same one ("0": rust-sdk #791), and counting it would keep ids another stream carried
     // from filling a chain's gaps (derive/gaps.ts).
     if (!priming) s.idReuse++;
+    // It still names more than one stream as a Last-Event-ID (sessions.ts resumeTarget).
+    else (s.primingReused ??= new Set()).add(id);
     prev = undefined;
   }
   if (prev) return delivered(A, st, s, ev, prev, at, priming);

@@ -130,19 +130,28 @@ export function ensureSession(A: AnalyzerState, st: StreamS): SessionState {
 function resumeTarget(A: AnalyzerState, st: StreamS, s: SessionState, cursor: string | undefined): StreamS | undefined {
   if (cursor === undefined) return undefined;
   const hit = s.idIndex.get(cursor, s.parse(cursor));
-  if (hit && s.idReuse === 0) return hit;
+  // (a priming id every stream repeats, "0": rust-sdk #791, names them all as well)
+  if (hit && s.idReuse === 0 && !s.primingReused?.has(cursor)) return hit;
   if (hit) {
     // Ids repeat across the session's streams (each numbered on its own): the cursor names every
     // stream that delivered it, and the index keeps the last. The client resumes the one still
     // waiting for its result; with none, the latest is a guess, and what the resume delivers of
     // another chain proves the guess wrong, not the server.
+    let waiting: StreamS | undefined;
     for (let i = s.streams.length - 1; i >= 0; i--) {
       const x = s.streams[i]!;
       if (x === st || x.isResume || !x.root.requests.some((q) => q.response === undefined)) continue;
       const last = x.root.segments[x.root.segments.length - 1]!;
       if (last.state === 'open' || !x.root.segments.some((seg) => lastIndexOfId(seg, cursor) !== -1)) continue;
-      return last;
+      if (waiting && waiting.root !== x.root) {
+        // More than one is still waiting (two streams cut after the same priming id): which one
+        // the client resumed is a guess too.
+        st.linkGuessed = true;
+        break;
+      }
+      waiting = last;
     }
+    if (waiting) return waiting;
     st.linkGuessed = true;
     return hit;
   }

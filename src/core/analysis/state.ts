@@ -12,6 +12,7 @@ import type { IdTrack } from './id-track';
 import type { DecodedMessage } from '../jsonrpc';
 import type { IdSchemeOverride, IdStats, IntervalSet, ParsedId } from '../ids';
 import type { ConversationState, ReqFacts, ServerState } from './modern-state';
+import type { SessionLossFacts, StreamLossFacts } from './loss-facts';
 export type { IdTrack } from './id-track';
 
 /** Session key of findings of no session (capture gaps outside any stream). */
@@ -125,7 +126,7 @@ export interface IdView {
   tracks?: Map<StreamS, IdTrack>;
 }
 
-export interface StreamS {
+export interface StreamS extends StreamLossFacts {
   id: string;
   kind: StreamKind;
   method: string;
@@ -156,8 +157,6 @@ export interface StreamS {
   bodyAbsent?: boolean;
   /** Ord reserved for its capture-gap finding (decided at snapshot time: what depends on it). */
   absentOrd?: number;
-  /** Records of this connection were lost by the inspector (buffer cap, size cap, reload...). */
-  inspectorLost?: boolean;
   /** Records of this connection were not kept because recording was off (`not-recording`). */
   notRecorded?: boolean;
   /** Opened by a request in the capture without Last-Event-ID: carries only events made after it. */
@@ -312,7 +311,7 @@ export interface CrossSessionHit {
   other: StreamS;
 }
 
-export interface SessionState {
+export interface SessionState extends SessionLossFacts {
   key: string;
   sessionId: string | null;
   endpoint: string;

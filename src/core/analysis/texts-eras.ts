@@ -68,6 +68,9 @@ export const dropped = (id: string, lists: readonly string[], how: string, relis
       ? 'The client never listened again: every change notification from then to the end of the capture is unknown to it.'
       : 'The client has not listened again so far: change notifications sent meanwhile are lost by design (no replay).');
 
+export const droppedCovered = (id: string, lists: readonly string[], how: string, cover: string) =>
+  `The subscriptions/listen stream of request ${id} (changes of ${list(lists)}) ended without its complete result (${how}), while the listen of request ${cover} for the same changes was open: they kept coming on that stream, so nothing was lost.`;
+
 export const dropHow: Record<string, string> = {
   error: 'the connection broke',
   complete: 'the server closed the stream',

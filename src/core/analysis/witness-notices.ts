@@ -14,6 +14,10 @@ export function onWitnessNotice(A: AnalyzerState, r: CaptureNoticeRecord): boole
   const witness = isWitnessFindingCode(r.code);
   if (!witness && r.code !== UNSEEN_NOTICE_CODE) return false;
   const s = typeof r.url === 'string' && r.url ? getSession(A, typeof r.sessionId === 'string' ? r.sessionId : null, r.url) : undefined;
+  if (s && r.code === 'cors-preflight-rejected' && typeof r.url === 'string') {
+    (s.corsRefused ??= new Set()).add(r.url);
+    s.dirty = true;
+  }
   if (witness) addFinding(A, s, ++A.ord, r.code as Parameters<typeof addFinding>[3], { eventIds: [], message: String(r.message) });
   else addFinding(A, s, ++A.ord, 'capture-gap', { severity: 'warning', eventIds: [], message: String(r.message) });
   return true;

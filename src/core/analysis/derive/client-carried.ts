@@ -64,6 +64,29 @@ function received(D: Derivation, r: ReqState): string[] {
   return [...new Set(out.map(([, t]) => t))];
 }
 
+/**
+ * The page sent text of `r`'s result again later (the same rule as carried output: a whole string
+ * value of MIN_CHARS or more, with a space, that the page had not sent before): the client took
+ * that result, whatever else it did (cancelled the request late, sent it again).
+ */
+export function resultUsedLater(D: Derivation, r: ReqState): boolean {
+  const st = r.responseStream;
+  if (!st || r.responseIndex === undefined || r.responseOrd === undefined) return false;
+  const data = eventDuplicate(st, r.responseIndex) ? undefined : eventData(st, r.responseIndex);
+  if (data === undefined) return false;
+  const found: [string, string][] = [];
+  strings(parse(data), found, '');
+  if (found.length === 0) return false;
+  const before: [string, string][] = [];
+  const later: [string, string][] = [];
+  for (const p of D.s.streams) {
+    if (p.method !== 'POST' || p.bodyMessages.length === 0) continue;
+    for (const m of p.bodyMessages) strings(m.msg, p.ord < r.responseOrd ? before : later, '');
+  }
+  const texts = found.map(([, t]) => t).filter((t) => !before.some(([, o]) => o.includes(t)));
+  return texts.some((t) => later.some(([, v]) => v.includes(t)));
+}
+
 interface Source {
   r: ReqState;
   kind: C.CarriedKind;

@@ -25,8 +25,9 @@ function nextWithoutCursor(D: Derivation, root: StreamS, last: StreamS, pending:
     }
     if (x.root === root && x.lastEventIdSent) return undefined; // resumed with a cursor after all
     if (x.method === 'GET' && !x.lastEventIdSent) {
-      // The standalone GET stream's own reconnect (it broke too, and carried no id): not this chain's.
-      if (prevGet && prevGet.root !== root && prevGet.state === 'error' && prevGet.end !== undefined && prevGet.end >= last.start && prevGet.end <= x.start && !prevGet.root.sawId) return undefined;
+      // The standalone GET stream's own reconnect (it ended too, broken or closed by the server
+      // or a proxy's idle timeout, and carried no id): not this chain's.
+      if (prevGet && prevGet.root !== root && prevGet.end !== undefined && prevGet.end >= last.start && prevGet.end <= x.start && !prevGet.root.sawId) return undefined;
       return { x, how: 'get' };
     }
     if (x.method === 'POST' && x.requests.some((q) => pending.some((p) => reqKey(D, p) === reqKey(D, q)))) return { x, how: 'post' };

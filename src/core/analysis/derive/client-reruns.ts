@@ -7,19 +7,21 @@
 // gives the same finding as one that does. Cost: linear in the session's tools/call requests.
 import { canonicalJson } from '../../canonical-json';
 import { getPath } from '../../jsonrpc';
-import type { ReqState } from '../state';
+import type { ReqState, SessionState } from '../state';
+import { refusedByBrowser } from './cors';
 import type { ToolHints } from '../modern-state';
 import * as C from '../texts-client';
 import { add, type Derivation } from './context';
 import { named } from './modern-verdicts';
 
 /** How an attempt ended without the client taking a result, or undefined when it did not fail. */
-function attemptEnd(r: ReqState): C.AttemptEnd | undefined {
+function attemptEnd(s: SessionState, r: ReqState): C.AttemptEnd | undefined {
   if (r.x.c?.untaken) return 'not-taken';
   if (r.cancelled) return 'cancelled';
   if (r.response !== undefined) return undefined;
   const st = r.stream;
   if (st.status !== undefined && st.status >= 400) return undefined; // refused: the tool did not run
+  if (st.root.segments.every((x) => refusedByBrowser(s, x))) return undefined; // never sent
   const last = st.root.segments[st.root.segments.length - 1]!;
   if (last.state === 'open' || last.state === 'unknown') return undefined;
   if (last.state === 'error') return 'broke';
@@ -63,7 +65,7 @@ export function toolReruns(D: Derivation): void {
   const taken = new Set<ReqState>();
   for (let i = 0; i < calls.length; i++) {
     const r = calls[i]!;
-    const ended = attemptEnd(r);
+    const ended = attemptEnd(D.s, r);
     if (!ended) continue;
     const key = callKey(r);
     if (key === undefined) continue;

@@ -11,6 +11,7 @@ import * as C from '../texts-client';
 import { add, overlay, type Derivation } from './context';
 import { named } from './modern-verdicts';
 import { eventAt, eventDuplicate, eventId, eventTime } from '../../event-access';
+import { resultUsedLater } from './client-carried';
 
 /** A later request with the same method and params (without `_meta`): the client sent it again. */
 function reissueOf(D: Derivation, r: ReqState): ReqState | undefined {
@@ -108,6 +109,8 @@ export function answeredNotTaken(D: Derivation, r: ReqState): void {
   if (cancelledAt === undefined && why === 'unmatched') return;
   // An error answer to a cancelled request (some servers say "cancelled"): expected, nothing lost.
   if (why === 'after-cancel' && r.response === 'error') return;
+  // The page later sent text of that result again: it took it (a late cancellation, for one).
+  if (resultUsedLater(D, r)) return;
   overlay(D, st, r.responseIndex, 'result-not-taken');
   add(D, r.responseOrd, 'result-not-taken', {
     ...(why === 'standalone-get' ? { severity: 'error' as const } : {}),

@@ -14,7 +14,7 @@ function reasons(D: Derivation, foreign: number): string[] {
     // 2026-07-28: one stream per request, never resumed: a stream that ended with its final
     // response is whole; what is lost is a broken stream's request and a dropped subscription's changes.
     if (D.mv.broken.length > 0) out.push(MODERN_REASONS.broken(D.mv.broken.length, D.mv.reissuedAs.size));
-    const dropped = D.mv.subscriptions.filter((x) => x.state === 'dropped').length;
+    const dropped = D.mv.subscriptions.filter((x) => x.state === 'dropped' && x.coveredBy === undefined).length;
     if (dropped > 0) out.push(MODERN_REASONS.dropped(dropped));
     if (D.mv.ended > 0) out.push(MODERN_REASONS.ended(D.mv.ended));
   } else if (!s.gaplessDeclared) out.push('the server did not declare gapless event retention');

@@ -22,13 +22,20 @@ function subscriptions(D: Derivation): void {
     if (sub.state !== 'dropped') return;
     const r = mv.listens[i]!;
     const st = r.stream;
+    const how = E.dropHow[st.state] ?? E.dropHow.unknown!;
+    const cover = sub.coveredBy !== undefined ? D.s.requestById.get(sub.coveredBy) : undefined;
+    if (cover) {
+      // Nothing of its lists was lost: information, not something to act on.
+      add(D, st.endOrd ?? st.ord, 'subscription-dropped', { severity: 'info', streamId: st.id, relatedStreamIds: [cover.stream.id], requestId: r.id, eventIds: [], message: E.droppedCovered(r.id, sub.lists, how, cover.id) });
+      return;
+    }
     const again = sub.outage?.relistenRequestId !== undefined ? D.s.requestById.get(sub.outage.relistenRequestId) : undefined;
     add(D, st.endOrd ?? st.ord, 'subscription-dropped', {
       streamId: st.id,
       ...(again ? { relatedStreamIds: [again.stream.id] } : {}),
       requestId: r.id,
       eventIds: [],
-      message: E.dropped(r.id, sub.lists, E.dropHow[st.state] ?? E.dropHow.unknown!, again ? { id: again.id, after: again.start - (sub.outage?.from ?? again.start) } : undefined, D.finished),
+      message: E.dropped(r.id, sub.lists, how, again ? { id: again.id, after: again.start - (sub.outage?.from ?? again.start) } : undefined, D.finished),
     });
     if (!again || sub.lists.length === 0) return;
     const reqs = D.s.requests;

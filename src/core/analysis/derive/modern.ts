@@ -75,6 +75,11 @@ function sameLists(a: readonly string[], b: readonly string[]): boolean {
   return a.length === 0 || b.length === 0 || a.some((l) => b.includes(l));
 }
 
+/** `have` (a listen's lists) holds every one of `want`; a filter naming none we read covers none. */
+function covers(have: readonly string[], want: readonly string[]): boolean {
+  return want.length > 0 && want.every((l) => have.includes(l));
+}
+
 function subscription(r: ReqState): SubscriptionInfo {
   const st = r.stream;
   // Refused before all else: an HTTP error status or a JSON-RPC error answer is the server's, not
@@ -89,7 +94,11 @@ function subscription(r: ReqState): SubscriptionInfo {
           ? 'open'
           : r.cancelled || st.state === 'aborted' || st.state === 'unread'
             ? 'closed'
-            : 'dropped';
+            : // Records of its stream the capture does not hold (lost, not recorded, a body the
+              // file lacks) may hold its `complete` result: not a drop the capture shows.
+              st.root.segments.some((x) => x.captureIncomplete || x.bodyAbsent)
+              ? 'unknown'
+              : 'dropped';
   const sub: SubscriptionInfo = { requestId: r.id, streamId: st.id, start: r.start, state, lists: listsOf(r), changes: r.x.changes ?? 0 };
   if (state === 'refused') {
     const e = r.x.error;
@@ -99,6 +108,13 @@ function subscription(r: ReqState): SubscriptionInfo {
   const end = r.response !== undefined ? r.end : st.end;
   if (end !== undefined) sub.end = end;
   return sub;
+}
+
+/** The requestStates other input_required results of the call `key` returned (not `r`'s). */
+function statesReturned(reqs: readonly ReqState[], r: ReqState, key: string): Set<unknown> {
+  const out = new Set<unknown>();
+  for (const o of reqs) if (o !== r && o.x.resultType === 'input_required' && o.x.requestState !== undefined && o.x.requestState !== r.x.requestState && mrtrKey(o) === key) out.add(o.x.requestState);
+  return out;
 }
 
 /** The links, subscriptions and broken requests of a modern conversation. */
@@ -117,6 +133,17 @@ export function modernView(D: Derivation): ModernView {
       const sub = subscription(r);
       if (sub.state === 'dropped') {
         const at = r.stream.endOrd ?? r.stream.ord;
+        // Another listen for every list of this one was open when it dropped: the changes kept
+        // coming on that stream, so the drop left no outage (it is still a drop).
+        const cover = reqs.find(
+          (q) => q !== r && q.method === 'subscriptions/listen' && q.stream.ord < at && (q.stream.endOrd === undefined || q.stream.endOrd > at) && subscription(q).state !== 'refused' && covers(listsOf(q), sub.lists),
+        );
+        if (cover) {
+          sub.coveredBy = cover.id;
+          v.subscriptions.push(sub);
+          v.listens.push(r);
+          continue;
+        }
         // Listening again for other things is no end of this outage: a later listen counts when its
         // filter names one of the dropped listen's lists (or either filter names none we read).
         const again = later(r, at, (q) => q.method === 'subscriptions/listen' && sameLists(sub.lists, listsOf(q)));
@@ -140,7 +167,18 @@ export function modernView(D: Derivation): ModernView {
     }
     if (r.x.resultType === 'input_required' && r.responseOrd !== undefined) {
       const key = mrtrKey(r);
-      const retry = key === '' ? undefined : later(r, r.responseOrd, (q) => !v.retryOf.has(q) && isRetry(q) && mrtrKey(q) === key);
+      const candidate = (q: ReqState) => !v.retryOf.has(q) && isRetry(q) && mrtrKey(q) === key;
+      // The retry that carries back this result's own requestState; else the first of the same
+      // call, unless it carries back the state another input_required result of the same call
+      // returned (the same call sent again and answered: that one is its retry, not this one's).
+      let retry: ReqState | undefined;
+      if (key !== '') {
+        if (r.x.requestState !== undefined) retry = later(r, r.responseOrd, (q) => candidate(q) && requestStateOf(q) === r.x.requestState);
+        if (!retry) {
+          const others = statesReturned(reqs, r, key);
+          retry = later(r, r.responseOrd, (q) => candidate(q) && !others.has(requestStateOf(q)));
+        }
+      }
       if (retry) {
         v.retryOf.set(retry, r);
         v.retriedAs.set(r, retry);

@@ -14,6 +14,7 @@ import type { CrossSessionLoss } from './resumes';
 import { brokeBeforeResponse } from './modern';
 import { brokenVerdict, partialOutput } from './modern-verdicts';
 import { answeredNotTaken, duplicatedOutput, namedEventResult } from './client-results';
+import { refusedByBrowser } from './cors';
 
 /** Each request's key, made once (the re-issue search runs at every derivation). */
 const keys = new WeakMap<ReqState, string>();
@@ -38,6 +39,25 @@ function endedByDelete(s: SessionState, last: StreamS): boolean {
 }
 
 const NO_LOSSES: readonly GapLoss[] = Object.freeze([]);
+
+/**
+ * 2024-11-05 HTTP+SSE: the request's result (and its notifications) came on the session's GET
+ * stream, which carries every request's events, while its own chain is the POST answered 202.
+ * Events that stream lost between the request and its result (ids never delivered, records the
+ * capture does not hold) may have been this request's: ids are the session's, so whose they were
+ * cannot be told. Not lossy, and not `complete` either.
+ */
+function sharedStreamLoss(D: Derivation, r: ReqState, cross: CrossSessionLoss): boolean {
+  const legacy = D.s.legacyStream;
+  const st = r.responseStream;
+  if (!legacy || !st || st.root !== legacy.root || r.stream.root === legacy.root) return false;
+  const from = r.ord;
+  const to = r.responseOrd!;
+  // (a gap is at the event after it: one right before the result is in the request's span)
+  const gapIn = ([, o]: GapLoss) => o > from && o <= to;
+  if (D.I.gapOrds.get(legacy.root)?.some(gapIn) || cross.losses.get(legacy.root)?.some(gapIn)) return true;
+  return legacy.root.segments.some((x) => x.bodyAbsent || x.lossOrds?.some((o) => o > from && o < to));
+}
 
 function answered(D: Derivation, r: ReqState, unverifiedRoots: Map<StreamS, number[]>, cross: CrossSessionLoss): Verdict {
   const { s } = D;
@@ -65,7 +85,7 @@ function answered(D: Derivation, r: ReqState, unverifiedRoots: Map<StreamS, numb
     maybe = lossesBefore.filter((l) => l[3] && !discounted(l[0]));
   }
   const unverified = unverifiedRoots.get(root)?.some((o) => o >= r.ord && o < respOrd) === true;
-  const incomplete = root.segments.some((x) => x.captureIncomplete);
+  const incomplete = root.segments.some((x) => x.captureIncomplete) || sharedStreamLoss(D, r, cross);
   // Another session's result taken as this request's own: wrong whatever it accumulated.
   const foreignResult = cross.foreign.size > 0 && r.responseStream !== undefined && r.responseIndex !== undefined && cross.foreign.has(`${r.responseStream.id}\u0000${r.responseIndex}`);
   answeredNotTaken(D, r);
@@ -121,7 +141,13 @@ function unanswered(D: Derivation, r: ReqState): Verdict {
   // Legacy HTTP+SSE: results arrive on the GET stream that announced the endpoint.
   const legacyWait = s.legacyStream !== undefined && s.legacyStream.state === 'open';
   if (chainOpen(root) || post.deferSession || mayResume || legacyWait) return 'pending';
-  if (D.opts.longLivedMethods.includes(r.method)) return last.state === 'aborted' || last.state === 'unread' ? 'complete' : 'incomplete';
+  if (D.opts.longLivedMethods.includes(r.method)) {
+    // Closed by the client: what it was for is done, unless the capture lost some of it. Ended
+    // otherwise: incomplete, and when the capture does not hold all of it, the capture-gap below
+    // says its result may be in what is missing (not a drop the capture shows).
+    if (last.state === 'aborted' || last.state === 'unread') return unknownBody.length > 0 ? 'complete-unverified' : 'complete';
+    if (unknownBody.length === 0) return 'incomplete';
+  }
   if (httpError) return 'incomplete';
   const others = (but: StreamS) => root.segments.filter((x) => x !== but).map((x) => x.id);
   if (unknownBody.length > 0) {
@@ -146,6 +172,9 @@ function unanswered(D: Derivation, r: ReqState): Verdict {
     });
     return 'incomplete';
   }
+  // Refused by the browser before it was sent (its CORS preflight was rejected: that finding says
+  // so): no result was due from the server, and the stream did not break.
+  if (root.segments.every((x) => refusedByBrowser(s, x))) return 'incomplete';
   // 2026-07-28: a broken stream is the client's cue to re-issue, not the server's fault.
   if (D.mv && brokeBeforeResponse(D, r)) return brokenVerdict(D, r);
   const idx = s.requests.indexOf(r);

@@ -41,7 +41,7 @@ export function SessionEraHeader({ snap, session: s }: { snap: AnalysisSnapshot;
         </span>
       ))}
       {(s.subscriptions ?? []).map((x) => (
-        <span key={x.requestId} className={`shead-kv wrap shead-chain${x.state === 'dropped' ? ' era-dropped' : ''}`} data-testid="subscription" data-state={x.state} data-request-id={x.requestId}>
+        <span key={x.requestId} className={`shead-kv wrap shead-chain${x.state === 'dropped' && x.coveredBy === undefined ? ' era-dropped' : ''}`} data-testid="subscription" data-state={x.state} data-request-id={x.requestId}>
           {visibleLine(`subscription: ${subscriptionText(x)}`, 300)}
         </span>
       ))}

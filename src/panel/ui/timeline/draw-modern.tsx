@@ -61,6 +61,6 @@ export function drawModern(f: Frame, snap: AnalysisSnapshot, session: Session | 
  */
 export function modernTargetStream(session: Session | undefined): string | undefined {
   const link = session?.links?.find((l) => l.kind === 'reissue' || l.stateAltered);
-  const sub = session?.subscriptions?.find((x) => x.state === 'dropped');
+  const sub = session?.subscriptions?.find((x) => x.state === 'dropped' && x.coveredBy === undefined);
   return link?.toStreamId ?? sub?.streamId;
 }
