@@ -10,7 +10,7 @@
 
 import type { CaptureNoticeRecord } from '../record';
 import { failedBeforeAnswer, exposeProblem, isPreflight, preflightProblem, startedAt, type CorsProblem, type NetEntry, type NetHeader } from '../witness';
-import { headers, isObj } from './har-fields';
+import { harStatus, headers, isObj } from './har-fields';
 
 /** How far apart a preflight and the request it was made for may start (as the live witness). */
 const PAIR_WINDOW_MS = 5000;
@@ -35,7 +35,8 @@ export function netEntryOf(raw: unknown): NetEntry | undefined {
     time: typeof raw.time === 'number' && Number.isFinite(raw.time) ? raw.time : 0,
     request: { method: (str(req.method) ?? 'GET').toUpperCase(), url, headers: netHeaders(req.headers), ...(postText !== undefined ? { postData: { text: postText } } : {}) },
     response: {
-      status: typeof res.status === 'number' ? res.status : 0,
+      // (as the importer reads it: some writers give the status as text, "200")
+      status: harStatus(res.status),
       ...(str(res.statusText) !== undefined ? { statusText: str(res.statusText) } : {}),
       headers: netHeaders(res.headers),
       ...(content ? { content: { ...(str(content.mimeType) !== undefined ? { mimeType: str(content.mimeType) } : {}) } } : {}),

@@ -110,3 +110,9 @@ export function splitEvents(text: string): string[] {
   if (last < text.length) out.push(text.slice(last));
   return out;
 }
+
+/** A HAR response's status; some writers give it as text ("200"). 0 when it is neither. */
+export function harStatus(v: unknown): number {
+  if (typeof v === 'number') return v;
+  return typeof v === 'string' && /^\d{3}$/.test(v.trim()) ? Number(v.trim()) : 0;
+}

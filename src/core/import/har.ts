@@ -13,7 +13,7 @@ import { ImportError, clip } from './errors';
 import { isRecord } from '../contract/validate';
 import { readMsi } from './har-msi';
 import { utf8Length } from '../utf8';
-import { decodeBase64, endHowFor, finite, headerOf, headers, isObj, mayHaveHeldBody, num, isHarLike, splitEvents } from './har-fields';
+import { decodeBase64, endHowFor, finite, harStatus, headerOf, headers, isObj, mayHaveHeldBody, num, isHarLike, splitEvents } from './har-fields';
 import { eventSourceMessagesNotice, readEventSourceMessages, type EventSourceMessages } from './har-event-source';
 import { harCorsCheck } from './har-cors';
 
@@ -90,7 +90,14 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
     const reqHeaders = headers(req.headers);
     const method = typeof req.method === 'string' ? req.method.toUpperCase() : 'GET';
     let body: string | null = null;
-    if (isObj(req.postData) && typeof req.postData.text === 'string') body = req.postData.text;
+    // Playwright's recordHar with content: 'attach' keeps request bodies in files too
+    // (`postData: { text: "", _file }`): the file's bytes, when it can be read, are the body.
+    const reqFile = isObj(req.postData) && typeof req.postData._file === 'string' && o.readAttachment ? o.readAttachment(req.postData._file) : undefined;
+    let reqUnreadable = false;
+    if (reqFile) body = new TextDecoder('utf-8').decode(reqFile);
+    // (the file is not beside the HAR: the body is unknown, not the empty text left in its place)
+    else if (isObj(req.postData) && typeof req.postData._file === 'string') reqUnreadable = true;
+    else if (isObj(req.postData) && typeof req.postData.text === 'string') body = req.postData.text;
     else if (isObj(req.postData) && Array.isArray(req.postData.params) && req.postData.params.length > 0) {
       // Form-encoded bodies come as params (name/value); rebuild the text.
       body = (req.postData.params as unknown[])
@@ -114,14 +121,13 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
       url: req.url,
       headers: reqHeaders,
       body,
-      ...(body === null ? { bodyNote: 'none' as const } : {}),
+      ...(body === null ? { bodyNote: reqUnreadable ? ('unreadable' as const) : ('none' as const) } : {}),
       ...(msi?.reconnectOf !== undefined && msiConn.has(msi.reconnectOf) ? { reconnectOf: msiConn.get(msi.reconnectOf)! } : {}),
       ...(num(timings.blocked) > 0 ? { blockedMs: num(timings.blocked) } : {}),
     };
     push(start, 2, 0, requestRec);
 
-    // Some writers give the status as text ("200").
-    const status = isObj(res) ? (typeof res.status === 'number' ? res.status : typeof res.status === 'string' && /^\d{3}$/.test(res.status.trim()) ? Number(res.status.trim()) : 0) : 0;
+    const status = isObj(res) ? harStatus(res.status) : 0;
     const error =
       isObj(res) && typeof res._error === 'string' && res._error
         ? res._error
@@ -137,6 +143,7 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
     if (msi?.responseT !== undefined) responseT = msi.responseT;
     if (msi?.end) endT = msi.end.t;
 
+    let partialBody = false;
     if (hasResponse) {
       const resHeaders = headers(res.headers);
       const content = isObj(res.content) ? res.content : {};
@@ -189,6 +196,8 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
       // responses before the requests sent while it was open.
       const bodyBytes = (): number => (bytes === -1 ? (bytes = utf8Length(text ?? '')) : bytes);
       const bodyT = Math.max(responseT + 0.001, endT - 0.001);
+      // (against the text's length too: a writer may give a base64 body's encoded length as its size)
+      partialBody = text !== undefined && text.length > 0 && capture !== 'none' && !msi?.chunks && typeof content.size === 'number' && Number.isFinite(content.size) && content.size > Math.max(bodyBytes(), typeof content.text === 'string' ? content.text.length : 0);
       const chunks = msi?.chunks;
       const sseEvents = Array.isArray(raw._sseEvents) ? (raw._sseEvents as unknown[]) : undefined;
       if (msi?.esEvents && msi.esEvents.length > 0) {
@@ -248,6 +257,12 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
           reason: 'import',
         });
       }
+    }
+    if (partialBody) {
+      // The file holds only the first part of the body its content.size declares (Firefox cuts
+      // the text at devtools.netmonitor.responseBodyLimit and keeps the full size): the rest is
+      // unknown, as a body the file does not hold at all.
+      push(lastT + 0.001, 3, 1e8, { kind: 'capture-gap', src, t: lastT + 0.001, lost: 1, conns: [conn], reason: 'import' });
     }
     // A body read after the entry's own end time (rounded `time`, per-event times): end after it.
     if (lastT > endT) endT = lastT + 0.001;
