@@ -123,7 +123,8 @@ function queryString(url: string): HarNameValue[] {
   }
 }
 
-const iso = (t: number) => new Date(Number.isFinite(t) ? t : 0).toISOString();
+// (a record's time comes from the page or a file: one outside Date's range, ±8.64e15 ms, would throw)
+const iso = (t: number) => new Date(Number.isFinite(t) ? Math.max(-8.64e15, Math.min(8.64e15, t)) : 0).toISOString();
 const enc = new TextEncoder();
 
 function entry(c: Conn, pageref: string | undefined): HarEntry | undefined {

@@ -196,7 +196,7 @@ export function toTrace(snap: AnalysisSnapshot, opts: { createdAt?: string } = {
   }
   return {
     traceEvents: ev,
-    otherData: { producer: 'MCP Stream Inspector', createdAt: opts.createdAt ?? new Date().toISOString(), t0: new Date(t0).toISOString() },
+    otherData: { producer: 'MCP Stream Inspector', createdAt: opts.createdAt ?? new Date().toISOString(), t0: new Date(Number.isFinite(t0) ? Math.max(-8.64e15, Math.min(8.64e15, t0)) : 0).toISOString() },
   };
 }
 

@@ -175,3 +175,15 @@ describe('helpers', () => {
     expect(r.text).not.toContain('No session');
   });
 });
+
+describe('record times outside Date’s range (a file the importer accepts)', () => {
+  // A record's `t` is any finite number in the contract; new Date(t).toISOString() throws beyond
+  // ±8.64e15 ms, and every export of such a capture threw a RangeError (a review of 2026-12-07).
+  it('every export still writes a file', () => {
+    const far = records.map((r) => ({ ...r, t: r.t + 1e16 }));
+    for (const kind of ['json', 'har', 'trace', 'otlp', 'markdown'] as const) {
+      const out = exportCapture(kind, { records: far, snapshot: snap, createdAt: '2026-11-30T07:00:00.000Z' });
+      expect(out.text.length, kind).toBeGreaterThan(0);
+    }
+  });
+});
