@@ -196,8 +196,11 @@ export function harEntryReader(o: HarImportOptions, msiConn: ReadonlyMap<string,
       // responses before the requests sent while it was open.
       const bodyBytes = (): number => (bytes === -1 ? (bytes = utf8Length(text ?? '')) : bytes);
       const bodyT = Math.max(responseT + 0.001, endT - 0.001);
-      // (against the text's length too: a writer may give a base64 body's encoded length as its size)
-      partialBody = text !== undefined && text.length > 0 && capture !== 'none' && !msi?.chunks && typeof content.size === 'number' && Number.isFinite(content.size) && content.size > Math.max(bodyBytes(), typeof content.text === 'string' ? content.text.length : 0);
+      // (against the text's length too: a writer may give a base64 body's encoded length as its
+      // size; and a text is at least as many bytes as characters, so the bytes of a long body are
+      // counted only when its size says more than its characters)
+      const size = typeof content.size === 'number' && Number.isFinite(content.size) ? content.size : -1;
+      partialBody = text !== undefined && text.length > 0 && capture !== 'none' && !msi?.chunks && size > text.length && size > (typeof content.text === 'string' ? content.text.length : 0) && size > bodyBytes();
       const chunks = msi?.chunks;
       const sseEvents = Array.isArray(raw._sseEvents) ? (raw._sseEvents as unknown[]) : undefined;
       if (msi?.esEvents && msi.esEvents.length > 0) {
