@@ -138,4 +138,19 @@ describe('resume-cursor-lost (client-cursor.ts)', () => {
   it('the standalone GET closed cleanly (an idle close) and was reopened: no more the POST chain losing its cursor', () => {
     expect(codes(build('complete'))).not.toContain('resume-cursor-lost');
   });
+  it("a GET refused with 405 is no standalone stream to reopen: the GET without a cursor after the break is the chain's (use-mcp)", () => {
+    const c = new Capture();
+    initSession(c);
+    const p = c.request({ sessionId: 'sess-1', body: call(2) });
+    c.response(p);
+    const probe = c.request({ sessionId: 'sess-1' }); // the client's standalone GET, refused while the call runs
+    c.response(probe, { status: 405, json: true });
+    c.end(probe);
+    c.chunk(p, ev('1', message('a')) + ev('2', message('b')));
+    c.end(p, 'network-error');
+    const bare = c.request({ sessionId: 'sess-1' }); // the broken call's reconnect, without its cursor
+    c.response(bare);
+    const s = analyzeRecords(c.records);
+    expect(s.findings.filter((f) => f.code === 'resume-cursor-lost').map((f) => f.requestId)).toEqual(['2']);
+  });
 });

@@ -25,9 +25,12 @@ function nextWithoutCursor(D: Derivation, root: StreamS, last: StreamS, pending:
     }
     if (x.root === root && x.lastEventIdSent) return undefined; // resumed with a cursor after all
     if (x.method === 'GET' && !x.lastEventIdSent) {
-      // The standalone GET stream's own reconnect (it ended too, broken or closed by the server
-      // or a proxy's idle timeout, and carried no id): not this chain's.
-      if (prevGet && prevGet.root !== root && prevGet.end !== undefined && prevGet.end >= last.start && prevGet.end <= x.start && !prevGet.root.sawId) return undefined;
+      // The standalone GET stream's own reconnect (it broke too, or, an open event stream and no
+      // resume, was closed by the server or a proxy's idle timeout; it carried no id): not this
+      // chain's. A GET refused (405) or a resume that ended empty is no stream to reopen: use-mcp
+      // reconnects the broken chain without its cursor after one (e2e use-mcp.test.ts).
+      const reopens = prevGet && (prevGet.state === 'error' || (!prevGet.isResume && prevGet.lastEventIdSent === undefined && prevGet.status !== undefined && prevGet.status >= 200 && prevGet.status < 300 && prevGet.capture === 'sse'));
+      if (prevGet && reopens && prevGet.root !== root && prevGet.end !== undefined && prevGet.end >= last.start && prevGet.end <= x.start && !prevGet.root.sawId) return undefined;
       return { x, how: 'get' };
     }
     if (x.method === 'POST' && x.requests.some((q) => pending.some((p) => reqKey(D, p) === reqKey(D, q)))) return { x, how: 'post' };
